@@ -1,0 +1,65 @@
+import { Command, CommanderError } from 'commander';
+import { PlaitaError, StoreUnavailableError } from '../errors.js';
+import type { CommandContext } from './command-context.js';
+import { registerRun } from './commands/run-command.js';
+import { registerStep } from './commands/step-command.js';
+import { registerValidate } from './commands/validate-command.js';
+import { CliError, EXIT, type ExitCode } from './exit-codes.js';
+import { createOutput } from './output.js';
+
+/** Builds the program; every command is registered from its own module. */
+export function buildProgram(context: CommandContext): Command {
+  const program = new Command('plaita')
+    .description('Run plaita flow documents: in process, or durably on SQLite, PostgreSQL or Redis.')
+    .option('--json', 'print one JSON document instead of text', process.env.PLAITA_JSON === '1')
+    .exitOverride()
+    .showHelpAfterError();
+  registerRun(program, context);
+  registerValidate(program, context);
+  registerStep(program, context);
+  return program;
+}
+
+/** Runs the CLI and returns the exit code; never lets a stack trace reach the user for expected failures. */
+export async function main(argv: readonly string[]): Promise<number> {
+  let exitCode: ExitCode = EXIT.ok;
+  let program: Command | undefined;
+  const context: CommandContext = {
+    output: () => createOutput(Boolean(program?.opts<{ json?: boolean }>().json)),
+    exit: (code) => {
+      exitCode = code;
+    },
+  };
+  program = buildProgram(context);
+  try {
+    await program.parseAsync([...argv]);
+    return exitCode;
+  } catch (error) {
+    return reportFailure(error, context);
+  }
+}
+
+function reportFailure(error: unknown, context: CommandContext): number {
+  if (error instanceof CommanderError) {
+    // Help and version are successes; every other parse error is bad usage.
+    return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? EXIT.ok : EXIT.usage;
+  }
+  const out = context.output();
+  if (error instanceof CliError) {
+    if (out.json) out.result({ status: 'error', error: { message: error.message, ...(error.details ? { details: error.details } : {}) } }, '');
+    out.note(`error: ${error.message}`);
+    return error.exitCode;
+  }
+  if (error instanceof StoreUnavailableError) {
+    if (out.json) out.result({ status: 'error', error: error.toRecord() }, '');
+    out.note(`error: a required service is unreachable: ${error.message}`);
+    return EXIT.unavailable;
+  }
+  if (error instanceof PlaitaError && !error.retryable) {
+    if (out.json) out.result({ status: 'error', error: error.toRecord() }, '');
+    out.note(`error: ${error.message}`);
+    return EXIT.usage;
+  }
+  out.note(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  return EXIT.failed;
+}

@@ -1,0 +1,59 @@
+import type { FunctionRegistry } from '../expression/function-registry.js';
+import { defaultFunctions } from '../expression/function-registry.js';
+import type { EventSubscriptions, ResolveFlow } from '../flow/node-type.js';
+import type { NodeRegistry } from '../nodes/node-registry.js';
+import { parseDuration } from '../util/duration.js';
+import { getDefaultLogger, type Logger } from '../util/logger.js';
+import type { FlowHooks } from './hooks.js';
+
+/** Options of `runFlow`, `stepFlow` and `runStep` (flows.md §6.1). */
+export interface EngineOptions {
+  /** Environment the flow's `exposeEnv` names are read from; default `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** Used when the flow is given as a document rather than a loaded Flow. */
+  registry?: NodeRegistry;
+  functions?: FunctionRegistry;
+  signal?: AbortSignal;
+  hooks?: FlowHooks | readonly FlowHooks[];
+  executionId?: string;
+  /** Run budget, combined with the flow's `timeout` as the smaller (run and step modes). */
+  timeout?: number | string | null;
+  resolveFlow?: ResolveFlow;
+  events?: EventSubscriptions;
+  timeZone?: string;
+  /** Base of `http_callback` URLs; default `http://localhost:8080`. */
+  callbackBaseUrl?: string;
+  logger?: Logger;
+  tenantId?: string;
+}
+
+export interface ResolvedOptions {
+  env: Record<string, string | undefined>;
+  functions: FunctionRegistry;
+  signal: AbortSignal | undefined;
+  hooks: readonly FlowHooks[];
+  timeoutMs: number | null;
+  resolveFlow: ResolveFlow | undefined;
+  events: EventSubscriptions | undefined;
+  timeZone: string | undefined;
+  callbackBaseUrl: string;
+  log: Logger;
+  tenantId: string | undefined;
+}
+
+export function resolveOptions(options: EngineOptions = {}): ResolvedOptions {
+  const hooks = options.hooks === undefined ? [] : Array.isArray(options.hooks) ? options.hooks : [options.hooks as FlowHooks];
+  return {
+    env: options.env ?? process.env,
+    functions: options.functions ?? defaultFunctions,
+    signal: options.signal,
+    hooks,
+    timeoutMs: parseDuration(options.timeout ?? null),
+    resolveFlow: options.resolveFlow,
+    events: options.events,
+    timeZone: options.timeZone,
+    callbackBaseUrl: options.callbackBaseUrl ?? 'http://localhost:8080',
+    log: options.logger ?? getDefaultLogger(),
+    tenantId: options.tenantId,
+  };
+}

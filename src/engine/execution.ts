@@ -1,0 +1,168 @@
+import type { FunctionRegistry } from '../expression/function-registry.js';
+import type { Context, EvaluationScope } from '../expression/scope.js';
+import type { Flow, LoadedNode } from '../flow/flow.js';
+import type { ExecutionMode } from '../flow/node-type.js';
+import { childExecutionId, randomExecutionId } from '../util/ids.js';
+import type { Logger } from '../util/logger.js';
+import { Budget } from './budget.js';
+import { cloneContext, snapshotContext } from './context-snapshot.js';
+import type { ResolvedOptions } from './engine-options.js';
+import { type HookEventBase, type FlowHooks, fireHooks, type HookName } from './hooks.js';
+
+export interface ChildSpec {
+  flow: Flow;
+  input: unknown;
+  node: LoadedNode;
+  visit: number;
+  slot: string | number;
+  nodeBudget: Budget;
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * One execution of a flow: its live context, its budget and its place in the tree of child
+ * executions. It is also the expression scope its nodes evaluate in.
+ */
+export class Execution implements EvaluationScope {
+  #context: Context;
+  /** True once a snapshot shares structure with the live context (copy-on-write). */
+  #shared = false;
+  readonly budget: Budget;
+  readonly functions: FunctionRegistry;
+  readonly timeZone: string | undefined;
+  readonly log: Logger;
+  readonly #warned = new Set<string>();
+
+  constructor(
+    readonly flow: Flow,
+    readonly options: ResolvedOptions,
+    readonly mode: ExecutionMode,
+    context: Context,
+    budget: Budget,
+    /** The parent execution: `parent` is also the scope parent fallback walks (flows.md §5.5). */
+    readonly parent: Execution | undefined = undefined,
+  ) {
+    this.#context = context;
+    this.budget = budget;
+    this.functions = options.functions;
+    this.timeZone = options.timeZone;
+    this.log = options.log;
+  }
+
+  get context(): Context {
+    return this.#context;
+  }
+
+  get executionId(): string {
+    return this.#context.$EXECUTION_ID as string;
+  }
+
+  get hooks(): readonly FlowHooks[] {
+    return this.options.hooks;
+  }
+
+  beforeMutation(): void {
+    if (this.#shared) {
+      this.#context = cloneContext(this.#context);
+      this.#shared = false;
+    }
+  }
+
+  warn(message: string): void {
+    if (this.#warned.has(message)) return;
+    this.#warned.add(message);
+    this.log.warn({ executionId: this.executionId, flowId: this.flow.id }, message);
+  }
+
+  /** The checkpoint: later steps never change it (flows.md §6.6). */
+  snapshot(): Context {
+    this.#shared = true;
+    return snapshotContext(this.#context);
+  }
+
+  get nodeResults(): Record<string, unknown> {
+    return this.#context.$NODE as Record<string, unknown>;
+  }
+
+  visitsOf(nodeId: string): number {
+    const visits = this.#context.$VISITS as Record<string, number>;
+    return Object.hasOwn(visits, nodeId) ? visits[nodeId]! : 0;
+  }
+
+  /** flows.md §2.3. */
+  record(node: LoadedNode, result: unknown): void {
+    const ctx = this.#context;
+    const id = node.def.id;
+    (ctx.$NODE as Record<string, unknown>)[id] = result;
+    ctx.$LAST_NODE = id;
+    ctx.$BRANCH = node.nodeType.branching ? result : null;
+    const visits = ctx.$VISITS as Record<string, number>;
+    visits[id] = (Object.hasOwn(visits, id) ? visits[id]! : 0) + 1;
+  }
+
+  /** Replaces one node's result without touching visits (a suspension's state changing). */
+  replaceResult(nodeId: string, result: unknown): void {
+    (this.#context.$NODE as Record<string, unknown>)[nodeId] = result;
+    this.#context.$BRANCH = null;
+  }
+
+  /** The live context shares structure with someone else's object: copy before mutating. */
+  markShared(): void {
+    this.#shared = true;
+  }
+
+  setEntry(key: string, value: unknown): void {
+    this.beforeMutation();
+    this.#context[key] = value;
+  }
+
+  hookBase(): HookEventBase {
+    const base: HookEventBase = { flow: this.flow, executionId: this.executionId, mode: this.mode };
+    if (this.parent) base.parentExecutionId = this.parent.executionId;
+    return base;
+  }
+
+  async fire<K extends HookName>(name: K, extra: Omit<Parameters<NonNullable<FlowHooks[K]>>[0], keyof HookEventBase>): Promise<void> {
+    if (this.options.hooks.length === 0) return;
+    await fireHooks(this.options.hooks, name, { ...this.hookBase(), ...extra } as Parameters<NonNullable<FlowHooks[K]>>[0], this.log);
+  }
+
+  /** A child execution (flows.md §2.4): fresh context, `$PARENT` snapshot, budget inside the node's. */
+  child(spec: ChildSpec): Execution {
+    const id = childExecutionId(this.executionId, spec.node.def.id, spec.visit, spec.slot);
+    const parentSnapshot = snapshotContext(this.#context);
+    const context = initialContext(spec.flow, this.options, id, spec.input, parentSnapshot);
+    const deadline = spec.flow.timeoutMs === null ? null : Date.now() + spec.flow.timeoutMs;
+    const budget = new Budget(spec.nodeBudget, deadline, 'flow', spec.signal ? [spec.signal] : []);
+    return new Execution(spec.flow, this.options, 'run', context, budget, this);
+  }
+}
+
+/** flows.md §6.1 setup: the roots every execution starts with. */
+export function initialContext(
+  flow: Flow,
+  options: ResolvedOptions,
+  executionId: string | undefined,
+  input: unknown,
+  parentSnapshot: Context = {},
+): Context {
+  const env: Record<string, string> = {};
+  for (const name of flow.exposeEnv) {
+    const value = options.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return {
+    $EXECUTION_ID: executionId ?? randomExecutionId(),
+    $ENV: env,
+    $INPUT: input,
+    $PARENT: parentSnapshot,
+    $GLOBAL: { ...flow.globalContext, flow_id: flow.id },
+    EXPRESS_PREFIX: '$',
+    $FLOW_ID: flow.id,
+    $FLOW: flow.id,
+    $NODE: {},
+    $LAST_NODE: null,
+    $BRANCH: null,
+    $VISITS: {},
+  };
+}

@@ -1,0 +1,122 @@
+import type { Condition } from '../expression/condition.js';
+import { matchCondition } from '../expression/condition.js';
+import { evaluateValue } from '../expression/evaluate.js';
+import type { Context, EvaluationScope } from '../expression/scope.js';
+import type { Flow, LoadedNode } from '../flow/flow.js';
+import type { ExecutionMode, NodeContext, NodeDef, NodeRunOptions } from '../flow/node-type.js';
+import type { Logger } from '../util/logger.js';
+import type { MaybePromise } from '../util/maybe-promise.js';
+import type { Budget } from './budget.js';
+import type { Execution } from './execution.js';
+import { runChildExecution } from './run-loop.js';
+
+/** The `ctx` a node's `run` receives (flows.md §9.2). A class: one cheap object per attempt. */
+class NodeContextImpl implements NodeContext {
+  readonly def: NodeDef;
+  readonly nodeId: string;
+  readonly idempotencyKey: string;
+  #log: Logger | undefined;
+
+  constructor(
+    readonly execution: Execution,
+    readonly node: LoadedNode,
+    readonly budget: Budget,
+    readonly visit: number,
+    readonly attempt: number,
+  ) {
+    this.def = node.def;
+    this.nodeId = node.def.id;
+    this.idempotencyKey = `${execution.executionId}:${node.def.id}:${visit}`;
+  }
+
+  evaluate(value: unknown): MaybePromise<unknown> {
+    return evaluateValue(value, this.execution, { fallback: true });
+  }
+
+  matches(condition: Condition | null, extraRoots?: Context): MaybePromise<boolean> {
+    if (condition === null) return false;
+    const scope: EvaluationScope = extraRoots ? extendedScope(this.execution, extraRoots) : this.execution;
+    return matchCondition(condition, scope);
+  }
+
+  get input(): unknown {
+    return this.execution.context.$INPUT;
+  }
+
+  get(key: string): unknown {
+    const context = this.execution.context;
+    return Object.hasOwn(context, key) ? context[key] : undefined;
+  }
+
+  set(key: string, value: unknown): void {
+    this.execution.setEntry(key, value);
+  }
+
+  get executionId(): string {
+    return this.execution.executionId;
+  }
+
+  get flowId(): string | null {
+    return this.execution.flow.id;
+  }
+
+  get flow(): Flow {
+    return this.execution.flow;
+  }
+
+  get signal(): AbortSignal {
+    return this.budget.signal;
+  }
+
+  get deadline(): number | null {
+    return this.budget.effectiveDeadline();
+  }
+
+  throwIfAborted(): void {
+    this.budget.check();
+  }
+
+  runChild(flow: Flow, input: unknown, slot: string | number, options: { signal?: AbortSignal } = {}): Promise<unknown> {
+    const child = this.execution.child({ flow, input, node: this.node, visit: this.visit, slot, nodeBudget: this.budget, signal: options.signal });
+    return runChildExecution(child);
+  }
+
+  get log(): Logger {
+    this.#log ??= this.execution.log.child({ executionId: this.execution.executionId, node: this.nodeId });
+    return this.#log;
+  }
+
+  get mode(): ExecutionMode {
+    return this.execution.mode;
+  }
+
+  get options(): NodeRunOptions {
+    const o = this.execution.options;
+    return { timeZone: o.timeZone, callbackBaseUrl: o.callbackBaseUrl, events: o.events, resolveFlow: o.resolveFlow, tenantId: o.tenantId };
+  }
+
+  async resolveFlow(flowId: string, version: string | null): Promise<Flow | null> {
+    const resolver = this.execution.options.resolveFlow;
+    if (!resolver) return null;
+    return (await resolver(flowId, version)) ?? null;
+  }
+
+  warn(message: string): void {
+    this.execution.warn(`node '${this.nodeId}': ${message}`);
+  }
+}
+
+/** A copy of the context with extra roots, e.g. `$LOOP-ITEM` (flows.md §3.9). */
+function extendedScope(execution: Execution, extraRoots: Context): EvaluationScope {
+  return {
+    context: { ...execution.context, ...extraRoots },
+    functions: execution.functions,
+    timeZone: execution.timeZone,
+    beforeMutation: () => execution.beforeMutation(),
+    warn: (m) => execution.warn(m),
+  };
+}
+
+export function createNodeContext(execution: Execution, node: LoadedNode, budget: Budget, visit: number, attempt: number): NodeContext {
+  return new NodeContextImpl(execution, node, budget, visit, attempt);
+}

@@ -1,0 +1,91 @@
+import type { LoadedNode } from '../flow/flow.js';
+import type { ResumeType } from '../flow/node-type.js';
+import type { Execution } from './execution.js';
+import { nodeExecutionError, resumeError } from './flow-failures.js';
+import { createNodeContext } from './node-context.js';
+import { makeStep, type Step } from './step.js';
+
+/** What a suspended execution waits for (flows.md §3.17), for the host to persist. */
+export interface Waiting {
+  nodeId: string;
+  eventType: string;
+  filter: Record<string, unknown>;
+  /** Epoch ms when a timer should fire (`delay` nodes), else null. */
+  dueAt: number | null;
+  subscriptionId: string | null;
+}
+
+type NodeState = Record<string, unknown>;
+
+function stateOf(execution: Execution, nodeId: string): NodeState | null {
+  const value = execution.nodeResults[nodeId];
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as NodeState) : null;
+}
+
+/** The id of the suspending node the execution still waits on, or null. */
+export function pendingSuspension(execution: Execution): string | null {
+  const last = execution.context.$LAST_NODE;
+  if (typeof last !== 'string') return null;
+  const node = execution.flow.nodesById.get(last);
+  return node?.nodeType.suspending && stateOf(execution, last)?.status === 'pending' ? last : null;
+}
+
+/**
+ * Distributed suspension: registers the subscription with the host and stores its id in the
+ * node's state. It never suspends without a subscription: no `events` or a failed subscribe
+ * marks the state `error` and fails the step.
+ */
+export async function suspendNode(execution: Execution, node: LoadedNode, result: unknown): Promise<{ step: Step; waiting: Waiting }> {
+  const id = node.def.id;
+  const state: NodeState = typeof result === 'object' && result !== null ? { ...(result as NodeState) } : { status: 'pending' };
+  const eventType = String(state.event_type ?? '');
+  const filter = (state.event_filter ?? {}) as Record<string, unknown>;
+  const events = execution.options.events;
+  let subscriptionId: string;
+  try {
+    if (!events) throw new Error('the host provides no event subscriptions (options.events)');
+    subscriptionId = await events.subscribe({ eventType, filter, correlationId: execution.executionId, flowId: execution.flow.id, nodeId: id, state });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    execution.replaceResult(id, { ...state, status: 'error', error_message: message });
+    throw nodeExecutionError(node, -500, `node '${id}' could not subscribe to '${eventType}': ${message}`, error);
+  }
+  const suspended = { ...state, subscription_id: subscriptionId };
+  execution.replaceResult(id, suspended);
+  await execution.fire('onNodeSuspend', { node: id });
+  await execution.fire('onFlowSuspend', { node: id });
+  const config = state.service_config as { trigger_timestamp?: unknown } | undefined;
+  const dueAt = typeof config?.trigger_timestamp === 'number' ? config.trigger_timestamp : null;
+  return {
+    step: makeStep(execution, node, suspended, { isSuspend: true }),
+    waiting: { nodeId: id, eventType, filter, dueAt, subscriptionId },
+  };
+}
+
+/** flows.md §6.5 (3): applies an event/timeout/cancel to the pending node, as its new result. */
+export async function resumeNode(execution: Execution, type: ResumeType, data: unknown): Promise<Step> {
+  const lastId = execution.context.$LAST_NODE;
+  const node = typeof lastId === 'string' ? execution.flow.nodesById.get(lastId) : undefined;
+  if (!node || typeof lastId !== 'string') throw resumeError('no suspended node to resume', null);
+  if (!node.nodeType.suspending) throw resumeError(`node '${lastId}' is not a suspending node`, lastId);
+  const state = stateOf(execution, lastId);
+  if (state?.status !== 'pending') throw resumeError(`node '${lastId}' is not pending (status: ${String(state?.status)})`, lastId);
+  await execution.fire('onFlowResume', { node: lastId, resumeType: type, data });
+  await execution.fire('onNodeResume', { node: lastId, resumeType: type, data });
+  const ctx = createNodeContext(execution, node, execution.budget, execution.visitsOf(lastId), 1);
+  const resumed = (await node.resume(ctx, type, data, state)) as NodeState;
+  execution.replaceResult(lastId, resumed);
+  await releaseSubscription(execution, state.subscription_id);
+  await execution.fire('onNodeEnd', { node: lastId, result: resumed });
+  return makeStep(execution, node, resumed, { isSuspend: false, isEnd: false, branch: '' });
+}
+
+async function releaseSubscription(execution: Execution, subscriptionId: unknown): Promise<void> {
+  const events = execution.options.events;
+  if (!events?.unsubscribe || typeof subscriptionId !== 'string') return;
+  try {
+    await events.unsubscribe(subscriptionId);
+  } catch (error) {
+    execution.log.warn({ subscriptionId, err: error }, 'unsubscribe failed; ignored');
+  }
+}

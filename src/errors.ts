@@ -1,0 +1,181 @@
+/**
+ * Runtime errors: what the durable layers (codec, stores, queue, worker, client) raise.
+ * Every class carries a stable snake_case `code` and a `retryable` flag; callers classify
+ * by those two fields (see `worker/decide.ts`), never by message text or `instanceof`
+ * a platform error class. Flow-level failures (a node failing, an `end` error) are
+ * `FlowError`s instead: see `flow-errors.ts`.
+ */
+
+export interface PlaitaErrorOptions {
+  cause?: unknown;
+  executionId?: string | undefined;
+  nodeId?: string | undefined;
+}
+
+export abstract class PlaitaError extends Error {
+  abstract readonly code: string;
+  abstract readonly retryable: boolean;
+  readonly executionId: string | undefined;
+  readonly nodeId: string | undefined;
+
+  constructor(message: string, options: PlaitaErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.executionId = options.executionId;
+    this.nodeId = options.nodeId;
+  }
+
+  /** The plain record persisted in an execution's `error` field. */
+  toRecord(): ErrorRecord {
+    return {
+      code: this.code,
+      name: this.name,
+      message: this.message,
+      retryable: this.retryable,
+      ...(this.nodeId === undefined ? {} : { node: this.nodeId }),
+    };
+  }
+}
+
+/** How an error is persisted: switch on `code` after loading, never on a class. */
+export interface ErrorRecord {
+  code: string | number | null;
+  name: string;
+  message: string;
+  retryable: boolean;
+  node?: string | null;
+  details?: Record<string, unknown>;
+}
+
+/** A value in the state cannot be encoded losslessly (function, symbol, cycle, class instance...). */
+export class StateSerializationError extends PlaitaError {
+  override readonly name = 'StateSerializationError';
+  readonly code = 'state_not_serializable';
+  readonly retryable = false;
+  /** Where the offending value sits, e.g. `$NODE.fetch.result.client`. */
+  readonly path: string;
+  /** What the offending value is, e.g. `function`, `cycle`, `class Socket`. */
+  readonly valueType: string;
+
+  constructor(path: string, valueType: string, options: PlaitaErrorOptions = {}) {
+    super(`cannot store the value at ${path}: ${valueType} is not serializable`, options);
+    this.path = path;
+    this.valueType = valueType;
+  }
+
+  override toRecord(): ErrorRecord {
+    return { ...super.toRecord(), details: { path: this.path, valueType: this.valueType } };
+  }
+}
+
+export interface LargestEntry {
+  path: string;
+  bytes: number;
+}
+
+/** The encoded state exceeds `maxStateBytes`. */
+export class StateTooLargeError extends PlaitaError {
+  override readonly name = 'StateTooLargeError';
+  readonly code = 'state_too_large';
+  readonly retryable = false;
+  readonly bytes: number;
+  readonly limitBytes: number;
+  readonly largest: readonly LargestEntry[];
+
+  constructor(bytes: number, limitBytes: number, largest: readonly LargestEntry[], options: PlaitaErrorOptions = {}) {
+    const named = largest.map((e) => `${e.path} (${e.bytes} bytes)`).join(', ');
+    super(
+      `the encoded state is ${bytes} bytes, over the limit of ${limitBytes}` +
+        (named ? `; largest entries: ${named}` : ''),
+      options,
+    );
+    this.bytes = bytes;
+    this.limitBytes = limitBytes;
+    this.largest = largest;
+  }
+
+  override toRecord(): ErrorRecord {
+    return { ...super.toRecord(), details: { bytes: this.bytes, limitBytes: this.limitBytes, largest: [...this.largest] } };
+  }
+}
+
+/** Stored bytes are not a valid encoding: retrying the read will not help. */
+export class StateCorruptError extends PlaitaError {
+  override readonly name = 'StateCorruptError';
+  readonly code = 'state_corrupt';
+  readonly retryable = false;
+}
+
+/** The store could not be reached or answered with a transient failure; the caller may retry. */
+export class StoreUnavailableError extends PlaitaError {
+  override readonly name = 'StoreUnavailableError';
+  readonly code = 'store_unavailable';
+  readonly retryable = true;
+}
+
+/** A fenced write carried a stale lease generation: another worker now owns the execution. */
+export class FenceRejectedError extends PlaitaError {
+  override readonly name = 'FenceRejectedError';
+  readonly code = 'fence_rejected';
+  readonly retryable = false;
+}
+
+export interface DefinitionIssue {
+  /** Where in the document, e.g. `nodes[3].errorHandler.strategy`. */
+  path: string;
+  message: string;
+}
+
+/** A flow document that cannot be loaded; `issues` lists every problem with its path. */
+export class FlowDefinitionError extends PlaitaError {
+  override readonly name = 'FlowDefinitionError';
+  readonly code = 'flow_definition_invalid';
+  readonly retryable = false;
+  readonly issues: readonly DefinitionIssue[];
+
+  constructor(issues: readonly DefinitionIssue[], options: PlaitaErrorOptions = {}) {
+    super(
+      issues.length === 1
+        ? `invalid flow: ${formatIssue(issues[0]!)}`
+        : `invalid flow (${issues.length} problems):\n` + issues.map((i) => '  ' + formatIssue(i)).join('\n'),
+      options,
+    );
+    this.issues = issues;
+  }
+}
+
+function formatIssue(issue: DefinitionIssue): string {
+  return issue.path ? `${issue.path}: ${issue.message}` : issue.message;
+}
+
+/** For node authors: a failure that must never be retried by the runtime. */
+export class TerminalError extends PlaitaError {
+  override readonly name = 'TerminalError';
+  readonly code: string;
+  readonly retryable = false;
+
+  constructor(message: string, options: PlaitaErrorOptions & { code?: string } = {}) {
+    super(message, options);
+    this.code = options.code ?? 'terminal';
+  }
+}
+
+/** For node authors: a transient failure; the runtime may retry after `retryAfterMs`. */
+export class RetryableError extends PlaitaError {
+  override readonly name = 'RetryableError';
+  readonly code: string;
+  readonly retryable = true;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(message: string, options: PlaitaErrorOptions & { code?: string; retryAfterMs?: number } = {}) {
+    super(message, options);
+    this.code = options.code ?? 'retryable';
+    this.retryAfterMs = options.retryAfterMs;
+  }
+}
+
+/** Reads the classification fields of any thrown value without trusting its class. */
+export function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : undefined;
+}

@@ -1,0 +1,232 @@
+import type { CallExpr, Expr, PathExpr, TemplatePart } from './ast.js';
+import { isBuiltin } from './call-info.js';
+import { codePoints, hasSurrogates } from './code-points.js';
+import { ExpressionError, FunctionCallError } from './errors.js';
+import type { FunctionRegistry, RegisteredFunction } from './function-registry.js';
+import { resolveIndex } from './python-index.js';
+import type { Context, EvaluationScope } from './scope.js';
+import { isEvaluable } from './string-kind.js';
+import { isRecord, valueKind } from './value-kind.js';
+import { displayForm } from './values.js';
+import { isThenable } from './thenable.js';
+import type { MaybePromise } from '../util/maybe-promise.js';
+
+/**
+ * A parsed string turned into a closure. `local` is the object a nested expression is evaluated
+ * against (§5.5); when it is absent the closure reads `scope.context` at each root, so a context
+ * the engine swaps in `beforeMutation` is seen by everything evaluated after the swap.
+ */
+export type Compiled = (scope: EvaluationScope, local: Context | undefined, depth: number) => MaybePromise<unknown>;
+
+/** Evaluates a string found by a field step against the object that holds it. */
+export type NestedEvaluator = (text: string, holder: Context, scope: EvaluationScope, depth: number) => MaybePromise<unknown>;
+
+/** Fields named like a root are read as that root (`$PARENT.INPUT.x` ≡ `$PARENT.$INPUT.x`). */
+const ROOT_FIELDS = new Set(['INPUT', 'NODE', 'PARENT', 'GLOBAL', 'ENV']);
+
+/** One path step: a field name, or (when `field` is null) an index. One shape keeps the walk monomorphic. */
+class Step {
+  constructor(
+    readonly field: string | null,
+    readonly index: number,
+  ) {}
+}
+
+export function compileExpression(expr: Expr, source: string, nested: NestedEvaluator): Compiled {
+  switch (expr.type) {
+    case 'literal': {
+      const value = expr.value;
+      return () => value;
+    }
+    case 'path':
+      return compilePath(expr, source, nested);
+    case 'call':
+      return compileCall(expr, source, nested);
+  }
+}
+
+function compilePath(expr: PathExpr, source: string, nested: NestedEvaluator): Compiled {
+  // `$FLOW` is the documented alias of `$FLOW_ID`, resolved here as the original does.
+  const key = expr.root === '$FLOW' ? '$FLOW_ID' : expr.root;
+  const steps = expr.segments.map((segment) =>
+    segment.type === 'index'
+      ? new Step(null, segment.index)
+      : new Step(ROOT_FIELDS.has(segment.name) ? `$${segment.name}` : segment.name, 0),
+  );
+  return (scope, local, depth) => {
+    const context = local ?? scope.context;
+    if (!Object.hasOwn(context, key)) throw missingRoot(expr.root, context, source);
+    return walk(context[key] ?? null, steps, 0, scope, depth, source, nested);
+  };
+}
+
+function walk(
+  start: unknown,
+  steps: readonly Step[],
+  from: number,
+  scope: EvaluationScope,
+  depth: number,
+  source: string,
+  nested: NestedEvaluator,
+): MaybePromise<unknown> {
+  let value = start;
+  for (let i = from; i < steps.length; i++) {
+    const step = steps[i] as Step;
+    if (step.field === null) {
+      value = indexInto(value, step.index, source);
+    } else if (!isRecord(value)) {
+      value = null;
+    } else {
+      const holder = value;
+      value = Object.hasOwn(holder, step.field) ? (holder[step.field] ?? null) : null;
+      if (typeof value === 'string' && isEvaluable(value)) {
+        const result = nested(value, holder, scope, depth + 1);
+        if (isThenable(result)) {
+          const next = i + 1;
+          return Promise.resolve(result).then((resolved) => walk(resolved, steps, next, scope, depth, source, nested));
+        }
+        value = result;
+      }
+    }
+  }
+  return value;
+}
+
+function indexInto(value: unknown, index: number, source: string): unknown {
+  if (Array.isArray(value)) {
+    const position = resolveIndex(index, value.length);
+    if (position === undefined) throw badIndex(index, `an array of length ${value.length}`, source);
+    return (value[position] as unknown) ?? null;
+  }
+  if (typeof value === 'string') {
+    const chars = hasSurrogates(value) ? codePoints(value) : value;
+    const position = resolveIndex(index, chars.length);
+    if (position === undefined) throw badIndex(index, `a string of length ${chars.length}`, source);
+    return chars[position];
+  }
+  throw new ExpressionError(`cannot index ${valueKind(value)} with [${index}] in ${JSON.stringify(source)}`, source);
+}
+
+function badIndex(index: number, what: string, source: string): ExpressionError {
+  return new ExpressionError(`index [${index}] is out of range for ${what} in ${JSON.stringify(source)}`, source);
+}
+
+function missingRoot(root: string, context: Context, source: string): ExpressionError {
+  const roots = Object.keys(context).filter((key) => key.startsWith('$'));
+  const available = roots.length > 0 ? roots.join(', ') : '(none)';
+  return new ExpressionError(
+    `unknown root ${root} in ${JSON.stringify(source)}; available roots: ${available}`,
+    source,
+  );
+}
+
+function compileCall(expr: CallExpr, source: string, nested: NestedEvaluator): Compiled {
+  const name = expr.name;
+  const args = expr.args.map((arg) => compileExpression(arg, source, nested));
+  return (scope, local, depth) => {
+    const registered = scope.functions.get(name);
+    if (registered === undefined) throw unknownFunction(name, scope.functions);
+    if (registered.sideEffects) scope.beforeMutation?.();
+    const values: unknown[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const value = (args[i] as Compiled)(scope, local, depth);
+      if (isThenable(value)) {
+        return finishArguments(value, i, values, args, scope, local, depth).then((all) => invoke(registered, all, scope));
+      }
+      values.push(value);
+    }
+    return invoke(registered, values, scope);
+  };
+}
+
+/** Arguments stay strictly left to right once one of them is asynchronous. */
+async function finishArguments(
+  pending: PromiseLike<unknown>,
+  from: number,
+  values: unknown[],
+  args: readonly Compiled[],
+  scope: EvaluationScope,
+  local: Context | undefined,
+  depth: number,
+): Promise<unknown[]> {
+  values.push(await pending);
+  for (let i = from + 1; i < args.length; i++) values.push(await (args[i] as Compiled)(scope, local, depth));
+  return values;
+}
+
+function invoke(registered: RegisteredFunction, args: unknown[], scope: EvaluationScope): MaybePromise<unknown> {
+  checkArity(registered, args.length);
+  const fn = registered.fn;
+  let result: unknown;
+  if (isBuiltin(fn)) {
+    try {
+      // Built-ins get the scope as call info (they read only `timeZone`); custom functions never do.
+      result = fn.apply(scope, args);
+    } catch (error) {
+      if (error instanceof FunctionCallError) throw error;
+      throw new FunctionCallError(registered.name, `$F.${registered.name} failed: ${String(error)}`, { cause: error });
+    }
+  } else {
+    result = fn(...args);
+  }
+  if (isThenable(result)) return Promise.resolve(result).then((value) => value ?? null);
+  return result ?? null;
+}
+
+function checkArity(registered: RegisteredFunction, count: number): void {
+  const { minArgs = 0, maxArgs = Infinity, name } = registered;
+  if (count >= minArgs && count <= maxArgs) return;
+  const wanted =
+    minArgs === maxArgs
+      ? `${minArgs} argument${minArgs === 1 ? '' : 's'}`
+      : maxArgs === Infinity
+        ? `at least ${minArgs} argument${minArgs === 1 ? '' : 's'}`
+        : `${minArgs} to ${maxArgs} arguments`;
+  throw new FunctionCallError(name, `$F.${name} takes ${wanted}, got ${count}`);
+}
+
+function unknownFunction(name: string, functions: FunctionRegistry): FunctionCallError {
+  const suggestions = functions.suggest(name);
+  const hint =
+    suggestions.length > 0
+      ? `did you mean ${suggestions.map((candidate) => `$F.${candidate}`).join(', ')}?`
+      : 'no registered function has a similar name';
+  return new FunctionCallError(name, `unknown function $F.${name}; ${hint}`);
+}
+
+/** A template: its text runs and the display form (§5.6) of each slot, joined. */
+export function compileTemplate(parts: readonly TemplatePart[], source: string, nested: NestedEvaluator): Compiled {
+  const pieces = parts.map((part) => (typeof part === 'string' ? part : compileExpression(part, source, nested)));
+  if (pieces.every((piece) => typeof piece === 'string')) return () => source;
+  return (scope, local, depth) => {
+    let out = '';
+    for (let i = 0; i < pieces.length; i++) {
+      const piece = pieces[i] as string | Compiled;
+      if (typeof piece === 'string') {
+        out += piece;
+        continue;
+      }
+      const value = piece(scope, local, depth);
+      if (isThenable(value)) return finishTemplate(value, out, i, pieces, scope, local, depth);
+      out += displayForm(value);
+    }
+    return out;
+  };
+}
+
+async function finishTemplate(
+  pending: PromiseLike<unknown>,
+  head: string,
+  from: number,
+  pieces: readonly (string | Compiled)[],
+  scope: EvaluationScope,
+  local: Context | undefined,
+  depth: number,
+): Promise<string> {
+  let out = head + displayForm(await pending);
+  for (let i = from + 1; i < pieces.length; i++) {
+    const piece = pieces[i] as string | Compiled;
+    out += typeof piece === 'string' ? piece : displayForm(await piece(scope, local, depth));
+  }
+  return out;
+}

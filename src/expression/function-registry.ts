@@ -1,0 +1,137 @@
+import { editDistance } from './edit-distance.js';
+import { FunctionRegistrationError } from './errors.js';
+import { registerArrayFunctions } from './functions/array.js';
+import { registerDatetimeFunctions } from './functions/datetime.js';
+import { registerDictFunctions } from './functions/dict.js';
+import { registerJsonFunctions } from './functions/json.js';
+import { registerLogicFunctions } from './functions/logic.js';
+import { registerMathFunctions } from './functions/math.js';
+import { registerStringFunctions } from './functions/string.js';
+
+export type FunctionCategory = 'math' | 'string' | 'logic' | 'array' | 'dict' | 'datetime' | 'json' | 'type';
+
+export interface FunctionOptions {
+  category?: FunctionCategory;
+  /** The function mutates an argument in place; the engine detaches snapshots before it runs. */
+  sideEffects?: boolean;
+  description?: string;
+  /** Replace an existing registration instead of throwing. */
+  override?: boolean;
+  /** Argument-count bounds checked before the call (a wrong count is a `FunctionCallError`). */
+  minArgs?: number;
+  maxArgs?: number;
+}
+
+/** Receives evaluated arguments only; may return a promise. */
+export type ExpressionFunction = (...args: unknown[]) => unknown;
+
+export interface RegisteredFunction {
+  readonly name: string;
+  readonly fn: ExpressionFunction;
+  readonly category: FunctionCategory | undefined;
+  readonly sideEffects: boolean;
+  readonly description: string | undefined;
+  readonly minArgs?: number;
+  readonly maxArgs?: number;
+}
+
+/** `$F.<ident>(`: a name that does not match could never be called. */
+const CALLABLE_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+const MAX_SUGGESTIONS = 3;
+
+/**
+ * The `$F` namespace (flows.md §5.8, §5.9). Names live in a `Map`, so no lookup can reach
+ * `Object.prototype` members such as `constructor` or `toString`.
+ */
+export class FunctionRegistry {
+  private readonly functions = new Map<string, RegisteredFunction>();
+
+  register(name: string, fn: ExpressionFunction, options: FunctionOptions = {}): this {
+    if (!CALLABLE_NAME.test(name)) {
+      throw new FunctionRegistrationError(
+        `cannot register function ${JSON.stringify(name)}: a name must be a letter followed by letters, digits or "_"`,
+      );
+    }
+    if (typeof fn !== 'function') {
+      throw new FunctionRegistrationError(`cannot register function "${name}": not a function`);
+    }
+    if (this.functions.has(name) && options.override !== true) {
+      throw new FunctionRegistrationError(
+        `function "${name}" is already registered; pass { override: true } to replace it`,
+      );
+    }
+    this.functions.set(name, Object.freeze(describe(name, fn, options)));
+    return this;
+  }
+
+  get(name: string): RegisteredFunction | undefined {
+    return this.functions.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.functions.has(name);
+  }
+
+  names(): string[] {
+    return [...this.functions.keys()];
+  }
+
+  /** An independent registry with the same registrations (they are immutable, so shared). */
+  copy(): FunctionRegistry {
+    const copy = new FunctionRegistry();
+    for (const [name, registered] of this.functions) copy.functions.set(name, registered);
+    return copy;
+  }
+
+  /** Up to three registered names close to `name`: case-insensitive edit distance ≤ 2, or a prefix. */
+  suggest(name: string): string[] {
+    const wanted = name.toLowerCase();
+    const scored: { name: string; distance: number }[] = [];
+    for (const candidate of this.functions.keys()) {
+      const lower = candidate.toLowerCase();
+      const distance = editDistance(wanted, lower);
+      if (distance <= 2 || (wanted.length > 0 && lower.startsWith(wanted))) scored.push({ name: candidate, distance });
+    }
+    scored.sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return scored.slice(0, MAX_SUGGESTIONS).map((entry) => entry.name);
+  }
+}
+
+function describe(name: string, fn: ExpressionFunction, options: FunctionOptions): RegisteredFunction {
+  const { minArgs, maxArgs } = options;
+  checkBound(name, 'minArgs', minArgs);
+  checkBound(name, 'maxArgs', maxArgs);
+  if (minArgs !== undefined && maxArgs !== undefined && minArgs > maxArgs) {
+    throw new FunctionRegistrationError(`function "${name}": minArgs ${minArgs} exceeds maxArgs ${maxArgs}`);
+  }
+  return {
+    name,
+    fn,
+    category: options.category,
+    sideEffects: options.sideEffects === true,
+    description: options.description,
+    ...(minArgs === undefined ? {} : { minArgs }),
+    ...(maxArgs === undefined ? {} : { maxArgs }),
+  };
+}
+
+function checkBound(name: string, key: string, bound: number | undefined): void {
+  if (bound !== undefined && !(Number.isInteger(bound) && bound >= 0)) {
+    throw new FunctionRegistrationError(`function "${name}": ${key} must be a non-negative integer`);
+  }
+}
+
+function createDefaultFunctions(): FunctionRegistry {
+  const registry = new FunctionRegistry();
+  registerMathFunctions(registry);
+  registerStringFunctions(registry);
+  registerArrayFunctions(registry);
+  registerDictFunctions(registry);
+  registerLogicFunctions(registry);
+  registerDatetimeFunctions(registry);
+  registerJsonFunctions(registry);
+  return registry;
+}
+
+/** The 73 built-ins of flows.md §5.8. Engines should register custom functions on a `copy()`. */
+export const defaultFunctions: FunctionRegistry = createDefaultFunctions();

@@ -1,0 +1,28 @@
+import { markBuiltin } from '../call-info.js';
+import type { ExpressionFunction, FunctionCategory, FunctionRegistry } from '../function-registry.js';
+
+export interface BuiltinSpec {
+  readonly fn: ExpressionFunction;
+  readonly minArgs: number;
+  /** Absent: variadic. */
+  readonly maxArgs?: number;
+  readonly sideEffects?: boolean;
+  readonly description: string;
+}
+
+/** Registers a table of built-ins of one category, with their arity bounds. */
+export function defineBuiltins(
+  registry: FunctionRegistry,
+  category: FunctionCategory,
+  specs: Readonly<Record<string, BuiltinSpec>>,
+): void {
+  for (const [name, spec] of Object.entries(specs)) {
+    registry.register(name, markBuiltin(spec.fn), {
+      category,
+      description: spec.description,
+      sideEffects: spec.sideEffects === true,
+      minArgs: spec.minArgs,
+      ...(spec.maxArgs === undefined ? {} : { maxArgs: spec.maxArgs }),
+    });
+  }
+}

@@ -1,0 +1,34 @@
+import type { FunctionRegistry } from '../function-registry.js';
+import { callError, stringArg } from './arguments.js';
+import { defineBuiltins } from './define-builtins.js';
+import { pythonJsonDumps } from './python-json.js';
+
+/** `NaN`/`Infinity` literals are not JSON; a number too large for a double (1e400) is refused too. */
+function rejectNonFinite(_key: string, value: unknown): unknown {
+  if (typeof value === 'number' && !Number.isFinite(value)) throw new RangeError('number out of range');
+  return value;
+}
+
+function jsonLoads(s: unknown): unknown {
+  const text = stringArg('json_loads', s, 1);
+  try {
+    return JSON.parse(text, rejectNonFinite) as unknown;
+  } catch (error) {
+    throw callError('json_loads', `invalid JSON: ${(error as Error).message}`, error);
+  }
+}
+
+function jsonDumps(value: unknown): string {
+  try {
+    return pythonJsonDumps(value);
+  } catch (error) {
+    throw callError('json_dumps', (error as Error).message, error);
+  }
+}
+
+export function registerJsonFunctions(registry: FunctionRegistry): void {
+  defineBuiltins(registry, 'json', {
+    json_loads: { fn: jsonLoads, minArgs: 1, maxArgs: 1, description: 'Parse JSON text' },
+    json_dumps: { fn: jsonDumps, minArgs: 1, maxArgs: 1, description: "JSON text in Python's layout" },
+  });
+}

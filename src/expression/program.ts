@@ -1,0 +1,84 @@
+import { compileExpression, compileTemplate } from './compile.js';
+import type { Compiled } from './compile.js';
+import { ExpressionError } from './errors.js';
+import { looksLikeOtherTemplateLanguage } from './other-template-language.js';
+import { ParseCache } from './parse-cache.js';
+import type { ParseCacheStats } from './parse-cache.js';
+import { parseExpression, parseTemplate } from './parser.js';
+import type { Context, EvaluationScope } from './scope.js';
+import { classifyString } from './string-kind.js';
+import type { StringKind } from './string-kind.js';
+import type { MaybePromise } from '../util/maybe-promise.js';
+
+/** A string, classified and compiled once: evaluating it again costs a map lookup. */
+export interface Program {
+  readonly kind: StringKind;
+  readonly run: Compiled;
+}
+
+const CACHE_CAPACITY = 10_000;
+/** Nested-expression strings that lead to further nested strings; real data never gets close. */
+const MAX_NESTING = 64;
+
+const cache = new ParseCache<Program>(CACHE_CAPACITY);
+
+/** The compiled form of `text`, parsing it only on first sight. */
+export function programFor(text: string, scope: EvaluationScope): Program {
+  let program = cache.get(text);
+  if (program === undefined) {
+    program = build(text, scope);
+    cache.set(text, program);
+  }
+  return program;
+}
+
+/** How many strings were parsed and how many evaluations reused one (for tests and metrics). */
+export function parseCacheStats(): ParseCacheStats {
+  return cache.stats();
+}
+
+/** Forgets every parsed string and resets the counters. */
+export function clearParseCache(): void {
+  cache.clear();
+}
+
+function build(text: string, scope: EvaluationScope): Program {
+  const kind = classifyString(text);
+  switch (kind) {
+    case 'expression':
+      return { kind, run: buildExpression(text) };
+    case 'template':
+      return { kind, run: compileTemplate(parseTemplate(text), text, evaluateNested) };
+    case 'literal':
+      if (looksLikeOtherTemplateLanguage(text)) scope.warn?.(otherLanguageWarning(text));
+      return { kind, run: () => text };
+  }
+}
+
+function buildExpression(text: string): Compiled {
+  try {
+    return compileExpression(parseExpression(text), text, evaluateNested);
+  } catch (error) {
+    if (!(error instanceof ExpressionError)) throw error;
+    // A string that does not parse fails the same way every time, without being parsed again.
+    const message = error.message;
+    return () => {
+      throw new ExpressionError(message, text);
+    };
+  }
+}
+
+function evaluateNested(text: string, holder: Context, scope: EvaluationScope, depth: number): MaybePromise<unknown> {
+  if (depth > MAX_NESTING) {
+    throw new ExpressionError(`nested expressions go more than ${MAX_NESTING} levels deep at ${JSON.stringify(text)}`, text);
+  }
+  return programFor(text, scope).run(scope, holder, depth);
+}
+
+function otherLanguageWarning(text: string): string {
+  const shown = text.length > 120 ? `${text.slice(0, 117)}...` : text;
+  return (
+    `the string ${JSON.stringify(shown)} looks like a template from another language and is kept as literal ` +
+    'text; plaita expressions look like $INPUT.x or $F.name(...), and {% ... %} inserts one into text'
+  );
+}

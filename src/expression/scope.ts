@@ -1,0 +1,22 @@
+import type { FunctionRegistry } from './function-registry.js';
+
+/** Execution context roots: `$INPUT`, `$NODE`, `$GLOBAL`, ... (flows.md §5.4). */
+export type Context = Record<string, unknown>;
+
+/** What an expression can see: the context, the registered functions, nothing else. */
+export interface EvaluationScope {
+  /** Read on every evaluation (the engine may swap it after `beforeMutation`). */
+  readonly context: Context;
+  readonly functions: FunctionRegistry;
+  /** The parent execution's scope, for parent fallback (flows.md §5.5). */
+  readonly parent?: EvaluationScope | undefined;
+  /** IANA zone for `$F.now`/`$F.today`; default the process zone. */
+  readonly timeZone?: string | undefined;
+  /**
+   * Called before a function registered with `sideEffects: true` runs, before its arguments
+   * are evaluated, so the engine can detach the live context from snapshots it has handed out.
+   */
+  beforeMutation?(): void;
+  /** Non-fatal findings (e.g. a string that looks like another template language). */
+  warn?(message: string): void;
+}

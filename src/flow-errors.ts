@@ -1,0 +1,108 @@
+/**
+ * Flow-level failures: what a flow itself produces (flows.md §7). They keep the original
+ * engine's numeric codes for compatibility; `type` is the stable string other layers
+ * switch on. A FlowError is never retryable: retries belong to the node's errorHandler.
+ */
+
+export type FlowErrorType = 'node_error' | 'flow_error' | 'error_result' | 'node_not_found';
+
+export type FlowErrorName =
+  | 'NodeExecutionError'
+  | 'NodeTimeout'
+  | 'FlowTimeout'
+  | 'FlowCancelled'
+  | 'ErrorResult'
+  | 'NodeNotFound'
+  | 'ResumeError'
+  | 'FlowError';
+
+/** The JSON-safe summary of an underlying error kept in `FlowError.cause`. */
+export interface ErrorCause {
+  name: string;
+  message: string;
+  code?: number | string | null;
+  type?: string;
+}
+
+export interface FlowErrorInit {
+  code: number | null;
+  type: FlowErrorType;
+  name: FlowErrorName;
+  message: string;
+  node?: string | null | undefined;
+  cause?: unknown;
+}
+
+export class FlowError extends Error {
+  override name: FlowErrorName;
+  readonly code: number | null;
+  readonly type: FlowErrorType;
+  readonly node: string | null;
+  readonly retryable = false;
+  /** The original thrown value, for in-process callers; `toJSON` keeps only its summary. */
+  readonly originalError: unknown;
+
+  constructor(init: FlowErrorInit) {
+    super(init.message);
+    this.name = init.name;
+    this.code = init.code;
+    this.type = init.type;
+    this.node = init.node ?? null;
+    this.originalError = init.cause;
+    if (init.cause !== undefined) {
+      Object.defineProperty(this, 'cause', { value: summarizeCause(init.cause), enumerable: false, writable: true });
+    }
+  }
+
+  get nodeId(): string | null {
+    return this.node;
+  }
+
+  toJSON(): Record<string, unknown> {
+    const json: Record<string, unknown> = {
+      name: this.name,
+      code: this.code,
+      type: this.type,
+      message: this.message,
+      node: this.node,
+      retryable: false,
+    };
+    if (this.cause !== undefined) json.cause = this.cause;
+    return json;
+  }
+}
+
+/** Node authors throw this for a node error with a specific numeric code (e.g. http 1001-1003). */
+export class NodeError extends Error {
+  override readonly name: string = 'NodeError';
+  readonly code: number;
+
+  constructor(code: number, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/** Node authors throw this to end the flow with a business error, exactly like an `end` error. */
+export class FlowResultError extends Error {
+  override readonly name: string = 'FlowResultError';
+  readonly code: number | null;
+
+  constructor(code: number | null, message: string | null) {
+    super(message ?? '');
+    this.code = code;
+  }
+}
+
+export function summarizeCause(error: unknown): ErrorCause {
+  if (error instanceof FlowError) {
+    return { name: error.name, message: error.message, code: error.code, type: error.type };
+  }
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    const summary: ErrorCause = { name: error.name, message: error.message };
+    if (typeof code === 'number' || typeof code === 'string') summary.code = code;
+    return summary;
+  }
+  return { name: typeof error, message: String(error) };
+}

@@ -1,0 +1,126 @@
+import type { Condition } from '../expression/condition.js';
+import type { Context } from '../expression/scope.js';
+import type { Flow } from './flow.js';
+import type { FlowLoader } from './flow-loader.js';
+import type { Logger } from '../util/logger.js';
+import type { MaybePromise } from '../util/maybe-promise.js';
+
+export type ExecutionMode = 'run' | 'step' | 'distributed';
+export type HandlerStrategy = 'abort' | 'continue' | 'continue-with';
+
+/** A normalised `errorHandler` / `timeoutHandler` (flows.md §2.1). */
+export interface HandlerDef {
+  strategy: HandlerStrategy;
+  defaultValue: unknown;
+  code: number | null;
+  message: string | null;
+  retryTimes: number;
+  retryDelayMs: number | null;
+  retryBackoff: number;
+}
+
+/** Fields every node has, normalised (flows.md §2.1). */
+export interface CommonNodeDef {
+  type: string;
+  id: string;
+  name: string | null;
+  desc: string | null;
+  next: string | null;
+  output: unknown;
+  timeoutMs: number | null;
+  errorHandler: HandlerDef;
+  timeoutHandler: HandlerDef;
+  /** `false` on the node overrides the flow's `idempotencyKey` (http). */
+  idempotencyKey: boolean | null;
+}
+
+export type NodeDef<Fields = Record<string, unknown>> = CommonNodeDef & Fields;
+
+/** Options of the run that nodes may read. */
+export interface NodeRunOptions {
+  timeZone: string | undefined;
+  callbackBaseUrl: string;
+  events: EventSubscriptions | undefined;
+  resolveFlow: ResolveFlow | undefined;
+  tenantId: string | undefined;
+}
+
+export type ResolveFlow = (flowId: string, version: string | null) => MaybePromise<Flow | null | undefined>;
+
+/** The host's subscription interface for suspension (flows.md §3.17). */
+export interface EventSubscriptions {
+  subscribe(request: {
+    eventType: string;
+    filter: Record<string, unknown>;
+    correlationId: string;
+    flowId: string | null;
+    nodeId: string;
+    state: Record<string, unknown>;
+  }): MaybePromise<string>;
+  unsubscribe?(subscriptionId: string): MaybePromise<void>;
+}
+
+/** What a node's `run` receives (flows.md §9.2). */
+export interface NodeContext<Fields = Record<string, unknown>> {
+  readonly def: NodeDef<Fields>;
+  readonly nodeId: string;
+  /** flows.md §5, parent fallback included. */
+  evaluate(value: unknown): MaybePromise<unknown>;
+  /** flows.md §4, with extra roots (e.g. `$LOOP-ITEM`) visible to this evaluation only. */
+  matches(condition: Condition | null, extraRoots?: Context): MaybePromise<boolean>;
+  readonly input: unknown;
+  get(key: string): unknown;
+  set(key: string, value: unknown): void;
+  readonly executionId: string;
+  readonly flowId: string | null;
+  readonly flow: Flow;
+  /** `$VISITS[id] + 1` when this run started: retries share it (flows.md §2.3). */
+  readonly visit: number;
+  /** 1-based attempt number within this visit. */
+  readonly attempt: number;
+  /** `<executionId>:<nodeId>:<visit>` — stable across retries and re-deliveries. */
+  readonly idempotencyKey: string;
+  /** Fires on node timeout, flow timeout, cancellation or lease loss. */
+  readonly signal: AbortSignal;
+  /** Absolute epoch ms when this node's budget ends, or null. */
+  readonly deadline: number | null;
+  /**
+   * Throws when the signal fired or a deadline passed. Loops call it between iterations:
+   * timers cannot fire while a loop never yields to the event loop.
+   */
+  throwIfAborted(): void;
+  /** A child execution (flows.md §2.4): runs `flow` to its end in run mode, returns its result. */
+  runChild(flow: Flow, input: unknown, slot: string | number, options?: { signal?: AbortSignal }): Promise<unknown>;
+  readonly log: Logger;
+  readonly mode: ExecutionMode;
+  readonly options: NodeRunOptions;
+  /** The host's flow resolver (`reference` nodes). */
+  resolveFlow(flowId: string, version: string | null): Promise<Flow | null>;
+  /** Report a non-fatal finding. */
+  warn(message: string): void;
+}
+
+/** Resume types that reach a suspended node (flows.md §6.5). */
+export type ResumeType = 'event' | 'timeout' | 'cancel';
+
+/** A node type (flows.md §9.1). Built-ins and plugins use the same shape. */
+export interface NodeType<Fields = Record<string, unknown>> {
+  readonly type: string;
+  readonly name?: string | undefined;
+  readonly branching?: boolean | undefined;
+  /** Branches without `next` target their `name`. */
+  readonly branchNameAsTarget?: boolean | undefined;
+  readonly suspending?: boolean | undefined;
+  /** Validator for the node-specific fields; failures become definition errors with paths. */
+  readonly schema?: { parse(raw: unknown): unknown } | undefined;
+  /** Built-ins: turn the raw fields into the definition (child flows, conditions, spellings). */
+  readonly load?: ((raw: Record<string, unknown>, loader: FlowLoader) => Fields) | undefined;
+  run(ctx: NodeContext<Fields>): unknown;
+  readonly resume?: ((ctx: NodeContext<Fields>, type: ResumeType, data: unknown, state: Record<string, unknown>) => unknown) | undefined;
+  /** Warnings only: never fails a load. */
+  readonly validate?: ((def: NodeDef<Fields>) => string[] | undefined | void) | undefined;
+  /** The ids a branching node may return (flows.md §2.2 rule 3). */
+  readonly targets?: ((def: NodeDef<Fields>) => string[]) | undefined;
+  /** Known keys, for the unknown-key warning. */
+  readonly keys?: readonly string[] | undefined;
+}

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import type { FlowLoader } from '../flow/flow-loader.js';
+import type { NodeContext, NodeDef, NodeType, ResumeType } from '../flow/node-type.js';
+
+/** A built-in node type: a zod shape for its raw fields (all spellings) and a typed `load`. */
+export interface BuiltinSpec<S extends z.ZodObject, F> {
+  type: string;
+  schema: S;
+  load(raw: z.infer<S>, loader: FlowLoader): F;
+  run(ctx: NodeContext<NoInfer<F>>): unknown;
+  branching?: boolean;
+  targets?(def: NodeDef<NoInfer<F>>): string[];
+  suspending?: boolean;
+  resume?(ctx: NodeContext<NoInfer<F>>, type: ResumeType, data: unknown, state: Record<string, unknown>): unknown;
+  validate?(def: NodeDef<NoInfer<F>>): string[];
+}
+
+export function builtinNode<S extends z.ZodObject, F>(spec: BuiltinSpec<S, F>): NodeType {
+  return {
+    type: spec.type,
+    schema: spec.schema,
+    branching: spec.branching,
+    branchNameAsTarget: spec.branching ? true : undefined,
+    suspending: spec.suspending,
+    load: (raw, loader) => spec.load(raw as z.infer<S>, loader) as Record<string, unknown>,
+    run: spec.run as NodeType['run'],
+    resume: spec.resume as NodeType['resume'],
+    targets: spec.targets as NodeType['targets'],
+    validate: spec.validate as NodeType['validate'],
+  };
+}
+
+/** The first spelling present wins (flows.md §1.2). */
+export function pick<T>(...values: Array<T | undefined>): T | undefined {
+  for (const v of values) if (v !== undefined) return v;
+  return undefined;
+}
+
+/** An enum field whose error lists the accepted values: `expected a | b | c`. */
+export function enumField<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: () => `expected ${values.join(' | ')}` });
+}

@@ -1,0 +1,15 @@
+import type { Flow } from '../../flow/flow.js';
+import { matchesType } from '../../flow/type-schema.js';
+
+export class ChildInputTypeError extends Error {
+  override readonly name = 'ChildInputTypeError';
+}
+
+/** flows.md §3.7: a child flow that declares `inputType` gets only matching (evaluated) input. */
+export function checkChildInput(flow: Flow, input: unknown): void {
+  if (flow.inputType && !matchesType(flow.inputType, input)) {
+    throw new ChildInputTypeError(
+      `the input does not match the inputType (${flow.inputType.dataType}) of child flow '${flow.id ?? '(unnamed)'}'`,
+    );
+  }
+}

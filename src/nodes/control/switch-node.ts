@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import type { Condition } from '../../expression/condition.js';
+import { builtinNode, pick } from '../builtin-node.js';
+
+interface SwitchBranch {
+  name: string | null;
+  target: string | null;
+  condition: Condition | null;
+  priority: number;
+  isDefault: boolean;
+}
+
+const branchShape = z.looseObject({
+  name: z.string().nullable().optional(),
+  condition: z.unknown().optional(),
+  priority: z.number().int().nullable().optional(),
+  label: z.unknown().optional(),
+  desc: z.unknown().optional(),
+  next: z.string().nullable().optional(),
+  isDefault: z.boolean().nullable().optional(),
+  is_default: z.boolean().nullable().optional(),
+});
+
+/**
+ * flows.md §3.4: branches tried by descending priority (ties keep document order); the first
+ * whose condition matches wins, else the first default; the result is the winner's target.
+ */
+export const switchNode = builtinNode({
+  type: 'switch',
+  branching: true,
+  schema: z.looseObject({ branches: z.array(branchShape).optional(), outputType: z.unknown().optional() }),
+  load(raw, loader) {
+    const branches: SwitchBranch[] = (raw.branches ?? []).map((b, i) => ({
+      name: b.name ?? null,
+      target: b.next ?? b.name ?? null,
+      condition: loader.condition(b.condition, `branches[${i}].condition`),
+      priority: b.priority ?? 0,
+      isDefault: pick(b.isDefault, b.is_default) ?? false,
+    }));
+    // Array.prototype.sort is stable: ties keep document order.
+    const ordered = [...branches].sort((a, b) => b.priority - a.priority);
+    return { branches, ordered };
+  },
+  targets: (def) => def.branches.map((b) => b.target).filter((t): t is string => t !== null && t !== ''),
+  async run(ctx) {
+    for (const branch of ctx.def.ordered) {
+      if (branch.condition && (await ctx.matches(branch.condition))) return branch.target;
+    }
+    return ctx.def.ordered.find((b) => b.isDefault)?.target ?? null;
+  },
+});

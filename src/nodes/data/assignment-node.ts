@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { matchesType } from '../../flow/type-schema.js';
+import { displayForm } from '../../expression/values.js';
+import { builtinNode, pick } from '../builtin-node.js';
+
+const upstreamShape = z.looseObject({ upstream: z.string().nullable().optional(), value: z.unknown().optional() });
+
+export class OutputTypeMismatchError extends Error {
+  override readonly name = 'OutputTypeMismatchError';
+}
+
+/**
+ * flows.md §3.3: one upstreamOutput entry → its value; several → the entry whose upstream is
+ * `$LAST_NODE` (none → []); otherwise `output` (0, false and "" are values); the evaluated
+ * result must match `outputType` when one is declared.
+ */
+export const assignmentNode = builtinNode({
+  type: 'assignment',
+  schema: z.looseObject({
+    outputType: z.unknown().optional(),
+    output_type: z.unknown().optional(),
+    upstreamOutput: z.array(upstreamShape).nullable().optional(),
+    upstream_output: z.array(upstreamShape).nullable().optional(),
+  }),
+  load(raw, loader) {
+    const outputTypeRaw = pick(raw.outputType, raw.output_type);
+    return {
+      outputType: loader.typeSchema(outputTypeRaw, raw.outputType !== undefined ? 'outputType' : 'output_type'),
+      upstreamOutput: (pick(raw.upstreamOutput, raw.upstream_output) ?? []).map((e) => ({ upstream: e.upstream ?? null, value: e.value ?? null })),
+    };
+  },
+  async run(ctx) {
+    const { upstreamOutput, outputType, output } = ctx.def;
+    let value: unknown = null;
+    if (upstreamOutput.length === 1) value = upstreamOutput[0]!.value;
+    else if (upstreamOutput.length > 1) {
+      const last = ctx.get('$LAST_NODE');
+      value = upstreamOutput.find((e) => e.upstream === last)?.value ?? [];
+    } else if (output !== null) value = output;
+    const result = await ctx.evaluate(value);
+    if (outputType && !matchesType(outputType, result)) {
+      throw new OutputTypeMismatchError(`the result ${truncate(displayForm(result))} does not match the declared outputType ${outputType.dataType}`);
+    }
+    return result;
+  },
+});
+
+function truncate(text: string): string {
+  return text.length > 80 ? text.slice(0, 80) + '…' : text;
+}

@@ -1,0 +1,36 @@
+import { caseNode } from './control/case-node.js';
+import { endNode } from './control/end-node.js';
+import { ifNode } from './control/if-node.js';
+import { startNode } from './control/start-node.js';
+import { switchNode } from './control/switch-node.js';
+import { childNode } from './compose/child-node.js';
+import { parallelNode } from './compose/parallel-node.js';
+import { referenceNode } from './compose/reference-node.js';
+import { assignmentNode } from './data/assignment-node.js';
+import { mockNode } from './data/mock-node.js';
+import { filterNode, findNode } from './iterate/filter-node.js';
+import { loopNode } from './iterate/loop-node.js';
+import { mapNode } from './iterate/map-node.js';
+import { reduceNode } from './iterate/reduce-node.js';
+import { whileNode } from './iterate/while-node.js';
+import { NodeRegistry } from './node-registry.js';
+import { approvalNode } from './suspend/approval-node.js';
+import { delayNode } from './suspend/delay-node.js';
+import { eventNode } from './suspend/event-node.js';
+import { httpCallbackNode } from './suspend/http-callback-node.js';
+import { kafkaQueueNode } from './suspend/kafka-queue-node.js';
+import { redisQueueNode } from './suspend/redis-queue-node.js';
+
+/** The built-in node types (flows.md §3): `code` is opt-in and not among them. */
+export const BUILTIN_NODE_TYPES = [
+  startNode, endNode, assignmentNode, switchNode, ifNode, caseNode, childNode, referenceNode,
+  loopNode, whileNode, mapNode, filterNode, findNode, reduceNode, parallelNode, mockNode,
+  eventNode, delayNode, approvalNode, httpCallbackNode, redisQueueNode, kafkaQueueNode,
+] as const;
+
+export function createDefaultRegistry(): NodeRegistry {
+  return new NodeRegistry(BUILTIN_NODE_TYPES);
+}
+
+/** Shared default; pass a `copy()` or your own registry to extend it for one flow. */
+export const defaultRegistry: NodeRegistry = createDefaultRegistry();

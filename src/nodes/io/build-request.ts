@@ -1,0 +1,122 @@
+import { displayForm } from '../../expression/values.js';
+import { NodeError } from '../../flow-errors.js';
+import { HttpErrorCode } from './http-error-codes.js';
+
+export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'CONNECT', 'OPTIONS', 'TRACE'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/** Methods the WHATWG fetch refuses to send at all. */
+export const FETCH_FORBIDDEN_METHODS: ReadonlySet<HttpMethod> = new Set(['CONNECT', 'TRACE']);
+
+/** The evaluated inputs of one request (flows.md §3.16). */
+export interface RequestParts {
+  url: unknown;
+  method: HttpMethod;
+  contentType: string | null;
+  headers: unknown;
+  query: unknown;
+  body: unknown;
+  /** The `Idempotency-Key` value, or null when the header is disabled. */
+  idempotencyKey: string | null;
+}
+
+/** A request ready to send: the first hop of the exchange. */
+export interface HttpRequest {
+  url: URL;
+  method: HttpMethod;
+  headers: Headers;
+  /** JSON text, or null for no body. */
+  body: string | null;
+}
+
+/** Throws NodeError 1001 when the request cannot be built. */
+export function buildRequest(parts: RequestParts): HttpRequest {
+  if (FETCH_FORBIDDEN_METHODS.has(parts.method)) notBuilt(`${parts.method} requests cannot be sent by this runtime's HTTP client`);
+  const url = parseUrl(displayForm(parts.url));
+  appendQuery(url, parts.query);
+  const headers = buildHeaders(parts);
+  moveCredentials(url, headers);
+  if (parts.idempotencyKey !== null && !headers.has('idempotency-key')) {
+    headers.set('Idempotency-Key', percentEncodeInvisible(parts.idempotencyKey));
+  }
+  const body = parts.body === null || parts.body === undefined ? null : JSON.stringify(parts.body);
+  return { url, method: parts.method, headers, body };
+}
+
+function parseUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return notBuilt(`invalid URL "${text}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') notBuilt(`unsupported URL scheme "${url.protocol.slice(0, -1)}" in "${text}": expected http or https`);
+  return url;
+}
+
+/** Appended after any query the URL already has; non-objects are ignored, as in the original. */
+function appendQuery(url: URL, query: unknown): void {
+  if (!isPlainObject(query)) return;
+  const encoded = formEncode(query);
+  if (encoded === '') return;
+  const existing = url.search.slice(1);
+  url.search = existing === '' ? encoded : `${existing}&${encoded}`;
+}
+
+/** application/x-www-form-urlencoded with §5.6 display forms, space as `+`. */
+export function formEncode(fields: Record<string, unknown>): string {
+  return Object.entries(fields)
+    .map(([key, value]) => `${encodeFormComponent(key)}=${encodeFormComponent(displayForm(value))}`)
+    .join('&');
+}
+
+/** Python's `quote_plus` set: letters, digits and `_.-~` stay, everything else is escaped. */
+function encodeFormComponent(text: string): string {
+  return encodeURIComponent(text.toWellFormed())
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+');
+}
+
+/** Content-Type first, so a user-supplied `content-type` (any case) replaces it. */
+function buildHeaders(parts: RequestParts): Headers {
+  const headers = new Headers();
+  if (parts.contentType) headers.set('Content-Type', parts.contentType);
+  if (!isPlainObject(parts.headers)) return headers;
+  for (const [name, value] of Object.entries(parts.headers)) {
+    if (typeof value !== 'string') continue; // only string values become headers
+    try {
+      headers.set(name, value);
+    } catch (error) {
+      notBuilt(`invalid header ${JSON.stringify(name)}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return headers;
+}
+
+/** `http://user:pass@host` becomes Basic auth, as Python clients do; fetch refuses such URLs. */
+function moveCredentials(url: URL, headers: Headers): void {
+  if (url.username === '' && url.password === '') return;
+  if (!headers.has('authorization')) {
+    const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+    headers.set('Authorization', `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}`);
+  }
+  url.username = '';
+  url.password = '';
+}
+
+/** Header values must be visible ASCII: other bytes of the UTF-8 form become `%XX`. */
+export function percentEncodeInvisible(text: string): string {
+  let out = '';
+  for (const byte of new TextEncoder().encode(text)) {
+    out += byte >= 0x21 && byte <= 0x7e ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function notBuilt(message: string): never {
+  throw new NodeError(HttpErrorCode.requestNotBuilt, message);
+}

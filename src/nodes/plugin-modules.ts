@@ -1,0 +1,68 @@
+import { createRequire } from 'node:module';
+import { isAbsolute, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { getDefaultLogger, type Logger } from '../util/logger.js';
+import type { NodeDefinition, NodeRegistry } from './node-registry.js';
+
+export interface PluginLoadReport {
+  loaded: string[];
+  failed: Array<{ module: string; error: string }>;
+}
+
+export interface PluginLoadOptions {
+  cwd?: string;
+  logger?: Logger;
+}
+
+/** Module names from `PLAITA_NODE_MODULES` (comma-separated). */
+export function nodeModulesFromEnv(env: Record<string, string | undefined> = process.env): string[] {
+  return (env.PLAITA_NODE_MODULES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/**
+ * Imports plugin modules (flows.md §9.4) and registers their node types. A module exports
+ * `register(registry)` (or `registerAll`), or `nodes` (definitions), or a default export of
+ * either. One that fails is reported and logged; the others still load.
+ */
+export async function loadNodeModules(registry: NodeRegistry, modules: readonly string[], options: PluginLoadOptions = {}): Promise<PluginLoadReport> {
+  const log = options.logger ?? getDefaultLogger();
+  const report: PluginLoadReport = { loaded: [], failed: [] };
+  for (const name of modules) {
+    try {
+      const exports = (await import(resolveSpecifier(name, options.cwd ?? process.cwd()))) as Record<string, unknown>;
+      registerFrom(registry, exports, name);
+      report.loaded.push(name);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      report.failed.push({ module: name, error: message });
+      log.warn({ module: name, err: message }, `node module '${name}' could not be loaded: ${message}`);
+    }
+  }
+  return report;
+}
+
+function resolveSpecifier(name: string, cwd: string): string {
+  if (name.startsWith('.') || isAbsolute(name)) return pathToFileURL(resolve(cwd, name)).href;
+  try {
+    return pathToFileURL(createRequire(join(cwd, 'noop.js')).resolve(name)).href;
+  } catch {
+    return name; // ESM-only packages: let import() resolve it
+  }
+}
+
+function registerFrom(registry: NodeRegistry, exports: Record<string, unknown>, name: string): void {
+  for (const candidate of [exports, exports.default]) {
+    if (typeof candidate !== 'object' && typeof candidate !== 'function') continue;
+    const mod = candidate as Record<string, unknown>;
+    const register = mod.register ?? mod.registerAll;
+    if (typeof register === 'function') {
+      (register as (r: NodeRegistry) => void)(registry);
+      return;
+    }
+    if (Array.isArray(mod.nodes)) {
+      for (const def of mod.nodes as NodeDefinition[]) registry.register(def);
+      return;
+    }
+  }
+  throw new Error(`module '${name}' exports neither register(registry), registerAll(registry) nor a nodes array`);
+}

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { builtinNode } from '../builtin-node.js';
+import { resumeSuspended, serviceState, serviceValue } from './suspend-state.js';
+
+const UNIT_MS = { seconds: 1000, minutes: 60_000, hours: 3_600_000, days: 86_400_000 } as const;
+type DelayUnit = keyof typeof UNIT_MS;
+const DEFAULT_DELAY = 60;
+
+/** flows.md §3.18 `delay`: a durable timer; the host fires `delay_trigger` at `trigger_timestamp`. */
+export const delayNode = builtinNode({
+  type: 'delay',
+  suspending: true,
+  schema: z.looseObject({
+    delay_seconds: z.union([z.number(), z.string()]),
+    delay_unit: z
+      .string()
+      .refine((u) => u.toLowerCase() in UNIT_MS, { error: 'expected seconds | minutes | hours | days' })
+      .optional(),
+    event_type: z.string().optional(),
+    event_filter: z.record(z.string(), z.unknown()).nullable().optional(),
+  }),
+  load: (raw) => ({
+    delaySeconds: raw.delay_seconds,
+    delayUnit: (raw.delay_unit?.toLowerCase() ?? 'seconds') as DelayUnit,
+    eventType: raw.event_type ?? 'delay_trigger',
+    eventFilter: raw.event_filter ?? {},
+  }),
+  async run(ctx) {
+    const amount = toNumber(await serviceValue(ctx, ctx.def.delaySeconds));
+    const delayMs = Math.round(amount * UNIT_MS[ctx.def.delayUnit]);
+    const now = Date.now();
+    return serviceState(ctx, ctx.def.eventType, ctx.def.eventFilter, { delay_ms: delayMs, trigger_timestamp: now + delayMs }, now);
+  },
+  resume: resumeSuspended,
+});
+
+/** A failing or non-numeric amount means 60 (flows.md §3.18). */
+function toNumber(value: unknown): number {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  return Number.isFinite(n) && n >= 0 ? n : DEFAULT_DELAY;
+}

@@ -1,0 +1,75 @@
+import type { NodeContext, ResumeType } from '../../flow/node-type.js';
+import { isPromiseLike } from '../../util/maybe-promise.js';
+
+/** The pending state every suspending node produces (flows.md §3.17). */
+export interface PendingState extends Record<string, unknown> {
+  event_type: string;
+  event_filter: Record<string, unknown>;
+  is_async: true;
+  event_id: string;
+  status: 'pending';
+}
+
+export function pendingState(ctx: NodeContext<unknown>, eventType: string, eventFilter: Record<string, unknown>, now = Date.now()): PendingState {
+  return { event_type: eventType, event_filter: eventFilter, is_async: true, event_id: `event_${ctx.nodeId}_${now}`, status: 'pending' };
+}
+
+/** What an external service needs to produce the event, plus the node's own configuration. */
+export function serviceState(
+  ctx: NodeContext<unknown>,
+  eventType: string,
+  eventFilter: Record<string, unknown>,
+  config: Record<string, unknown>,
+  now = Date.now(),
+): PendingState {
+  return {
+    ...pendingState(ctx, eventType, eventFilter, now),
+    service_config: {
+      type: ctx.def.type,
+      node_id: ctx.nodeId,
+      execution_id: ctx.executionId,
+      flow_id: ctx.flowId,
+      event_type: eventType,
+      event_filter: eventFilter,
+      retry_config: { max_retries: 3, retry_delay_ms: 1000, exponential_backoff: true },
+      ...config,
+    },
+    node_subtype: ctx.def.type,
+  };
+}
+
+/**
+ * Service-node fields: a string starting with `$` is evaluated; if that fails or yields null
+ * the raw string is kept. Templates are not evaluated here (flows.md §3.17).
+ */
+export async function serviceValue(ctx: NodeContext<unknown>, value: unknown): Promise<unknown> {
+  if (typeof value !== 'string' || !value.startsWith('$')) return value;
+  try {
+    const evaluated = ctx.evaluate(value);
+    const resolved = isPromiseLike(evaluated) ? await evaluated : evaluated;
+    return resolved ?? value;
+  } catch {
+    return value;
+  }
+}
+
+/** flows.md §3.17 resume merge: event with data → completed; empty event → unchanged; timeout; cancel. */
+export function mergeResume(state: Record<string, unknown>, type: ResumeType, data: unknown): Record<string, unknown> {
+  switch (type) {
+    case 'event':
+      return isEmpty(data) ? { ...state } : { ...state, status: 'completed', event_data: data };
+    case 'timeout':
+      return { ...state, status: 'timeout' };
+    case 'cancel':
+      return { ...state, status: 'cancelled' };
+  }
+}
+
+function isEmpty(data: unknown): boolean {
+  if (data === null || data === undefined || data === '' || data === false || data === 0) return true;
+  if (Array.isArray(data)) return data.length === 0;
+  return typeof data === 'object' && Object.keys(data).length === 0;
+}
+
+export const resumeSuspended = (_ctx: NodeContext<unknown>, type: ResumeType, data: unknown, state: Record<string, unknown>): unknown =>
+  mergeResume(state, type, data);

@@ -1,0 +1,206 @@
+/**
+ * The encoding half of the codec: one walk that validates a value and turns it into a
+ * JSON-safe tree (see `codec.ts` for the format).
+ *
+ * Copy-on-write: a subtree that needs no tag is returned as the very same object, so a
+ * JSON-only value comes back unchanged and native `JSON.stringify` does the writing. Only the
+ * containers on the way to a tagged node are copied.
+ */
+import { StateSerializationError } from '../errors.js';
+import { BINARY_TYPES } from './binary-types.js';
+import { escapeUnsafeString, isJsonbSafe } from './jsonb-safe-string.js';
+import { bareTag, MAX_DEPTH, setOwn, specialNumberName, TAG, tagged } from './tagged-format.js';
+import type { TaggedNode } from './tagged-format.js';
+import { renderPath, SpecialSegment } from './value-path.js';
+import type { PathSegment } from './value-path.js';
+
+type ObjectRecord = Record<string, unknown>;
+
+/** Tracks the containers being walked: for cycle detection and for the path in errors. */
+class TagWalk {
+  private readonly ancestors: object[] = [];
+  private readonly segments: PathSegment[] = [];
+
+  /** False for the fast pass whose serialized text is checked instead (see toTaggedUnchecked). */
+  constructor(
+    private readonly root: string,
+    readonly checkStrings = true,
+  ) {}
+
+  enter(container: object, key: PathSegment): void {
+    // An ancestor stack, not a "seen" set: a value shared by two branches is fine.
+    if (this.ancestors.includes(container)) throw this.fail(key, 'cycle');
+    if (this.ancestors.length >= MAX_DEPTH) throw this.fail(key, `nesting deeper than ${MAX_DEPTH} levels`);
+    this.ancestors.push(container);
+    this.segments.push(key);
+  }
+
+  leave(): void {
+    this.ancestors.pop();
+    this.segments.pop();
+  }
+
+  fail(key: PathSegment, valueType: string): StateSerializationError {
+    return new StateSerializationError(renderPath(this.root, [...this.segments, key]), valueType);
+  }
+}
+
+/**
+ * Returns a JSON-safe tree for `value`, or throws `StateSerializationError` naming the path
+ * (rooted at `path`) of the first value that cannot be stored. The result may share unchanged
+ * subtrees with `value`: serialize it before mutating `value`.
+ */
+export function toTagged(value: unknown, path = '$'): unknown {
+  return tagValue(value, null, new TagWalk(path));
+}
+
+/**
+ * `toTagged` minus the jsonb check of every string and key, which is most of the walk's cost.
+ * Only for callers that serialize the result and then run `mayHoldUnsafeStrings` on the text
+ * (JSON.stringify spells both U+0000 and lone surrogates as `\u` escapes), falling back to
+ * `toTagged` when it says yes.
+ */
+export function toTaggedUnchecked(value: unknown, path = '$'): unknown {
+  return tagValue(value, null, new TagWalk(path, false));
+}
+
+function tagValue(value: unknown, key: PathSegment, walk: TagWalk): unknown {
+  switch (typeof value) {
+    case 'string':
+      return !walk.checkStrings || isJsonbSafe(value) ? value : tagged('string', escapeUnsafeString(value));
+    case 'number':
+      return tagNumber(value);
+    case 'boolean':
+      return value;
+    case 'object':
+      return value === null ? null : tagObject(value, key, walk);
+    case 'undefined':
+      return bareTag('undefined');
+    case 'bigint':
+      return tagged('bigint', value.toString());
+    case 'function':
+      throw walk.fail(key, `function ${value.name || '(anonymous)'}`);
+    case 'symbol':
+      throw walk.fail(key, `symbol ${String(value)}`);
+  }
+}
+
+function tagNumber(value: number): unknown {
+  const special = specialNumberName(value);
+  return special === undefined ? value : tagged('number', special);
+}
+
+type ClassEncoder = (value: object, key: PathSegment, walk: TagWalk) => TaggedNode;
+
+/** Supported classes, found by exact prototype (a subclass could carry state we would drop). */
+const CLASS_ENCODERS: ReadonlyMap<object, ClassEncoder> = new Map<object, ClassEncoder>([
+  [Date.prototype, (date) => tagged('Date', encodeDate(date as Date))],
+  [RegExp.prototype, (re) => tagged('RegExp', `/${(re as RegExp).source}/${(re as RegExp).flags}`)],
+  [Set.prototype, (set, key, walk) => tagSet(set as Set<unknown>, key, walk)],
+  [Map.prototype, (map, key, walk) => tagMap(map as Map<unknown, unknown>, key, walk)],
+  ...BINARY_TYPES.map((type): [object, ClassEncoder] => [type.prototype, (v) => tagged(type.tag, type.encode(v))]),
+]);
+
+function tagObject(value: object, key: PathSegment, walk: TagWalk): unknown {
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto === Object.prototype || proto === null) return tagPlainObject(value as ObjectRecord, key, walk);
+  if (proto === Array.prototype) return tagArray(value as unknown[], key, walk);
+  const encode = CLASS_ENCODERS.get(proto as object);
+  if (encode === undefined) throw walk.fail(key, describeInstance(value, proto as object));
+  return encode(value, key, walk);
+}
+
+function encodeDate(date: Date): string | null {
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+function tagPlainObject(obj: ObjectRecord, key: PathSegment, walk: TagWalk): unknown {
+  walk.enter(obj, key);
+  const keys = Object.keys(obj);
+  let copy: ObjectRecord | undefined;
+  let escape = false;
+  for (let i = 0; i < keys.length; i++) {
+    const name = keys[i]!;
+    if (name === TAG || (walk.checkStrings && !isJsonbSafe(name))) escape = true;
+    const child = obj[name];
+    const out = tagValue(child, name, walk);
+    if (copy === undefined && out !== child) copy = copyProperties(obj, keys, i);
+    if (copy !== undefined) setOwn(copy, name, out);
+  }
+  rejectSymbolKeys(obj, walk);
+  walk.leave();
+  const result = copy ?? obj;
+  return escape ? tagEscapedObject(keys, result) : result;
+}
+
+/** A plain object whose keys would read as a tag or break jsonb is stored as an entry list. */
+function tagEscapedObject(keys: readonly string[], source: ObjectRecord): TaggedNode {
+  const entries = keys.map((name) => [
+    isJsonbSafe(name) ? name : tagged('string', escapeUnsafeString(name)),
+    source[name],
+  ]);
+  return tagged('object', entries);
+}
+
+function copyProperties(obj: ObjectRecord, keys: readonly string[], count: number): ObjectRecord {
+  const copy: ObjectRecord = {};
+  for (let i = 0; i < count; i++) setOwn(copy, keys[i]!, obj[keys[i]!]);
+  return copy;
+}
+
+function rejectSymbolKeys(obj: object, walk: TagWalk): void {
+  // Non-enumerable symbols are invisible like non-enumerable names; enumerable ones are data.
+  for (const symbol of Object.getOwnPropertySymbols(obj)) {
+    if (Object.prototype.propertyIsEnumerable.call(obj, symbol)) {
+      throw walk.fail(new SpecialSegment('symbol-key', 0, symbol), 'symbol-keyed property');
+    }
+  }
+}
+
+function tagArray(array: readonly unknown[], key: PathSegment, walk: TagWalk): unknown {
+  walk.enter(array, key);
+  let copy: unknown[] | undefined;
+  for (let i = 0; i < array.length; i++) {
+    const child = array[i];
+    // `in` only for undefined slots: telling a hole from `undefined` costs nothing otherwise.
+    const out = child === undefined && !(i in array) ? bareTag('hole') : tagValue(child, i, walk);
+    if (copy === undefined && out !== child) copy = array.slice(0, i);
+    if (copy !== undefined) copy.push(out);
+  }
+  walk.leave();
+  return copy ?? array;
+}
+
+function tagSet(set: Set<unknown>, key: PathSegment, walk: TagWalk): TaggedNode {
+  walk.enter(set, key);
+  const items: unknown[] = [];
+  for (const item of set) items.push(tagValue(item, new SpecialSegment('set-item', items.length), walk));
+  walk.leave();
+  return tagged('Set', items);
+}
+
+function tagMap(map: Map<unknown, unknown>, key: PathSegment, walk: TagWalk): TaggedNode {
+  walk.enter(map, key);
+  const entries: unknown[] = [];
+  for (const [entryKey, entryValue] of map) {
+    const index = entries.length;
+    entries.push([
+      tagValue(entryKey, new SpecialSegment('map-key', index), walk),
+      tagValue(entryValue, new SpecialSegment('map-value', index, entryKey), walk),
+    ]);
+  }
+  walk.leave();
+  return tagged('Map', entries);
+}
+
+function describeInstance(value: object, proto: object): string {
+  if (value instanceof Promise) return 'promise';
+  if (value instanceof WeakMap) return 'WeakMap';
+  if (value instanceof WeakSet) return 'WeakSet';
+  if (value instanceof WeakRef) return 'WeakRef';
+  const ctor: unknown = Object.prototype.hasOwnProperty.call(proto, 'constructor')
+    ? (proto as { constructor: unknown }).constructor
+    : undefined;
+  if (typeof ctor === 'function' && ctor.name !== '') return `instance of ${ctor.name}`;
+  return 'object with a custom prototype';
+}

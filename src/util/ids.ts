@@ -1,0 +1,20 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+
+/** Top-level `$EXECUTION_ID` when the caller gives none: 32 hex digits (flows.md §5.4). */
+export function randomExecutionId(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/** Durable executions (durable.md §1): minted by the client, never contains `:`. */
+export function newExecutionId(): string {
+  return randomUUID();
+}
+
+/** Percent-encodes the separators of derived child ids (flows.md §2.4). */
+export function encodeIdPart(part: string | number): string {
+  return String(part).replace(/%/g, '%25').replace(/:/g, '%3A').replace(/\//g, '%2F');
+}
+
+export function childExecutionId(parentId: string, nodeId: string, visit: number, slot: string | number): string {
+  return `${parentId}/${encodeIdPart(nodeId)}/${visit}/${encodeIdPart(slot)}`;
+}

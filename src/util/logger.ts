@@ -1,0 +1,33 @@
+import { pino } from 'pino';
+
+/** The structured logger every layer takes; pino satisfies it. */
+export interface Logger {
+  debug(fields: Record<string, unknown>, message: string): void;
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+  child(bindings: Record<string, unknown>): Logger;
+}
+
+let defaultLogger: Logger | undefined;
+
+/** Lazily created: pino to stderr, level from PLAITA_LOG_LEVEL (default `warn`). */
+export function getDefaultLogger(): Logger {
+  defaultLogger ??= pino(
+    { name: 'plaita', level: process.env.PLAITA_LOG_LEVEL ?? 'warn' },
+    pino.destination({ fd: 2, sync: true }),
+  );
+  return defaultLogger;
+}
+
+export function setDefaultLogger(logger: Logger): void {
+  defaultLogger = logger;
+}
+
+export const silentLogger: Logger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  child: () => silentLogger,
+};
