@@ -67,35 +67,39 @@ function jsonSize(_key, value) {
   return value;
 }
 
-/** Median µs per call over several rounds, after a warm-up. */
-function time(fn, iterations = 300, rounds = 9) {
-  for (let i = 0; i < iterations; i++) fn();
-  const samples = [];
-  for (let r = 0; r < rounds; r++) {
+/**
+ * µs per call of `ours` and of `json`, measured in alternating rounds so that load from other
+ * processes hits both alike; the fastest round of each is kept (the least disturbed one).
+ */
+function compare(ours, json, iterations = 100, rounds = 25) {
+  const round = (fn) => {
     const start = process.hrtime.bigint();
     for (let i = 0; i < iterations; i++) fn();
-    samples.push(Number(process.hrtime.bigint() - start) / 1000 / iterations);
-  }
-  return samples.sort((a, b) => a - b)[Math.floor(rounds / 2)];
+    return Number(process.hrtime.bigint() - start) / 1000 / iterations;
+  };
+  round(ours);
+  round(json);
+  let best = [Infinity, Infinity];
+  for (let r = 0; r < rounds; r++) best = [Math.min(best[0], round(ours)), Math.min(best[1], round(json))];
+  return best;
 }
 
-function row(label, ours, json) {
-  const ratio = json === undefined ? '' : `${(ours / json).toFixed(2)}x`;
-  const base = json === undefined ? '' : json.toFixed(1);
-  console.log(`${label.padEnd(44)} ${ours.toFixed(1).padStart(9)} ${base.padStart(9)} ${ratio.padStart(7)}`);
+function row(label, [ours, json]) {
+  const ratio = `${(ours / json).toFixed(2)}x`;
+  console.log(`${label.padEnd(40)} ${ours.toFixed(1).padStart(9)} ${json.toFixed(1).padStart(9)} ${ratio.padStart(7)}`);
 }
 
 function benchContext(name, ctx) {
   const text = encodeValue(ctx);
   const plain = JSON.stringify(ctx);
   console.log(`\n${name}: ${text.length} chars encoded (JSON.stringify: ${plain.length})`);
-  console.log(`${'operation'.padEnd(44)} ${'ours µs'.padStart(9)} ${'JSON µs'.padStart(9)} ${'ratio'.padStart(7)}`);
-  row('encodeValue vs JSON.stringify', time(() => encodeValue(ctx)), time(() => JSON.stringify(ctx)));
-  row('decodeValue vs JSON.parse', time(() => decodeValue(text)), time(() => JSON.parse(plain)));
+  console.log(`${'operation'.padEnd(40)} ${'ours µs'.padStart(9)} ${'JSON µs'.padStart(9)} ${'ratio'.padStart(7)}`);
+  row('encodeValue vs JSON.stringify', compare(() => encodeValue(ctx), () => JSON.stringify(ctx)));
+  row('decodeValue vs JSON.parse', compare(() => decodeValue(text), () => JSON.parse(plain)));
   const state = newExecutionState({ executionId: 'exec-1', flowId: 'bench', context: ctx });
   const stateText = encodeState(state);
-  row('encodeState vs JSON.stringify(state)', time(() => encodeState(state)), time(() => JSON.stringify(state)));
-  row('decodeState vs JSON.parse(state)', time(() => decodeState(stateText)), time(() => JSON.parse(stateText)));
+  row('encodeState vs JSON.stringify(state)', compare(() => encodeState(state), () => JSON.stringify(state)));
+  row('decodeState vs JSON.parse(state)', compare(() => decodeState(stateText), () => JSON.parse(stateText)));
 }
 
 console.log(`node ${process.version}`);

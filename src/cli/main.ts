@@ -23,14 +23,17 @@ export function buildProgram(context: CommandContext): Command {
 /** Runs the CLI and returns the exit code; never lets a stack trace reach the user for expected failures. */
 export async function main(argv: readonly string[]): Promise<number> {
   let exitCode: ExitCode = EXIT.ok;
-  let program: Command | undefined;
+  const json = { value: false };
   const context: CommandContext = {
-    output: () => createOutput(Boolean(program?.opts<{ json?: boolean }>().json)),
+    output: () => createOutput(json.value),
     exit: (code) => {
       exitCode = code;
     },
   };
-  program = buildProgram(context);
+  const program = buildProgram(context);
+  program.hook('preAction', () => {
+    json.value = Boolean(program.opts<{ json?: boolean }>().json);
+  });
   try {
     await program.parseAsync([...argv]);
     return exitCode;

@@ -1,12 +1,15 @@
 /**
  * Time budgets and cancellation, as a tree that mirrors the running work: an execution's
  * flow budget, each node's budget inside it, each child execution's inside its node.
- * Aborting a budget aborts everything beneath it (signals are linked), and the abort reason
- * says which budget ran out, so the node that owns it — and only that node — applies its
- * timeoutHandler while every level below lets the reason pass through untouched.
+ * Aborting a budget aborts everything beneath it, and the abort reason says which budget
+ * ran out, so the node that owns it — and only that node — applies its timeoutHandler while
+ * every level below lets the reason pass through untouched.
+ *
+ * The tree propagates aborts itself; an AbortSignal is created only when someone asks for
+ * one (a node reading `ctx.signal`), because creating one per node costs more than the node.
  */
 
-/** Why a budget's signal fired. Internal control flow: never shown to users as is. */
+/** Why a budget was aborted. Internal control flow: never shown to users as is. */
 export class BudgetAbort extends Error {
   override readonly name = 'BudgetAbort';
   constructor(
@@ -21,12 +24,16 @@ export function isBudgetAbort(error: unknown): error is BudgetAbort {
   return error instanceof BudgetAbort;
 }
 
+type AbortListener = (reason: BudgetAbort) => void;
+
 export class Budget {
-  readonly controller = new AbortController();
   /** Absolute epoch ms, or null for no limit of its own. */
   readonly deadline: number | null;
+  #reason: BudgetAbort | undefined;
+  #controller: AbortController | undefined;
   #timer: NodeJS.Timeout | undefined;
-  readonly #unlink: Array<() => void> = [];
+  readonly #listeners = new Set<AbortListener>();
+  readonly #detach: Array<() => void> = [];
 
   constructor(
     readonly parent: Budget | null,
@@ -35,40 +42,60 @@ export class Budget {
     extraSignals: readonly AbortSignal[] = [],
   ) {
     this.deadline = deadline;
-    if (parent) this.#link(parent.signal, () => parent.signal.reason as unknown);
-    for (const signal of extraSignals) this.#link(signal, () => new BudgetAbort('sibling', this));
-    if (deadline !== null && !this.signal.aborted) {
-      const delay = Math.max(0, deadline - Date.now());
+    if (parent) {
+      if (parent.#reason) this.#reason = parent.#reason;
+      else this.#detach.push(parent.onAbort((reason) => this.#abort(reason)));
+    }
+    for (const signal of extraSignals) this.#link(signal, 'sibling');
+    if (deadline !== null && !this.#reason) {
       // Timers cover work that awaits (fetch, sleeps); check() covers loops that never yield.
-      this.#timer = setTimeout(() => this.expire(), delay);
+      this.#timer = setTimeout(() => this.expire(), Math.max(0, deadline - Date.now()));
       this.#timer.unref();
     }
   }
 
-  get signal(): AbortSignal {
-    return this.controller.signal;
+  get aborted(): boolean {
+    return this.#reason !== undefined;
   }
 
-  /** Milliseconds left of the tightest deadline on the chain, or null for none. */
-  remainingMs(now = Date.now()): number | null {
-    const deadline = this.effectiveDeadline();
-    return deadline === null ? null : deadline - now;
+  get reason(): BudgetAbort | undefined {
+    return this.#reason;
+  }
+
+  /** Throws the abort reason when aborted; a no-op otherwise. */
+  throwIfAborted(): void {
+    if (this.#reason) throw this.#reason;
+  }
+
+  /** An AbortSignal for code outside the engine (fetch, plugins); made on first use. */
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#reason) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  /** Calls `listener` once when this budget is aborted; returns the way to stop listening. */
+  onAbort(listener: AbortListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   effectiveDeadline(): number | null {
-    let min: number | null = null;
-    for (let b: Budget | null = this; b; b = b.parent) {
+    let min = this.deadline;
+    for (let b = this.parent; b; b = b.parent) {
       if (b.deadline !== null && (min === null || b.deadline < min)) min = b.deadline;
     }
     return min;
   }
 
   expire(): void {
-    if (!this.signal.aborted) this.controller.abort(new BudgetAbort('timeout', this));
+    this.#abort(new BudgetAbort('timeout', this));
   }
 
   cancel(): void {
-    if (!this.signal.aborted) this.controller.abort(new BudgetAbort('cancel', this));
+    this.#abort(new BudgetAbort('cancel', this));
   }
 
   /**
@@ -76,70 +103,78 @@ export class Budget {
    * binding limit handles it), then throws the abort reason if this budget is aborted.
    */
   check(now = Date.now()): void {
-    let outermostExpired: Budget | null = null;
-    for (let b: Budget | null = this; b; b = b.parent) {
+    let outermostExpired: Budget | null = this.deadline !== null && now >= this.deadline ? this : null;
+    for (let b = this.parent; b; b = b.parent) {
       if (b.deadline !== null && now >= b.deadline) outermostExpired = b;
     }
     outermostExpired?.expire();
-    if (this.signal.aborted) throw this.signal.reason;
+    if (this.#reason) throw this.#reason;
   }
 
   /** External cancellation (the caller's AbortSignal): detached again by dispose(). */
   cancelOn(signal: AbortSignal): void {
-    this.#link(signal, () => new BudgetAbort('cancel', this));
+    this.#link(signal, 'cancel');
   }
 
-  /** Stops the timer and detaches from the parent; call when the work it covers is over. */
+  /** Stops the timer and detaches from its sources; call when the work it covers is over. */
   dispose(): void {
     if (this.#timer) clearTimeout(this.#timer);
-    for (const unlink of this.#unlink) unlink();
-    this.#unlink.length = 0;
+    for (const detach of this.#detach) detach();
+    this.#detach.length = 0;
   }
 
-  #link(signal: AbortSignal, reason: () => unknown): void {
+  #abort(reason: BudgetAbort): void {
+    if (this.#reason) return;
+    this.#reason = reason;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#controller?.abort(reason);
+    for (const listener of [...this.#listeners]) listener(reason);
+    this.#listeners.clear();
+  }
+
+  #link(signal: AbortSignal, kind: 'cancel' | 'sibling'): void {
     if (signal.aborted) {
-      this.controller.abort(reason());
+      this.#abort(new BudgetAbort(kind, this));
       return;
     }
-    const onAbort = (): void => this.controller.abort(reason());
+    const onAbort = (): void => this.#abort(new BudgetAbort(kind, this));
     signal.addEventListener('abort', onAbort, { once: true });
-    this.#unlink.push(() => signal.removeEventListener('abort', onAbort));
+    this.#detach.push(() => signal.removeEventListener('abort', onAbort));
   }
 }
 
-/** Resolves after `ms`, or rejects with the signal's reason as soon as it fires. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/** Resolves after `ms`, or rejects with the budget's abort reason as soon as it is aborted. */
+export function sleep(ms: number, budget: Budget): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason as Error);
+    if (budget.reason) {
+      reject(budget.reason);
       return;
     }
+    const stop = budget.onAbort((reason) => {
+      clearTimeout(timer);
+      reject(reason);
+    });
     const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
+      stop();
       resolve();
     }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason as Error);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
   });
 }
 
-/** Settles with `work`, or rejects with the signal's reason as soon as it fires (late results are dropped). */
-export function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
+/** Settles with `work`, or rejects with the abort reason as soon as the budget is aborted (late results are dropped). */
+export function raceAbort<T>(work: PromiseLike<T>, budget: Budget): Promise<T> {
+  if (budget.reason) return Promise.reject(budget.reason);
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
+    const stop = budget.onAbort(reject);
     work.then(
       (value) => {
-        signal.removeEventListener('abort', onAbort);
+        stop();
         resolve(value);
       },
       (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error as Error);
+        stop();
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed through as the node rejected
+        reject(error);
       },
     );
   });

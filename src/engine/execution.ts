@@ -124,7 +124,8 @@ export class Execution implements EvaluationScope {
 
   async fire<K extends HookName>(name: K, extra: Omit<Parameters<NonNullable<FlowHooks[K]>>[0], keyof HookEventBase>): Promise<void> {
     if (this.options.hooks.length === 0) return;
-    await fireHooks(this.options.hooks, name, { ...this.hookBase(), ...extra } as Parameters<NonNullable<FlowHooks[K]>>[0], this.log);
+    const event = { ...this.hookBase(), ...extra } as Parameters<NonNullable<FlowHooks[K]>>[0];
+    await fireHooks(this.options.hooks, name, event, this.log);
   }
 
   /** A child execution (flows.md §2.4): fresh context, `$PARENT` snapshot, budget inside the node's. */

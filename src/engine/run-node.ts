@@ -15,59 +15,102 @@ import { createNodeContext } from './node-context.js';
  */
 export async function runNode(execution: Execution, node: LoadedNode): Promise<unknown> {
   const id = node.def.id;
-  await execution.fire('onNodeStart', { node: id });
+  const hooks = execution.hooks.length > 0;
+  if (hooks) await execution.fire('onNodeStart', { node: id });
   let result: unknown;
   try {
-    if (execution.budget.signal.aborted) throw execution.budget.signal.reason;
-    result = await attempts(execution, node);
+    execution.budget.throwIfAborted();
+    result = attempts(execution, node);
+    if (isPromiseLike(result)) result = await result;
   } catch (error) {
     const failure = isForeignAbort(execution, error) ? error : toFlowError(execution, node, error);
-    if (failure instanceof FlowError) await execution.fire('onNodeEnd', { node: id, error: hookError(failure) });
+    if (hooks && failure instanceof FlowError) await execution.fire('onNodeEnd', { node: id, error: hookError(failure) });
     throw failure;
   }
   execution.record(node, result);
-  await execution.fire('onNodeEnd', { node: id, result });
+  if (hooks) await execution.fire('onNodeEnd', { node: id, result });
   return result;
 }
 
-async function attempts(execution: Execution, node: LoadedNode): Promise<unknown> {
+/**
+ * The fast path: a node without its own timeout whose first attempt returns synchronously
+ * costs no promise, no timer and no listener. Everything else takes the general path.
+ */
+function attempts(execution: Execution, node: LoadedNode): unknown {
   const { def } = node;
   const visit = execution.visitsOf(def.id) + 1;
   const flowBudget = execution.budget;
-  if (flowBudget.deadline !== null && Date.now() >= flowBudget.deadline) flowBudget.expire();
-  const budget = def.timeoutMs === null ? flowBudget : new Budget(flowBudget, Date.now() + def.timeoutMs, 'node');
+  // No budget left at the start is a FlowTimeout, not this node's timeout (flows.md §6.3).
+  flowBudget.check();
+  if (def.timeoutMs === null) {
+    let value: unknown;
+    try {
+      value = node.run(createNodeContext(execution, node, flowBudget, visit, 1));
+    } catch (error) {
+      const reason = flowBudget.reason;
+      if (reason) return settleAttempts(node, flowBudget, flowBudget, () => Promise.reject(reason));
+      if (!isRetryable(error) || def.errorHandler.retryTimes === 0) return handleError(node, def.errorHandler, error);
+      return settleAttempts(node, flowBudget, flowBudget, async () => {
+        await waitBeforeRetry(execution, node, flowBudget, 2);
+        return attemptLoop(execution, node, flowBudget, visit, 2);
+      });
+    }
+    if (!isPromiseLike(value)) return value;
+    return settleAttempts(node, flowBudget, flowBudget, () => awaitAttempt(execution, node, flowBudget, visit, value));
+  }
+  const budget = new Budget(flowBudget, Date.now() + def.timeoutMs, 'node');
+  return settleAttempts(node, budget, flowBudget, () => attemptLoop(execution, node, budget, visit, 1)).finally(() => budget.dispose());
+}
+
+/** Maps what escaped the attempts: this node's (or its flow's) timeout goes to its timeoutHandler. */
+async function settleAttempts(node: LoadedNode, budget: Budget, flowBudget: Budget, work: () => Promise<unknown>): Promise<unknown> {
   try {
-    return await attemptLoop(execution, node, budget, visit);
+    return await work();
   } catch (error) {
-    const abort = budget.signal.aborted ? budget.signal.reason : error;
+    const abort = budget.aborted ? budget.reason : error;
     if (isBudgetAbort(abort) && abort.kind === 'timeout' && (abort.budget === budget || abort.budget === flowBudget)) {
-      return handleTimeout(node, abort.budget === flowBudget, def.timeoutMs);
+      return handleTimeout(node, abort.budget === flowBudget, node.def.timeoutMs);
     }
     throw isBudgetAbort(abort) ? abort : error;
-  } finally {
-    if (budget !== flowBudget) budget.dispose();
   }
 }
 
-async function attemptLoop(execution: Execution, node: LoadedNode, budget: Budget, visit: number): Promise<unknown> {
+/** Finishes the first attempt that returned a promise, retrying on failure. */
+async function awaitAttempt(execution: Execution, node: LoadedNode, budget: Budget, visit: number, pending: PromiseLike<unknown>): Promise<unknown> {
+  try {
+    const result = await raceAbort(Promise.resolve(pending), budget);
+    budget.throwIfAborted();
+    return result;
+  } catch (error) {
+    budget.throwIfAborted();
+    if (!isRetryable(error) || node.def.errorHandler.retryTimes === 0) return handleError(node, node.def.errorHandler, error);
+    await waitBeforeRetry(execution, node, budget, 2);
+    return attemptLoop(execution, node, budget, visit, 2);
+  }
+}
+
+async function attemptLoop(execution: Execution, node: LoadedNode, budget: Budget, visit: number, firstAttempt: number): Promise<unknown> {
   const handler = node.def.errorHandler;
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = firstAttempt; ; attempt++) {
     budget.check();
     try {
-      const ctx = createNodeContext(execution, node, budget, visit, attempt);
-      const value = node.run(ctx);
-      const result = isPromiseLike(value) ? await raceAbort(Promise.resolve(value), budget.signal) : value;
+      const value = node.run(createNodeContext(execution, node, budget, visit, attempt));
+      const result = isPromiseLike(value) ? await raceAbort(Promise.resolve(value), budget) : value;
       // A node that ignored its signal may finish late: its result is discarded (§6.2).
-      if (budget.signal.aborted) throw budget.signal.reason;
+      budget.throwIfAborted();
       return result;
     } catch (error) {
-      if (budget.signal.aborted) throw budget.signal.reason;
+      budget.throwIfAborted();
       if (!isRetryable(error) || attempt > handler.retryTimes) return handleError(node, handler, error);
-      const delay = retryDelay(handler, attempt + 1);
-      if (delay > 0) await sleep(delay, budget.signal);
-      execution.log.debug({ node: node.def.id, attempt: attempt + 1 }, 'retrying node');
+      await waitBeforeRetry(execution, node, budget, attempt + 1);
     }
   }
+}
+
+async function waitBeforeRetry(execution: Execution, node: LoadedNode, budget: Budget, nextAttempt: number): Promise<void> {
+  const delay = retryDelay(node.def.errorHandler, nextAttempt);
+  if (delay > 0) await sleep(delay, budget);
+  execution.log.debug({ node: node.def.id, attempt: nextAttempt }, 'retrying node');
 }
 
 /** Timeouts, `end` errors and cancellation are never retried (flows.md §7.4). */

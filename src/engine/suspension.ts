@@ -38,7 +38,7 @@ export function pendingSuspension(execution: Execution): string | null {
 export async function suspendNode(execution: Execution, node: LoadedNode, result: unknown): Promise<{ step: Step; waiting: Waiting }> {
   const id = node.def.id;
   const state: NodeState = typeof result === 'object' && result !== null ? { ...(result as NodeState) } : { status: 'pending' };
-  const eventType = String(state.event_type ?? '');
+  const eventType = typeof state.event_type === 'string' ? state.event_type : '';
   const filter = (state.event_filter ?? {}) as Record<string, unknown>;
   const events = execution.options.events;
   let subscriptionId: string;

@@ -16,10 +16,19 @@ import type { MaybePromise } from '../util/maybe-promise.js';
  * against (§5.5); when it is absent the closure reads `scope.context` at each root, so a context
  * the engine swaps in `beforeMutation` is seen by everything evaluated after the swap.
  */
-export type Compiled = (scope: EvaluationScope, local: Context | undefined, depth: number) => MaybePromise<unknown>;
+export type Compiled = (
+  scope: EvaluationScope,
+  local: Context | undefined,
+  depth: number,
+) => MaybePromise<unknown>;
 
 /** Evaluates a string found by a field step against the object that holds it. */
-export type NestedEvaluator = (text: string, holder: Context, scope: EvaluationScope, depth: number) => MaybePromise<unknown>;
+export type NestedEvaluator = (
+  text: string,
+  holder: Context,
+  scope: EvaluationScope,
+  depth: number,
+) => MaybePromise<unknown>;
 
 /** Fields named like a root are read as that root (`$PARENT.INPUT.x` ≡ `$PARENT.$INPUT.x`). */
 const ROOT_FIELDS = new Set(['INPUT', 'NODE', 'PARENT', 'GLOBAL', 'ENV']);
@@ -83,7 +92,9 @@ function walk(
         const result = nested(value, holder, scope, depth + 1);
         if (isThenable(result)) {
           const next = i + 1;
-          return Promise.resolve(result).then((resolved) => walk(resolved, steps, next, scope, depth, source, nested));
+          return Promise.resolve(result).then((resolved) =>
+            walk(resolved, steps, next, scope, depth, source, nested),
+          );
         }
         value = result;
       }
@@ -104,11 +115,17 @@ function indexInto(value: unknown, index: number, source: string): unknown {
     if (position === undefined) throw badIndex(index, `a string of length ${chars.length}`, source);
     return chars[position];
   }
-  throw new ExpressionError(`cannot index ${valueKind(value)} with [${index}] in ${JSON.stringify(source)}`, source);
+  throw new ExpressionError(
+    `cannot index ${valueKind(value)} with [${index}] in ${JSON.stringify(source)}`,
+    source,
+  );
 }
 
 function badIndex(index: number, what: string, source: string): ExpressionError {
-  return new ExpressionError(`index [${index}] is out of range for ${what} in ${JSON.stringify(source)}`, source);
+  return new ExpressionError(
+    `index [${index}] is out of range for ${what} in ${JSON.stringify(source)}`,
+    source,
+  );
 }
 
 function missingRoot(root: string, context: Context, source: string): ExpressionError {
@@ -123,19 +140,31 @@ function missingRoot(root: string, context: Context, source: string): Expression
 function compileCall(expr: CallExpr, source: string, nested: NestedEvaluator): Compiled {
   const name = expr.name;
   const args = expr.args.map((arg) => compileExpression(arg, source, nested));
+  const count = args.length;
+  // Lookup happens at call time (§5.5); this one-entry cache only remembers whether the function
+  // found last time is a built-in, which is a WeakSet lookup otherwise.
+  let lastSeen: RegisteredFunction | undefined;
+  let lastIsBuiltin = false;
   return (scope, local, depth) => {
     const registered = scope.functions.get(name);
     if (registered === undefined) throw unknownFunction(name, scope.functions);
+    if (registered !== lastSeen) {
+      lastSeen = registered;
+      lastIsBuiltin = isBuiltin(registered.fn);
+    }
+    const builtin = lastIsBuiltin;
     if (registered.sideEffects) scope.beforeMutation?.();
-    const values: unknown[] = [];
-    for (let i = 0; i < args.length; i++) {
+    const values = new Array<unknown>(count);
+    for (let i = 0; i < count; i++) {
       const value = (args[i] as Compiled)(scope, local, depth);
       if (isThenable(value)) {
-        return finishArguments(value, i, values, args, scope, local, depth).then((all) => invoke(registered, all, scope));
+        return finishArguments(value, i, values, args, scope, local, depth).then((all) =>
+          invoke(registered, builtin, all, scope),
+        );
       }
-      values.push(value);
+      values[i] = value;
     }
-    return invoke(registered, values, scope);
+    return invoke(registered, builtin, values, scope);
   };
 }
 
@@ -149,22 +178,32 @@ async function finishArguments(
   local: Context | undefined,
   depth: number,
 ): Promise<unknown[]> {
-  values.push(await pending);
-  for (let i = from + 1; i < args.length; i++) values.push(await (args[i] as Compiled)(scope, local, depth));
+  values[from] = await pending;
+  for (let i = from + 1; i < args.length; i++)
+    values[i] = await (args[i] as Compiled)(scope, local, depth);
   return values;
 }
 
-function invoke(registered: RegisteredFunction, args: unknown[], scope: EvaluationScope): MaybePromise<unknown> {
+function invoke(
+  registered: RegisteredFunction,
+  builtin: boolean,
+  args: unknown[],
+  scope: EvaluationScope,
+): MaybePromise<unknown> {
   checkArity(registered, args.length);
   const fn = registered.fn;
   let result: unknown;
-  if (isBuiltin(fn)) {
+  if (builtin) {
     try {
       // Built-ins get the scope as call info (they read only `timeZone`); custom functions never do.
       result = fn.apply(scope, args);
     } catch (error) {
       if (error instanceof FunctionCallError) throw error;
-      throw new FunctionCallError(registered.name, `$F.${registered.name} failed: ${String(error)}`, { cause: error });
+      throw new FunctionCallError(
+        registered.name,
+        `$F.${registered.name} failed: ${String(error)}`,
+        { cause: error },
+      );
     }
   } else {
     result = fn(...args);
@@ -174,8 +213,10 @@ function invoke(registered: RegisteredFunction, args: unknown[], scope: Evaluati
 }
 
 function checkArity(registered: RegisteredFunction, count: number): void {
-  const { minArgs = 0, maxArgs = Infinity, name } = registered;
+  const minArgs = registered.minArgs ?? 0;
+  const maxArgs = registered.maxArgs ?? Infinity;
   if (count >= minArgs && count <= maxArgs) return;
+  const name = registered.name;
   const wanted =
     minArgs === maxArgs
       ? `${minArgs} argument${minArgs === 1 ? '' : 's'}`
@@ -195,8 +236,14 @@ function unknownFunction(name: string, functions: FunctionRegistry): FunctionCal
 }
 
 /** A template: its text runs and the display form (§5.6) of each slot, joined. */
-export function compileTemplate(parts: readonly TemplatePart[], source: string, nested: NestedEvaluator): Compiled {
-  const pieces = parts.map((part) => (typeof part === 'string' ? part : compileExpression(part, source, nested)));
+export function compileTemplate(
+  parts: readonly TemplatePart[],
+  source: string,
+  nested: NestedEvaluator,
+): Compiled {
+  const pieces = parts.map((part) =>
+    typeof part === 'string' ? part : compileExpression(part, source, nested),
+  );
   if (pieces.every((piece) => typeof piece === 'string')) return () => source;
   return (scope, local, depth) => {
     let out = '';

@@ -6,7 +6,8 @@ import { compareValues, deepEqual, isMember, isTruthy } from './values.js';
 import { whenReady } from './thenable.js';
 import type { MaybePromise } from '../util/maybe-promise.js';
 
-export type ConditionOperator = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'notIn' | 'contains' | 'notContains';
+export type ConditionOperator =
+  'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'notIn' | 'contains' | 'notContains';
 
 export type Condition =
   | { kind: 'leaf'; field: unknown; operator: ConditionOperator; value: unknown }
@@ -69,8 +70,13 @@ function parseAt(raw: unknown, path: string, report: ConditionReport): Condition
     if (!isTruthy(content)) return null;
   }
   if (isRecord(content)) {
-    if (Object.hasOwn(content, 'relation') && Object.hasOwn(content, 'conditions')) return parseGroup(content, path, report);
-    if (Object.hasOwn(content, 'field') && Object.hasOwn(content, 'operator') && Object.hasOwn(content, 'value')) {
+    if (Object.hasOwn(content, 'relation') && Object.hasOwn(content, 'conditions'))
+      return parseGroup(content, path, report);
+    if (
+      Object.hasOwn(content, 'field') &&
+      Object.hasOwn(content, 'operator') &&
+      Object.hasOwn(content, 'value')
+    ) {
       return parseLeaf(content, path, report);
     }
   }
@@ -81,16 +87,26 @@ function parseAt(raw: unknown, path: string, report: ConditionReport): Condition
   return null;
 }
 
-function parseGroup(content: Record<string, unknown>, path: string, report: ConditionReport): Condition | null {
+function parseGroup(
+  content: Record<string, unknown>,
+  path: string,
+  report: ConditionReport,
+): Condition | null {
   const relation = content.relation;
   const members = content.conditions;
   let valid = true;
   if (relation !== 'and' && relation !== 'or') {
-    report.issue({ path: join(path, 'relation'), message: `relation must be "and" or "or", got ${describe(relation)}` });
+    report.issue({
+      path: join(path, 'relation'),
+      message: `relation must be "and" or "or", got ${describe(relation)}`,
+    });
     valid = false;
   }
   if (!Array.isArray(members)) {
-    report.issue({ path: join(path, 'conditions'), message: `conditions must be an array, got ${describe(members)}` });
+    report.issue({
+      path: join(path, 'conditions'),
+      message: `conditions must be an array, got ${describe(members)}`,
+    });
     return null;
   }
   const conditions: Condition[] = [];
@@ -102,21 +118,33 @@ function parseGroup(content: Record<string, unknown>, path: string, report: Cond
   return valid ? { kind: 'group', relation: relation as 'and' | 'or', conditions } : null;
 }
 
-function parseLeaf(content: Record<string, unknown>, path: string, report: ConditionReport): Condition | null {
+function parseLeaf(
+  content: Record<string, unknown>,
+  path: string,
+  report: ConditionReport,
+): Condition | null {
   const operator = content.operator;
   if (typeof operator !== 'string' || !OPERATORS.has(operator)) {
     report.issue({ path: join(path, 'operator'), message: unknownOperator(operator) });
     return null;
   }
-  return { kind: 'leaf', field: content.field, operator: operator as ConditionOperator, value: content.value };
+  return {
+    kind: 'leaf',
+    field: content.field,
+    operator: operator as ConditionOperator,
+    value: content.value,
+  };
 }
 
 function unknownOperator(operator: unknown): string {
   const close =
     typeof operator === 'string'
-      ? [...OPERATORS].filter((candidate) => editDistance(candidate.toLowerCase(), operator.toLowerCase()) <= 2)
+      ? [...OPERATORS].filter(
+          (candidate) => editDistance(candidate.toLowerCase(), operator.toLowerCase()) <= 2,
+        )
       : [];
-  const hint = close.length > 0 ? ` (did you mean ${close.map((c) => `"${c}"`).join(' or ')}?)` : '';
+  const hint =
+    close.length > 0 ? ` (did you mean ${close.map((c) => `"${c}"`).join(' or ')}?)` : '';
   return `unknown operator ${describe(operator)}${hint}; valid operators: ${[...OPERATORS].join(', ')}`;
 }
 
@@ -132,10 +160,15 @@ function describe(value: unknown): string {
  * §4 evaluation: both sides are evaluated with no parent fallback; groups evaluate every member
  * (no short-circuit, so an error in any member raises) and an empty group is true.
  */
-export function matchCondition(condition: Condition, scope: EvaluationScope): MaybePromise<boolean> {
+export function matchCondition(
+  condition: Condition,
+  scope: EvaluationScope,
+): MaybePromise<boolean> {
   if (condition.kind === 'leaf') {
     return whenReady(evaluateValue(condition.field, scope), (left) =>
-      whenReady(evaluateValue(condition.value, scope), (right) => applyOperator(condition.operator, left, right)),
+      whenReady(evaluateValue(condition.value, scope), (right) =>
+        applyOperator(condition.operator, left, right),
+      ),
     );
   }
   const { relation, conditions } = condition;

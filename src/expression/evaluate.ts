@@ -21,25 +21,39 @@ export function evaluateValue(
   return evaluateAny(value, scope, options?.fallback === true);
 }
 
-function evaluateAny(value: unknown, scope: EvaluationScope, fallback: boolean): MaybePromise<unknown> {
+function evaluateAny(
+  value: unknown,
+  scope: EvaluationScope,
+  fallback: boolean,
+): MaybePromise<unknown> {
   if (typeof value === 'string') return evaluateString(value, scope, fallback);
   if (Array.isArray(value)) return evaluateArray(value, scope, fallback);
   if (isPlainObject(value)) return evaluateObject(value, scope, fallback);
   return value;
 }
 
-function evaluateString(text: string, scope: EvaluationScope, fallback: boolean): MaybePromise<unknown> {
+function evaluateString(
+  text: string,
+  scope: EvaluationScope,
+  fallback: boolean,
+): MaybePromise<unknown> {
   const program = programFor(text, scope);
   const result = program.run(scope, undefined, 0);
   const parent = scope.parent;
   if (!fallback || parent === undefined || program.kind !== 'expression') return result;
   if (isThenable(result)) {
-    return Promise.resolve(result).then((resolved) => (resolved === null ? evaluateString(text, parent, true) : resolved));
+    return Promise.resolve(result).then((resolved) =>
+      resolved === null ? evaluateString(text, parent, true) : resolved,
+    );
   }
   return result === null ? evaluateString(text, parent, true) : result;
 }
 
-function evaluateArray(items: readonly unknown[], scope: EvaluationScope, fallback: boolean): MaybePromise<unknown[]> {
+function evaluateArray(
+  items: readonly unknown[],
+  scope: EvaluationScope,
+  fallback: boolean,
+): MaybePromise<unknown[]> {
   const out: unknown[] = [];
   for (let i = 0; i < items.length; i++) {
     const value = evaluateAny(items[i], scope, fallback);
@@ -59,7 +73,8 @@ async function finishArray(
   fallback: boolean,
 ): Promise<unknown[]> {
   out.push(await pending);
-  for (let i = from + 1; i < items.length; i++) out.push(await evaluateAny(items[i], scope, fallback));
+  for (let i = from + 1; i < items.length; i++)
+    out.push(await evaluateAny(items[i], scope, fallback));
   return out;
 }
 
@@ -99,7 +114,12 @@ async function finishObject(
 /** A `__proto__` key (JSON.parse makes it an own property) must stay a key, not become a prototype. */
 function assign(out: Record<string, unknown>, key: string, value: unknown): void {
   if (key === '__proto__') {
-    Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
+    Object.defineProperty(out, key, {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
   } else {
     out[key] = value;
   }

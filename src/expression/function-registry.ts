@@ -8,7 +8,8 @@ import { registerLogicFunctions } from './functions/logic.js';
 import { registerMathFunctions } from './functions/math.js';
 import { registerStringFunctions } from './functions/string.js';
 
-export type FunctionCategory = 'math' | 'string' | 'logic' | 'array' | 'dict' | 'datetime' | 'json' | 'type';
+export type FunctionCategory =
+  'math' | 'string' | 'logic' | 'array' | 'dict' | 'datetime' | 'json' | 'type';
 
 export interface FunctionOptions {
   category?: FunctionCategory;
@@ -89,20 +90,30 @@ export class FunctionRegistry {
     const scored: { name: string; distance: number }[] = [];
     for (const candidate of this.functions.keys()) {
       const lower = candidate.toLowerCase();
-      const distance = editDistance(wanted, lower);
-      if (distance <= 2 || (wanted.length > 0 && lower.startsWith(wanted))) scored.push({ name: candidate, distance });
+      // A name the typed one begins ranks between one and two edits away.
+      const prefix = wanted.length > 0 && lower.startsWith(wanted) ? 1.5 : Infinity;
+      const distance = Math.min(editDistance(wanted, lower), prefix);
+      if (distance <= 2) scored.push({ name: candidate, distance });
     }
-    scored.sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    scored.sort(
+      (a, b) => a.distance - b.distance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+    );
     return scored.slice(0, MAX_SUGGESTIONS).map((entry) => entry.name);
   }
 }
 
-function describe(name: string, fn: ExpressionFunction, options: FunctionOptions): RegisteredFunction {
+function describe(
+  name: string,
+  fn: ExpressionFunction,
+  options: FunctionOptions,
+): RegisteredFunction {
   const { minArgs, maxArgs } = options;
   checkBound(name, 'minArgs', minArgs);
   checkBound(name, 'maxArgs', maxArgs);
   if (minArgs !== undefined && maxArgs !== undefined && minArgs > maxArgs) {
-    throw new FunctionRegistrationError(`function "${name}": minArgs ${minArgs} exceeds maxArgs ${maxArgs}`);
+    throw new FunctionRegistrationError(
+      `function "${name}": minArgs ${minArgs} exceeds maxArgs ${maxArgs}`,
+    );
   }
   return {
     name,
@@ -117,7 +128,9 @@ function describe(name: string, fn: ExpressionFunction, options: FunctionOptions
 
 function checkBound(name: string, key: string, bound: number | undefined): void {
   if (bound !== undefined && !(Number.isInteger(bound) && bound >= 0)) {
-    throw new FunctionRegistrationError(`function "${name}": ${key} must be a non-negative integer`);
+    throw new FunctionRegistrationError(
+      `function "${name}": ${key} must be a non-negative integer`,
+    );
   }
 }
 

@@ -11,7 +11,10 @@ export function looksLikeOtherTemplateLanguage(text: string): boolean {
 
 function isWordChar(code: number): boolean {
   return (
-    (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f
+    (code >= 0x30 && code <= 0x39) ||
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x61 && code <= 0x7a) ||
+    code === 0x5f
   );
 }
 

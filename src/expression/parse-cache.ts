@@ -41,7 +41,8 @@ export class ParseCache<V> {
   }
 
   stats(): ParseCacheStats {
-    const size = this.young.size + [...this.old.keys()].filter((key) => !this.young.has(key)).length;
+    const size =
+      this.young.size + [...this.old.keys()].filter((key) => !this.young.has(key)).length;
     return { parses: this.parses, hits: this.hits, size };
   }
 

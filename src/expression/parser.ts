@@ -43,7 +43,10 @@ class Parser {
     const name = lx.callHead();
     if (name === undefined) return undefined;
     if (++this.depth > MAX_CALL_DEPTH) {
-      throw new ExpressionError(`function calls are nested more than ${MAX_CALL_DEPTH} deep`, lx.source);
+      throw new ExpressionError(
+        `function calls are nested more than ${MAX_CALL_DEPTH} deep`,
+        lx.source,
+      );
     }
     const args = this.args();
     this.depth--;
@@ -128,7 +131,8 @@ export function parseExpression(source: string): Expr {
 
 function describeFailure(lexer: Lexer): string {
   const at = Math.max(lexer.failPos, 0);
-  const found = at < lexer.source.length ? JSON.stringify(lexer.source.slice(at, at + 12)) : 'the end';
+  const found =
+    at < lexer.source.length ? JSON.stringify(lexer.source.slice(at, at + 12)) : 'the end';
   return (
     `cannot parse expression ${JSON.stringify(lexer.source)}: at position ${at} expected ` +
     `${lexer.expectation()}, found ${found}. An expression is a $F call or a $ path ` +

@@ -68,9 +68,17 @@ function buildExpression(text: string): Compiled {
   }
 }
 
-function evaluateNested(text: string, holder: Context, scope: EvaluationScope, depth: number): MaybePromise<unknown> {
+function evaluateNested(
+  text: string,
+  holder: Context,
+  scope: EvaluationScope,
+  depth: number,
+): MaybePromise<unknown> {
   if (depth > MAX_NESTING) {
-    throw new ExpressionError(`nested expressions go more than ${MAX_NESTING} levels deep at ${JSON.stringify(text)}`, text);
+    throw new ExpressionError(
+      `nested expressions go more than ${MAX_NESTING} levels deep at ${JSON.stringify(text)}`,
+      text,
+    );
   }
   return programFor(text, scope).run(scope, holder, depth);
 }

@@ -10,7 +10,11 @@ export function resolveIndex(index: number, length: number): number | undefined 
 }
 
 /** `[start, end)` of `a[start:end]` with step 1; `null` means "from the start" / "to the end". */
-export function sliceBounds(start: number | null, end: number | null, length: number): [number, number] {
+export function sliceBounds(
+  start: number | null,
+  end: number | null,
+  length: number,
+): [number, number] {
   return [clampBound(start, 0, length), clampBound(end, length, length)];
 }
 

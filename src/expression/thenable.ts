@@ -16,6 +16,9 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 /** Applies `next` now when `value` is synchronous, after it settles otherwise. */
-export function whenReady<T, R>(value: MaybePromise<T>, next: (resolved: T) => MaybePromise<R>): MaybePromise<R> {
+export function whenReady<T, R>(
+  value: MaybePromise<T>,
+  next: (resolved: T) => MaybePromise<R>,
+): MaybePromise<R> {
   return isThenable(value) ? Promise.resolve(value).then(next) : next(value);
 }

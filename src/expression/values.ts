@@ -3,7 +3,8 @@ import { isRecord, valueKind } from './value-kind.js';
 
 /** §5.7: Python truthiness over JSON values. `NaN` is truthy, as `bool(float('nan'))` is. */
 export function isTruthy(value: unknown): boolean {
-  if (value === null || value === undefined || value === false || value === 0 || value === '') return false;
+  if (value === null || value === undefined || value === false || value === 0 || value === '')
+    return false;
   if (Array.isArray(value)) return value.length > 0;
   if (isRecord(value)) {
     for (const key in value) if (Object.hasOwn(value, key)) return true;
@@ -51,7 +52,8 @@ function recordsEqual(a: Record<string, unknown>, b: Record<string, unknown>): b
 export function compareValues(a: unknown, b: unknown): number {
   const na = asNumber(a);
   const nb = asNumber(b);
-  if (na !== undefined && nb !== undefined) return na < nb ? -1 : na > nb ? 1 : na === nb ? 0 : Number.NaN;
+  if (na !== undefined && nb !== undefined)
+    return na < nb ? -1 : na > nb ? 1 : na === nb ? 0 : Number.NaN;
   if (typeof a === 'string' && typeof b === 'string') return compareCodePoints(a, b);
   if (Array.isArray(a) && Array.isArray(b)) return compareArrays(a, b);
   throw new ValueTypeError(`cannot order ${valueKind(a)} and ${valueKind(b)}`);
@@ -84,7 +86,9 @@ export function compareCodePoints(a: string, b: string): number {
 export function isMember(item: unknown, container: unknown): boolean {
   if (typeof container === 'string') {
     if (typeof item !== 'string') {
-      throw new ValueTypeError(`'in <string>' requires a string on the left, got ${valueKind(item)}`);
+      throw new ValueTypeError(
+        `'in <string>' requires a string on the left, got ${valueKind(item)}`,
+      );
     }
     return container.includes(item);
   }

@@ -8,7 +8,7 @@ import { z } from 'zod';
 
 export const durationSchema = z
   .union([z.number().min(0), z.string(), z.null()])
-  .describe('milliseconds (number or digit string) or an ISO 8601 duration such as PT30S');
+  .meta({ id: 'duration', description: 'milliseconds (number or digit string) or an ISO 8601 duration such as PT30S' });
 
 export const HANDLER_STRATEGIES = ['abort', 'continue', 'continue-with', 'continue_with'] as const;
 
@@ -24,7 +24,7 @@ export const handlerSchema = z.looseObject({
   retryTimes: z.number().int().nullable().optional(),
   retryDelay: durationSchema.optional(),
   retryBackoff: z.number().min(1).optional(),
-});
+}).meta({ id: 'handler', description: 'errorHandler / timeoutHandler' });
 
 export type RawHandler = z.infer<typeof handlerSchema>;
 
@@ -59,7 +59,7 @@ export const typeSchemaSchema: z.ZodType = z.lazy(() =>
     items: typeSchemaSchema.nullable().optional(),
     children: z.union([z.record(z.string(), typeSchemaSchema), z.array(typeSchemaSchema)]).nullable().optional(),
     properties: z.union([z.record(z.string(), typeSchemaSchema), z.array(typeSchemaSchema)]).nullable().optional(),
-  }),
+  }).meta({ id: 'typeSchema', description: 'a type schema (flows.md §1.3)' }),
 );
 
 export const RUNTIMES = ['python', 'javascript', 'typescript'] as const;
@@ -118,5 +118,6 @@ function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}`;
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return `${typeof value} ${value.toString()}`;
+  return `a ${typeof value}`;
 }

@@ -99,21 +99,27 @@ function loadNode(raw: unknown, index: number, path: string, session: LoadSessio
     issue(path, 'a node must be an object with "type" and "id"');
     return null;
   }
+  const record = raw as Record<string, unknown>;
   const common = commonNodeSchema.safeParse(raw);
   if (!common.success) {
     for (const zi of common.error.issues) issue(formatPath(path, zi.path), describeZodIssue(zi));
-    return null;
   }
-  const nodeType = session.registry.get(common.data.type);
+  const type = common.success ? common.data.type : record.type;
+  const nodeType = typeof type === 'string' ? session.registry.get(type) : undefined;
   if (!nodeType) {
-    issue(`${path}.type`, `unknown node type "${common.data.type}"; registered types: ${session.registry.types().join(', ')}`);
+    if (typeof type === 'string') issue(`${path}.type`, `unknown node type "${type}"; registered types: ${session.registry.types().join(', ')}`);
     return null;
   }
   const loader = makeLoader(path, session, warnings);
-  const fields = loadFields(nodeType, raw as Record<string, unknown>, path, loader, issue);
+  const fields = loadFields(nodeType, record, path, loader, issue);
+  if (!common.success || fields === null) {
+    // Keep listing what else is wrong with this node before giving up on it.
+    if (common.success || !common.error.issues.some((zi) => zi.path[0] === 'timeout')) loader.duration(record.timeout, 'timeout');
+    return null;
+  }
   const def: NodeDef = {
     ...fields,
-    ...normalizeCommon(common.data, { duration: loader.duration, warn: (m) => warnings.push(`${path}: ${m}`) }),
+    ...normalizeCommon(common.data, { duration: (v, f) => loader.duration(v, f), warn: (m) => warnings.push(`${path}: ${m}`) }),
   };
   warnUnknownKeys(nodeType, raw as Record<string, unknown>, path, warnings);
   for (const warning of nodeType.validate?.(def) ?? []) warnings.push(`${path} (${def.id}): ${warning}`);
@@ -126,14 +132,14 @@ function loadFields(
   path: string,
   loader: FlowLoader,
   issue: (p: string, m: string) => void,
-): Record<string, unknown> {
+): Record<string, unknown> | null {
   let fields: unknown = raw;
   const schema = nodeType.schema as (NodeType['schema'] & { safeParse?: (v: unknown) => z.ZodSafeParseResult<unknown> }) | undefined;
   if (schema?.safeParse) {
     const result = schema.safeParse(raw);
     if (!result.success) {
       for (const zi of result.error.issues) issue(formatPath(path, zi.path), describeZodIssue(zi));
-      return {};
+      return null;
     }
     fields = result.data;
   } else if (schema) {
@@ -141,11 +147,11 @@ function loadFields(
       fields = schema.parse(raw);
     } catch (error) {
       issue(path, error instanceof Error ? error.message : String(error));
-      return {};
+      return null;
     }
   }
   const record = (typeof fields === 'object' && fields !== null ? fields : {}) as Record<string, unknown>;
-  return nodeType.load ? (nodeType.load(record, loader) as Record<string, unknown>) : record;
+  return nodeType.load ? nodeType.load(record, loader) : record;
 }
 
 function warnUnknownKeys(nodeType: NodeType, raw: Record<string, unknown>, path: string, warnings: string[]): void {

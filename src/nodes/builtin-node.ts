@@ -23,10 +23,10 @@ export function builtinNode<S extends z.ZodObject, F>(spec: BuiltinSpec<S, F>): 
     branchNameAsTarget: spec.branching ? true : undefined,
     suspending: spec.suspending,
     load: (raw, loader) => spec.load(raw as z.infer<S>, loader) as Record<string, unknown>,
-    run: spec.run as NodeType['run'],
-    resume: spec.resume as NodeType['resume'],
-    targets: spec.targets as NodeType['targets'],
-    validate: spec.validate as NodeType['validate'],
+    run: (ctx) => spec.run(ctx as unknown as NodeContext<F>),
+    resume: spec.resume ? (ctx, type, data, state) => spec.resume!(ctx as unknown as NodeContext<F>, type, data, state) : undefined,
+    targets: spec.targets ? (def) => spec.targets!(def as unknown as NodeDef<F>) : undefined,
+    validate: spec.validate ? (def) => spec.validate!(def as unknown as NodeDef<F>) : undefined,
   };
 }
 

@@ -8,6 +8,7 @@ import { parallelNode } from './compose/parallel-node.js';
 import { referenceNode } from './compose/reference-node.js';
 import { assignmentNode } from './data/assignment-node.js';
 import { mockNode } from './data/mock-node.js';
+import { httpNode } from './io/http-node.js';
 import { filterNode, findNode } from './iterate/filter-node.js';
 import { loopNode } from './iterate/loop-node.js';
 import { mapNode } from './iterate/map-node.js';
@@ -24,7 +25,7 @@ import { redisQueueNode } from './suspend/redis-queue-node.js';
 /** The built-in node types (flows.md §3): `code` is opt-in and not among them. */
 export const BUILTIN_NODE_TYPES = [
   startNode, endNode, assignmentNode, switchNode, ifNode, caseNode, childNode, referenceNode,
-  loopNode, whileNode, mapNode, filterNode, findNode, reduceNode, parallelNode, mockNode,
+  loopNode, whileNode, mapNode, filterNode, findNode, reduceNode, parallelNode, httpNode, mockNode,
   eventNode, delayNode, approvalNode, httpCallbackNode, redisQueueNode, kafkaQueueNode,
 ] as const;
 

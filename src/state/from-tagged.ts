@@ -5,6 +5,7 @@
  */
 import { StateCorruptError } from '../errors.js';
 import { BINARY_TYPES } from './binary-types.js';
+import { parseIsoTimestamp } from './iso-timestamp.js';
 import { unescapeUnsafeString } from './jsonb-safe-string.js';
 import { MAX_DEPTH, PAYLOAD, setOwn, SPECIAL_NUMBERS, TAG } from './tagged-format.js';
 import { renderPath, SpecialSegment } from './value-path.js';
@@ -120,10 +121,8 @@ const DECODERS: ReadonlyMap<string, TagDecoder> = new Map<string, TagDecoder>([
 
 function decodeDate(payload: unknown): unknown {
   if (payload === null) return new Date(NaN);
-  if (typeof payload !== 'string') return MALFORMED;
-  const date = new Date(payload);
   // Only the exact text toISOString wrote is accepted: a hand-edited date is not guessed at.
-  return !Number.isNaN(date.getTime()) && date.toISOString() === payload ? date : MALFORMED;
+  return (typeof payload === 'string' && parseIsoTimestamp(payload)) || MALFORMED;
 }
 
 function decodeRegExp(text: string): unknown {

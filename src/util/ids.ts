@@ -1,8 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 
 /** Top-level `$EXECUTION_ID` when the caller gives none: 32 hex digits (flows.md §5.4). */
 export function randomExecutionId(): string {
-  return randomBytes(16).toString('hex');
+  // randomUUID draws from a cached entropy pool: far cheaper per call than randomBytes.
+  return randomUUID().replace(/-/g, '');
 }
 
 /** Durable executions (durable.md §1): minted by the client, never contains `:`. */

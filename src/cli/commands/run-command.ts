@@ -23,6 +23,7 @@ export function registerRun(program: Command, context: CommandContext): void {
     .option('-i, --input <json>', 'input object as JSON, or @file', process.env.PLAITA_INPUT)
     .option('--nodes <modules>', 'comma-separated plugin modules to load (also PLAITA_NODE_MODULES)')
     .option('--timeout <duration>', 'run budget (ms or ISO 8601, e.g. PT30S)')
+    .option('--store <url>', 'where executions are kept: memory | sqlite:PATH | postgres://… | redis://…', process.env.PLAITA_STORE)
     .action(async (file: string, opts: RunOptions) => {
       const out = context.output();
       const input = readInput(opts.input);

@@ -8,10 +8,19 @@ import { isRecord, valueKind } from '../value-kind.js';
  */
 
 export function callError(fn: string, message: string, cause?: unknown): FunctionCallError {
-  return new FunctionCallError(fn, `$F.${fn}: ${message}`, cause === undefined ? undefined : { cause });
+  return new FunctionCallError(
+    fn,
+    `$F.${fn}: ${message}`,
+    cause === undefined ? undefined : { cause },
+  );
 }
 
-function wrongKind(fn: string, position: number, wanted: string, value: unknown): FunctionCallError {
+function wrongKind(
+  fn: string,
+  position: number,
+  wanted: string,
+  value: unknown,
+): FunctionCallError {
   return callError(fn, `argument ${position} must be ${wanted}, got ${valueKind(value)}`);
 }
 
@@ -56,5 +65,10 @@ export function ownValue(record: Record<string, unknown>, key: string): unknown 
 
 /** Sets an own data property even for the key `__proto__`, so no prototype is ever replaced. */
 export function setOwn(record: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(record, key, {
+    value,
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  });
 }

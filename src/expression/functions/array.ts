@@ -70,7 +70,8 @@ function sort(a: unknown, key: unknown = null, desc: unknown = false): unknown[]
   else if (typeof a === 'string') items = codePoints(a);
   else if (isRecord(a)) items = Object.keys(a);
   else throw callError('sort', `argument 1 must be an array, got ${valueKind(a)}`);
-  if (key !== null && typeof key !== 'string') throw callError('sort', `the key must be a string or null, got ${valueKind(key)}`);
+  if (key !== null && typeof key !== 'string')
+    throw callError('sort', `the key must be a string or null, got ${valueKind(key)}`);
   if (!isInteger(desc)) throw callError('sort', `desc must be a boolean, got ${valueKind(desc)}`);
   const direction = desc === false || desc === 0 ? 1 : -1;
   // As in the original, an object item is ordered by item[key] (null without a key).
@@ -90,7 +91,8 @@ function sort(a: unknown, key: unknown = null, desc: unknown = false): unknown[]
 function position(fn: string, items: ArrayLike<unknown>, i: unknown): number {
   const index = integerArg(fn, i, 2);
   const resolved = resolveIndex(index, items.length);
-  if (resolved === undefined) throw callError(fn, `index ${index} is out of range for length ${items.length}`);
+  if (resolved === undefined)
+    throw callError(fn, `index ${index} is out of range for length ${items.length}`);
   return resolved;
 }
 
@@ -116,21 +118,51 @@ function setListItem(a: unknown, i: unknown, value: unknown): null {
 
 export function registerArrayFunctions(registry: FunctionRegistry): void {
   defineBuiltins(registry, 'array', {
-    len: { fn: (x) => len('len', x), minArgs: 1, maxArgs: 1, description: 'Length of a string, array or object' },
+    len: {
+      fn: (x) => len('len', x),
+      minArgs: 1,
+      maxArgs: 1,
+      description: 'Length of a string, array or object',
+    },
     length: { fn: (x) => len('length', x), minArgs: 1, maxArgs: 1, description: 'Alias of len' },
-    index: { fn: index, minArgs: 2, maxArgs: 2, description: 'First position of a value or substring' },
+    index: {
+      fn: index,
+      minArgs: 2,
+      maxArgs: 2,
+      description: 'First position of a value or substring',
+    },
     slice: { fn: slice, minArgs: 3, maxArgs: 3, description: 'Copy of a[start:end]' },
-    append: { fn: (a, x) => [...arrayArg('append', a, 1), x], minArgs: 2, maxArgs: 2, description: 'Copy with x at the end' },
+    append: {
+      fn: (a, x) => [...arrayArg('append', a, 1), x],
+      minArgs: 2,
+      maxArgs: 2,
+      description: 'Copy with x at the end',
+    },
     extend: {
       fn: (a, b) => [...arrayArg('extend', a, 1), ...arrayArg('extend', b, 2)],
       minArgs: 2,
       maxArgs: 2,
       description: 'Copy of a followed by the items of b',
     },
-    insert: { fn: (a, i, x) => insert('insert', a, i, x), minArgs: 3, maxArgs: 3, description: 'Copy with x before i' },
-    remove: { fn: remove, minArgs: 2, maxArgs: 2, description: 'Copy without the first item equal to x' },
+    insert: {
+      fn: (a, i, x) => insert('insert', a, i, x),
+      minArgs: 3,
+      maxArgs: 3,
+      description: 'Copy with x before i',
+    },
+    remove: {
+      fn: remove,
+      minArgs: 2,
+      maxArgs: 2,
+      description: 'Copy without the first item equal to x',
+    },
     reverse: { fn: reverse, minArgs: 1, maxArgs: 1, description: 'Reversed copy' },
-    sort: { fn: sort, minArgs: 1, maxArgs: 3, description: 'Stable sorted copy, optionally by key, descending' },
+    sort: {
+      fn: sort,
+      minArgs: 1,
+      maxArgs: 3,
+      description: 'Stable sorted copy, optionally by key, descending',
+    },
     getListItem: { fn: getListItem, minArgs: 2, maxArgs: 2, description: 'a[i]' },
     addListItem: {
       fn: (a, x) => [...arrayArg('addListItem', a, 1), x],
@@ -144,7 +176,13 @@ export function registerArrayFunctions(registry: FunctionRegistry): void {
       maxArgs: 3,
       description: 'Alias of insert',
     },
-    pop: { fn: (a, i) => pop('pop', a, i), minArgs: 2, maxArgs: 2, sideEffects: true, description: 'Remove and return a[i]' },
+    pop: {
+      fn: (a, i) => pop('pop', a, i),
+      minArgs: 2,
+      maxArgs: 2,
+      sideEffects: true,
+      description: 'Remove and return a[i]',
+    },
     delListItem: {
       fn: (a, i) => pop('delListItem', a, i),
       minArgs: 2,
@@ -152,6 +190,12 @@ export function registerArrayFunctions(registry: FunctionRegistry): void {
       sideEffects: true,
       description: 'Alias of pop',
     },
-    setListItem: { fn: setListItem, minArgs: 3, maxArgs: 3, sideEffects: true, description: 'a[i] = v' },
+    setListItem: {
+      fn: setListItem,
+      minArgs: 3,
+      maxArgs: 3,
+      sideEffects: true,
+      description: 'a[i] = v',
+    },
   });
 }

@@ -1,5 +1,9 @@
 import { markBuiltin } from '../call-info.js';
-import type { ExpressionFunction, FunctionCategory, FunctionRegistry } from '../function-registry.js';
+import type {
+  ExpressionFunction,
+  FunctionCategory,
+  FunctionRegistry,
+} from '../function-registry.js';
 
 export interface BuiltinSpec {
   readonly fn: ExpressionFunction;

@@ -49,7 +49,12 @@ export function registerDictFunctions(registry: FunctionRegistry): void {
       maxArgs: 1,
       description: '[key, value] pairs, in key order',
     },
-    get: { fn: (o, k, d) => get('get', o, k, d), minArgs: 2, maxArgs: 3, description: 'o[k] if present, else d' },
+    get: {
+      fn: (o, k, d) => get('get', o, k, d),
+      minArgs: 2,
+      maxArgs: 3,
+      description: 'o[k] if present, else d',
+    },
     getDictValue: {
       fn: (o, k, d) => get('getDictValue', o, k, d),
       minArgs: 2,
@@ -57,8 +62,19 @@ export function registerDictFunctions(registry: FunctionRegistry): void {
       description: 'Alias of get',
     },
     getDictKeys: { fn: keys('getDictKeys'), minArgs: 1, maxArgs: 1, description: 'Alias of keys' },
-    getDictValues: { fn: values('getDictValues'), minArgs: 1, maxArgs: 1, description: 'Alias of values' },
-    set: { fn: (o, k, v) => set('set', o, k, v), minArgs: 3, maxArgs: 3, sideEffects: true, description: 'o[k] = v' },
+    getDictValues: {
+      fn: values('getDictValues'),
+      minArgs: 1,
+      maxArgs: 1,
+      description: 'Alias of values',
+    },
+    set: {
+      fn: (o, k, v) => set('set', o, k, v),
+      minArgs: 3,
+      maxArgs: 3,
+      sideEffects: true,
+      description: 'o[k] = v',
+    },
     delete: {
       fn: (o, k) => remove('delete', o, k),
       minArgs: 2,
@@ -66,7 +82,13 @@ export function registerDictFunctions(registry: FunctionRegistry): void {
       sideEffects: true,
       description: 'Remove and return o[k]',
     },
-    clear: { fn: (o) => clear('clear', o), minArgs: 1, maxArgs: 1, sideEffects: true, description: 'Empty o' },
+    clear: {
+      fn: (o) => clear('clear', o),
+      minArgs: 1,
+      maxArgs: 1,
+      sideEffects: true,
+      description: 'Empty o',
+    },
     setDictValue: {
       fn: (o, k, v) => set('setDictValue', o, k, v),
       minArgs: 3,

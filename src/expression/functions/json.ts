@@ -5,7 +5,8 @@ import { pythonJsonDumps } from './python-json.js';
 
 /** `NaN`/`Infinity` literals are not JSON; a number too large for a double (1e400) is refused too. */
 function rejectNonFinite(_key: string, value: unknown): unknown {
-  if (typeof value === 'number' && !Number.isFinite(value)) throw new RangeError('number out of range');
+  if (typeof value === 'number' && !Number.isFinite(value))
+    throw new RangeError('number out of range');
   return value;
 }
 
@@ -29,6 +30,11 @@ function jsonDumps(value: unknown): string {
 export function registerJsonFunctions(registry: FunctionRegistry): void {
   defineBuiltins(registry, 'json', {
     json_loads: { fn: jsonLoads, minArgs: 1, maxArgs: 1, description: 'Parse JSON text' },
-    json_dumps: { fn: jsonDumps, minArgs: 1, maxArgs: 1, description: "JSON text in Python's layout" },
+    json_dumps: {
+      fn: jsonDumps,
+      minArgs: 1,
+      maxArgs: 1,
+      description: "JSON text in Python's layout",
+    },
   });
 }

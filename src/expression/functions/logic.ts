@@ -15,13 +15,22 @@ function guarded<T>(fn: string, test: () => T): T {
   }
 }
 
-function binary(name: string, description: string, test: (a: unknown, b: unknown) => boolean): BuiltinSpec {
+function binary(
+  name: string,
+  description: string,
+  test: (a: unknown, b: unknown) => boolean,
+): BuiltinSpec {
   return { fn: (a, b) => guarded(name, () => test(a, b)), minArgs: 2, maxArgs: 2, description };
 }
 
 export function registerLogicFunctions(registry: FunctionRegistry): void {
   defineBuiltins(registry, 'logic', {
-    and: { fn: (a, b) => (isTruthy(a) ? b : a), minArgs: 2, maxArgs: 2, description: 'a if a is falsy, else b' },
+    and: {
+      fn: (a, b) => (isTruthy(a) ? b : a),
+      minArgs: 2,
+      maxArgs: 2,
+      description: 'a if a is falsy, else b',
+    },
     or: {
       fn: (...args) => args.find(isTruthy) ?? false,
       minArgs: 0,

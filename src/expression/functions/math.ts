@@ -61,7 +61,8 @@ function pow(a: unknown, b: unknown): number {
   if (Number.isInteger(exponent) && Math.abs(exponent) > MAX_POW_EXPONENT) {
     throw callError('pow', `exponent ${exponent} is too large (limit ${MAX_POW_EXPONENT})`);
   }
-  if (base === 0 && exponent < 0) throw callError('pow', 'zero cannot be raised to a negative power');
+  if (base === 0 && exponent < 0)
+    throw callError('pow', 'zero cannot be raised to a negative power');
   // Python: 1 ** anything and (-1) ** ±inf are 1; JavaScript says NaN.
   if (base === 1 || (base === -1 && !Number.isFinite(exponent))) return 1;
   const result = base ** exponent;
@@ -88,23 +89,59 @@ function round(x: unknown, digits: unknown = null): number {
   if (digits === null) return roundToInteger(finite('round', x));
   const value = numberArg('round', x, 1);
   const rounded = roundToDigits(value, integerArg('round', digits, 2));
-  if (!Number.isFinite(rounded) && Number.isFinite(value)) throw callError('round', 'rounded value too large');
+  if (!Number.isFinite(rounded) && Number.isFinite(value))
+    throw callError('round', 'rounded value too large');
   return rounded;
 }
 
 export function registerMathFunctions(registry: FunctionRegistry): void {
   defineBuiltins(registry, 'math', {
-    add: { fn: add, minArgs: 2, maxArgs: 2, description: 'Sum of numbers, or concatenation of strings or arrays' },
+    add: {
+      fn: add,
+      minArgs: 2,
+      maxArgs: 2,
+      description: 'Sum of numbers, or concatenation of strings or arrays',
+    },
     sub: { fn: sub, minArgs: 2, maxArgs: 2, description: 'Difference a - b' },
-    mul: { fn: mul, minArgs: 2, maxArgs: 2, description: 'Product; a string or array times an integer repeats it' },
+    mul: {
+      fn: mul,
+      minArgs: 2,
+      maxArgs: 2,
+      description: 'Product; a string or array times an integer repeats it',
+    },
     div: { fn: div, minArgs: 2, maxArgs: 2, description: 'True division a / b' },
     mod: { fn: mod, minArgs: 2, maxArgs: 2, description: 'Floored modulo (sign of b)' },
     pow: { fn: pow, minArgs: 2, maxArgs: 2, description: 'a raised to the power b' },
-    abs: { fn: (x) => Math.abs(numberArg('abs', x, 1)), minArgs: 1, maxArgs: 1, description: 'Absolute value' },
-    ceil: { fn: (x) => Math.ceil(finite('ceil', x)) + 0, minArgs: 1, maxArgs: 1, description: 'Smallest integer ≥ x' },
-    floor: { fn: (x) => Math.floor(finite('floor', x)), minArgs: 1, maxArgs: 1, description: 'Largest integer ≤ x' },
-    round: { fn: round, minArgs: 1, maxArgs: 2, description: 'Round half to even, to n digits (default: integer)' },
-    trunc: { fn: (x) => Math.trunc(finite('trunc', x)) + 0, minArgs: 1, maxArgs: 1, description: 'Integer part' },
+    abs: {
+      fn: (x) => Math.abs(numberArg('abs', x, 1)),
+      minArgs: 1,
+      maxArgs: 1,
+      description: 'Absolute value',
+    },
+    ceil: {
+      fn: (x) => Math.ceil(finite('ceil', x)) + 0,
+      minArgs: 1,
+      maxArgs: 1,
+      description: 'Smallest integer ≥ x',
+    },
+    floor: {
+      fn: (x) => Math.floor(finite('floor', x)),
+      minArgs: 1,
+      maxArgs: 1,
+      description: 'Largest integer ≤ x',
+    },
+    round: {
+      fn: round,
+      minArgs: 1,
+      maxArgs: 2,
+      description: 'Round half to even, to n digits (default: integer)',
+    },
+    trunc: {
+      fn: (x) => Math.trunc(finite('trunc', x)) + 0,
+      minArgs: 1,
+      maxArgs: 1,
+      description: 'Integer part',
+    },
     sqrt: { fn: sqrt, minArgs: 1, maxArgs: 1, description: 'Square root' },
   });
 }

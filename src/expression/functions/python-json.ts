@@ -16,7 +16,13 @@ function dump(value: unknown, open: Set<object>, path: string): string {
     case 'boolean':
       return value ? 'true' : 'false';
     case 'number':
-      return Number.isFinite(value) ? String(value) : Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity';
+      return Number.isFinite(value)
+        ? String(value)
+        : Number.isNaN(value)
+          ? 'NaN'
+          : value > 0
+            ? 'Infinity'
+            : '-Infinity';
     case 'string':
       return quote(value);
     case 'object':
@@ -29,14 +35,18 @@ function dump(value: unknown, open: Set<object>, path: string): string {
 function dumpContainer(value: object, open: Set<object>, path: string): string {
   if (open.has(value)) throw new TypeError(`${path} refers back to itself (circular reference)`);
   if (!Array.isArray(value) && !isPlainObject(value)) {
-    throw new TypeError(`${path} is a ${valueKind(value)} of class ${value.constructor.name}, which JSON cannot hold`);
+    throw new TypeError(
+      `${path} is a ${valueKind(value)} of class ${value.constructor.name}, which JSON cannot hold`,
+    );
   }
   open.add(value);
   let out: string;
   if (Array.isArray(value)) {
     out = `[${value.map((item, i) => dump(item, open, `${path}[${i}]`)).join(', ')}]`;
   } else {
-    const entries = Object.keys(value).map((key) => `${quote(key)}: ${dump(value[key], open, `${path}.${key}`)}`);
+    const entries = Object.keys(value).map(
+      (key) => `${quote(key)}: ${dump(value[key], open, `${path}.${key}`)}`,
+    );
     out = `{${entries.join(', ')}}`;
   }
   open.delete(value);

@@ -28,7 +28,8 @@ export function roundToDigits(x: number, digits: number): number {
     // 10^310 exceeds twice the largest double, so everything rounds to zero from there on.
     if (scale > 310) return sign * 0;
     const numerator = exponent >= 0 ? mantissa << BigInt(exponent) : mantissa;
-    const denominator = exponent >= 0 ? 10n ** BigInt(scale) : 10n ** BigInt(scale) << BigInt(-exponent);
+    const denominator =
+      exponent >= 0 ? 10n ** BigInt(scale) : (10n ** BigInt(scale)) << BigInt(-exponent);
     rounded = Number(`${divideHalfEven(numerator, denominator)}e${scale}`);
   }
   return sign * rounded;

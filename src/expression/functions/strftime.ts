@@ -68,7 +68,9 @@ export function strftime(time: LocalTime, format: string): string {
     const render = DIRECTIVES.get(directive);
     if (render === undefined) {
       throw new RangeError(
-        directive === '' ? 'the format ends with a lone "%"' : `unsupported date directive "%${directive}"`,
+        directive === ''
+          ? 'the format ends with a lone "%"'
+          : `unsupported date directive "%${directive}"`,
       );
     }
     out += render(time);

@@ -56,9 +56,16 @@ function join(items: unknown, separator: unknown): string {
   else if (items !== null && typeof items === 'object') parts = Object.keys(items);
   else throw callError('join', `argument 1 must be an array, got ${valueKind(items)}`);
   parts.forEach((part, i) => {
-    if (typeof part !== 'string') throw callError('join', `item ${i} must be a string, got ${valueKind(part)}`);
+    if (typeof part !== 'string')
+      throw callError('join', `item ${i} must be a string, got ${valueKind(part)}`);
   });
   return parts.join(sep);
+}
+
+function concat(...args: unknown[]): string {
+  let out = '';
+  for (const arg of args) out += displayForm(arg);
+  return out;
 }
 
 export function registerStringFunctions(registry: FunctionRegistry): void {
@@ -71,13 +78,28 @@ export function registerStringFunctions(registry: FunctionRegistry): void {
   defineBuiltins(registry, 'string', {
     lower: unary('lower', 'Lower-case', (text) => text.toLowerCase()),
     upper: unary('upper', 'Upper-case', (text) => text.toUpperCase()),
-    capitalize: { fn: capitalize, minArgs: 1, maxArgs: 1, description: 'First character upper, rest lower' },
-    title: { fn: title, minArgs: 1, maxArgs: 1, description: 'Title-case each run of cased letters' },
+    capitalize: {
+      fn: capitalize,
+      minArgs: 1,
+      maxArgs: 1,
+      description: 'First character upper, rest lower',
+    },
+    title: {
+      fn: title,
+      minArgs: 1,
+      maxArgs: 1,
+      description: 'Title-case each run of cased letters',
+    },
     strip: unary('strip', 'Remove whitespace at both ends', (text) => stripEnd(stripStart(text))),
     lstrip: unary('lstrip', 'Remove leading whitespace', stripStart),
     rstrip: unary('rstrip', 'Remove trailing whitespace', stripEnd),
     replace: { fn: replace, minArgs: 3, maxArgs: 3, description: 'Replace every occurrence' },
-    split: { fn: split, minArgs: 2, maxArgs: 2, description: 'Split on a separator (null: on whitespace)' },
+    split: {
+      fn: split,
+      minArgs: 2,
+      maxArgs: 2,
+      description: 'Split on a separator (null: on whitespace)',
+    },
     join: { fn: join, minArgs: 2, maxArgs: 2, description: 'Join string items with a separator' },
     startswith: {
       fn: (s, p) => stringArg('startswith', s, 1).startsWith(stringArg('startswith', p, 2)),
@@ -91,7 +113,9 @@ export function registerStringFunctions(registry: FunctionRegistry): void {
       maxArgs: 2,
       description: 'Suffix test',
     },
-    concat: { fn: (...args) => args.map(displayForm).join(''), minArgs: 0, description: 'Display forms joined' },
-    isDigit: unary('isDigit', 'Non-empty and only decimal digits', (text) => DECIMAL_DIGITS.test(text)),
+    concat: { fn: concat, minArgs: 0, description: 'Display forms joined' },
+    isDigit: unary('isDigit', 'Non-empty and only decimal digits', (text) =>
+      DECIMAL_DIGITS.test(text),
+    ),
   });
 }

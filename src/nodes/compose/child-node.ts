@@ -9,7 +9,7 @@ export const childNode = builtinNode({
   schema: z.looseObject({ input: z.unknown().optional(), childFlow: z.unknown().optional(), child_flow: z.unknown().optional() }),
   load: (raw, loader) => ({
     input: raw.input ?? null,
-    childFlow: loader.requiredChildFlow(pick(raw.childFlow, raw.child_flow), raw.childFlow !== undefined ? 'childFlow' : 'child_flow'),
+    childFlow: loader.requiredChildFlow(pick(raw.childFlow, raw.child_flow), raw.childFlow === undefined && raw.child_flow !== undefined ? 'child_flow' : 'childFlow'),
   }),
   async run(ctx) {
     const flow = childFlowOf(ctx.def);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { matchesType } from '../../flow/type-schema.js';
 import { displayForm } from '../../expression/values.js';
+import { whenReady } from '../../util/maybe-promise.js';
 import { builtinNode, pick } from '../builtin-node.js';
 
 const upstreamShape = z.looseObject({ upstream: z.string().nullable().optional(), value: z.unknown().optional() });
@@ -29,7 +30,7 @@ export const assignmentNode = builtinNode({
       upstreamOutput: (pick(raw.upstreamOutput, raw.upstream_output) ?? []).map((e) => ({ upstream: e.upstream ?? null, value: e.value ?? null })),
     };
   },
-  async run(ctx) {
+  run(ctx) {
     const { upstreamOutput, outputType, output } = ctx.def;
     let value: unknown = null;
     if (upstreamOutput.length === 1) value = upstreamOutput[0]!.value;
@@ -37,11 +38,13 @@ export const assignmentNode = builtinNode({
       const last = ctx.get('$LAST_NODE');
       value = upstreamOutput.find((e) => e.upstream === last)?.value ?? [];
     } else if (output !== null) value = output;
-    const result = await ctx.evaluate(value);
-    if (outputType && !matchesType(outputType, result)) {
-      throw new OutputTypeMismatchError(`the result ${truncate(displayForm(result))} does not match the declared outputType ${outputType.dataType}`);
-    }
-    return result;
+    // Synchronous unless a function returned a promise: no promise per node on the hot path.
+    return whenReady(ctx.evaluate(value), (result) => {
+      if (outputType && !matchesType(outputType, result)) {
+        throw new OutputTypeMismatchError(`the result ${truncate(displayForm(result))} does not match the declared outputType ${outputType.dataType}`);
+      }
+      return result;
+    });
   },
 });
 

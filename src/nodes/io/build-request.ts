@@ -2,7 +2,17 @@ import { displayForm } from '../../expression/values.js';
 import { NodeError } from '../../flow-errors.js';
 import { HttpErrorCode } from './http-error-codes.js';
 
-export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'CONNECT', 'OPTIONS', 'TRACE'] as const;
+export const HTTP_METHODS = [
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'DELETE',
+  'PATCH',
+  'CONNECT',
+  'OPTIONS',
+  'TRACE',
+] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 /** Methods the WHATWG fetch refuses to send at all. */
@@ -31,7 +41,8 @@ export interface HttpRequest {
 
 /** Throws NodeError 1001 when the request cannot be built. */
 export function buildRequest(parts: RequestParts): HttpRequest {
-  if (FETCH_FORBIDDEN_METHODS.has(parts.method)) notBuilt(`${parts.method} requests cannot be sent by this runtime's HTTP client`);
+  if (FETCH_FORBIDDEN_METHODS.has(parts.method))
+    notBuilt(`${parts.method} requests cannot be sent by this runtime's HTTP client`);
   const url = parseUrl(displayForm(parts.url));
   appendQuery(url, parts.query);
   const headers = buildHeaders(parts);
@@ -50,7 +61,10 @@ function parseUrl(text: string): URL {
   } catch {
     return notBuilt(`invalid URL "${text}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') notBuilt(`unsupported URL scheme "${url.protocol.slice(0, -1)}" in "${text}": expected http or https`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    notBuilt(
+      `unsupported URL scheme "${url.protocol.slice(0, -1)}" in "${text}": expected http or https`,
+    );
   return url;
 }
 
@@ -70,11 +84,14 @@ export function formEncode(fields: Record<string, unknown>): string {
     .join('&');
 }
 
-/** Python's `quote_plus` set: letters, digits and `_.-~` stay, everything else is escaped. */
+/** Python's `quote_plus`: letters, digits and `_.-~` stay, space is `+`, other UTF-8 bytes `%XX`. */
 function encodeFormComponent(text: string): string {
-  return encodeURIComponent(text.toWellFormed())
-    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
-    .replace(/%20/g, '+');
+  let out = '';
+  for (const byte of new TextEncoder().encode(text)) {
+    const c = String.fromCharCode(byte);
+    out += /[A-Za-z0-9_.~-]/.test(c) ? c : byte === 0x20 ? '+' : percentByte(byte);
+  }
+  return out;
 }
 
 /** Content-Type first, so a user-supplied `content-type` (any case) replaces it. */
@@ -87,7 +104,9 @@ function buildHeaders(parts: RequestParts): Headers {
     try {
       headers.set(name, value);
     } catch (error) {
-      notBuilt(`invalid header ${JSON.stringify(name)}: ${error instanceof Error ? error.message : String(error)}`);
+      notBuilt(
+        `invalid header ${JSON.stringify(name)}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
   return headers;
@@ -97,20 +116,32 @@ function buildHeaders(parts: RequestParts): Headers {
 function moveCredentials(url: URL, headers: Headers): void {
   if (url.username === '' && url.password === '') return;
   if (!headers.has('authorization')) {
-    const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+    const credentials = `${safeDecode(url.username)}:${safeDecode(url.password)}`;
     headers.set('Authorization', `Basic ${Buffer.from(credentials, 'utf8').toString('base64')}`);
   }
   url.username = '';
   url.password = '';
 }
 
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /** Header values must be visible ASCII: other bytes of the UTF-8 form become `%XX`. */
 export function percentEncodeInvisible(text: string): string {
   let out = '';
   for (const byte of new TextEncoder().encode(text)) {
-    out += byte >= 0x21 && byte <= 0x7e ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    out += byte >= 0x21 && byte <= 0x7e ? String.fromCharCode(byte) : percentByte(byte);
   }
   return out;
+}
+
+function percentByte(byte: number): string {
+  return `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -23,8 +23,19 @@ export interface HostPolicyOptions {
  * `0.0.0.0`, connecting to the unspecified address reaches the local host.
  */
 const PRIVATE_NETWORKS = [
-  '0.0.0.0/8', '10.0.0.0/8', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12', '192.0.0.0/24',
-  '192.168.0.0/16', '100.64.0.0/10', '198.18.0.0/15', '::1/128', 'fc00::/7', 'fe80::/10', '::/128',
+  '0.0.0.0/8',
+  '10.0.0.0/8',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '172.16.0.0/12',
+  '192.0.0.0/24',
+  '192.168.0.0/16',
+  '100.64.0.0/10',
+  '198.18.0.0/15',
+  '::1/128',
+  'fc00::/7',
+  'fe80::/10',
+  '::/128',
 ] as const;
 
 const privateNetworks = blockListOf(PRIVATE_NETWORKS);
@@ -55,26 +66,42 @@ export class HostPolicy {
 
   /** Throws HostPolicyError naming the host and the rule; returns the addresses that passed. */
   check(url: URL, addresses: readonly ResolvedAddress[]): ResolvedAddress[] {
+    this.checkScheme(url);
     const host = normalizeHost(url.hostname);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new HostPolicyError(`scheme "${url.protocol.slice(0, -1)}" of ${url.origin} is not allowed: only http and https are`);
-    }
     for (const rule of this.#denied) {
-      if (matchesName(rule, host)) throw new HostPolicyError(`host "${host}" matches deniedHosts entry "${rule.entry}"`);
+      if (matchesName(rule, host))
+        throw new HostPolicyError(`host "${host}" matches deniedHosts entry "${rule.entry}"`);
       const hit = addresses.find((a) => matchesAddress(rule, a));
-      if (hit) throw new HostPolicyError(`host "${host}" resolves to ${hit.address}, which matches deniedHosts entry "${rule.entry}"`);
+      if (hit)
+        throw new HostPolicyError(
+          `host "${host}" resolves to ${hit.address}, which matches deniedHosts entry "${rule.entry}"`,
+        );
     }
     const passed = this.#enforceAllowed ? this.#allowedAddresses(host, addresses) : [...addresses];
     if (passed.length === 0) {
-      throw new HostPolicyError(`host "${host}" is not in allowedHosts [${this.#allowed.map((r) => r.entry).join(', ')}]`);
+      throw new HostPolicyError(
+        `host "${host}" is not in allowedHosts [${this.#allowed.map((r) => r.entry).join(', ')}]`,
+      );
     }
     if (this.#blockPrivate) {
       // Every resolved address counts, not only the allowed ones: a host that can lead
       // into a private network is refused as a whole.
       const hit = addresses.find((a) => privateNetworks.check(a.address, familyName(a)));
-      if (hit) throw new HostPolicyError(`host "${host}" resolves to private/special address ${hit.address} (blockPrivateNetworks)`);
+      if (hit)
+        throw new HostPolicyError(
+          `host "${host}" resolves to private/special address ${hit.address} (blockPrivateNetworks)`,
+        );
     }
     return passed;
+  }
+
+  /** The part of the check that needs no address: call it before resolving the host. */
+  checkScheme(url: URL): void {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new HostPolicyError(
+        `scheme "${url.protocol.slice(0, -1)}" is not allowed: only http and https are`,
+      );
+    }
   }
 
   /** Entries that can never match, for load-time warnings. */

@@ -1,9 +1,12 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
-import type { ConnectionOptions } from 'node:tls';
 import { Agent } from 'undici';
 import { normalizeHost, type ResolvedAddress } from './host-policy.js';
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
 
 /**
  * An undici Agent whose sockets connect only to addresses pinned after the host policy
@@ -16,9 +19,13 @@ export class PinnedAgent {
   readonly dispatcher: Agent;
   readonly #pins = new Map<string, readonly ResolvedAddress[]>();
 
-  /** `tls` adds TLS options (e.g. a test CA); it cannot replace the pinned lookup. */
-  constructor(options: { tls?: ConnectionOptions } = {}) {
-    this.dispatcher = new Agent({ connect: { ...options.tls, lookup: (hostname, opts, callback) => this.#lookup(hostname, opts, callback) } });
+  /** `ca` trusts extra certificate authorities (tests); the system ones otherwise. */
+  constructor(options: { ca?: string } = {}) {
+    const lookup = (hostname: string, opts: LookupOptions, callback: LookupCallback): void =>
+      this.#lookup(hostname, opts, callback);
+    this.dispatcher = new Agent({
+      connect: options.ca === undefined ? { lookup } : { lookup, ca: options.ca },
+    });
   }
 
   /** Later connections to `hostname` go to these addresses only. */
@@ -43,7 +50,11 @@ export class PinnedAgent {
       callback(error, '', undefined);
       return;
     }
-    if (options.all) callback(null, addresses.map((a) => ({ address: a.address, family: a.family })));
+    if (options.all)
+      callback(
+        null,
+        addresses.map((a) => ({ address: a.address, family: a.family })),
+      );
     else callback(null, first.address, first.family);
   }
 }

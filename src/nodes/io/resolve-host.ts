@@ -13,6 +13,7 @@ export class HostResolutionError extends Error {
  */
 export async function resolveHost(hostname: string): Promise<ResolvedAddress[]> {
   const host = normalizeHost(hostname);
+  if (host === '') throw new HostResolutionError('the URL has no host');
   const version = isIP(host);
   if (version !== 0) return [{ address: host, family: version === 6 ? 6 : 4 }];
   let found: Array<{ address: string; family: number }>;
@@ -20,8 +21,12 @@ export async function resolveHost(hostname: string): Promise<ResolvedAddress[]> 
     found = await lookup(host, { all: true, verbatim: true });
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    throw new HostResolutionError(`cannot resolve host "${host}"${typeof code === 'string' ? ` (${code})` : ''}`, { cause: error });
+    throw new HostResolutionError(
+      `cannot resolve host "${host}"${typeof code === 'string' ? ` (${code})` : ''}`,
+      { cause: error },
+    );
   }
-  if (found.length === 0) throw new HostResolutionError(`cannot resolve host "${host}": no addresses`);
+  if (found.length === 0)
+    throw new HostResolutionError(`cannot resolve host "${host}": no addresses`);
   return found.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 }

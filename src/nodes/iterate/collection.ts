@@ -28,7 +28,7 @@ export const collectionShape = {
 };
 
 export function loadChildFlow(raw: { childFlow?: unknown; child_flow?: unknown }, loader: FlowLoader): Flow | null {
-  return loader.requiredChildFlow(pick(raw.childFlow, raw.child_flow), raw.childFlow !== undefined ? 'childFlow' : 'child_flow');
+  return loader.requiredChildFlow(pick(raw.childFlow, raw.child_flow), raw.childFlow === undefined && raw.child_flow !== undefined ? 'child_flow' : 'childFlow');
 }
 
 export async function evaluateItems(ctx: NodeContext<{ collection: unknown }>): Promise<unknown[]> {

@@ -1,0 +1,28 @@
+import { TextDecoder } from 'node:util';
+
+/**
+ * The response body as the node's result (flows.md §3.16): parsed JSON when the text parses,
+ * else the text. The text is decoded with the charset the response declares (Python clients
+ * do the same), UTF-8 when it declares none or one we do not know.
+ */
+export async function readBody(response: Response): Promise<unknown> {
+  const bytes = await response.arrayBuffer();
+  const text = decoderFor(response.headers.get('content-type')).decode(bytes);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function decoderFor(contentType: string | null): TextDecoder {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1];
+  if (charset) {
+    try {
+      return new TextDecoder(charset);
+    } catch {
+      // an unknown label: fall through to UTF-8
+    }
+  }
+  return new TextDecoder('utf-8');
+}

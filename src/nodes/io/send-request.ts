@@ -1,0 +1,172 @@
+import { NodeError } from '../../flow-errors.js';
+import type { HttpMethod, HttpRequest } from './build-request.js';
+import { HostPolicyError, type HostPolicy } from './host-policy.js';
+import { HttpErrorCode } from './http-error-codes.js';
+import { PinnedAgent } from './pinned-agent.js';
+import { readBody } from './read-body.js';
+import { HostResolutionError, resolveHost } from './resolve-host.js';
+
+export interface SendOptions {
+  policy: HostPolicy;
+  maxRedirects: number;
+  /** Per hop, body included; null = no limit of its own. */
+  hopTimeoutMs: number | null;
+  /** The node's signal: its abort reason is rethrown as is (timeout, cancellation). */
+  signal: AbortSignal;
+  /** Extra trusted certificate authority, PEM (tests). */
+  ca?: string;
+}
+
+/** The final response of an exchange, body read (flows.md §3.16 `$NODE.<id>` during `output`). */
+export interface HttpResponseData {
+  status: number;
+  statusText: string;
+  /** Lower-case names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  data: unknown;
+}
+
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * Sends the request and follows redirects itself (never fetch's own following), so the host
+ * policy is checked on every hop and each hop connects only to the addresses it passed.
+ * Throws NodeError 1002 when the exchange cannot be completed.
+ */
+export async function sendRequest(
+  request: HttpRequest,
+  options: SendOptions,
+): Promise<HttpResponseData> {
+  const agent = new PinnedAgent(options.ca === undefined ? {} : { ca: options.ca });
+  try {
+    let { url, method, body } = request;
+    const headers = new Headers(request.headers);
+    for (let redirects = 0; ; redirects++) {
+      const hopSignal =
+        options.hopTimeoutMs === null
+          ? options.signal
+          : AbortSignal.any([options.signal, AbortSignal.timeout(options.hopTimeoutMs)]);
+      const hop: HttpRequest = { url, method, headers, body };
+      const response = await failuresAsNodeErrors(hop.url, options, hopSignal, () =>
+        sendHop(agent, hop, options.policy, hopSignal),
+      );
+      const next = redirectTarget(response, url);
+      if (next === null)
+        return await failuresAsNodeErrors(hop.url, options, hopSignal, () =>
+          toResponseData(response),
+        );
+      await response.body?.cancel().catch(() => undefined);
+      if (redirects >= options.maxRedirects)
+        notCompleted(
+          `too many redirects: more than ${options.maxRedirects} (last to ${next.href})`,
+        );
+      if (next.origin !== url.origin) headers.delete('authorization'); // credentials stay with their origin
+      method = redirectMethod(response.status, method);
+      body = null; // the body goes with the first hop only
+      url = next;
+    }
+  } finally {
+    await agent.destroy();
+  }
+}
+
+async function sendHop(
+  agent: PinnedAgent,
+  hop: HttpRequest,
+  policy: HostPolicy,
+  signal: AbortSignal,
+): Promise<Response> {
+  policy.checkScheme(hop.url);
+  const addresses = await untilAborted(resolveHost(hop.url.hostname), signal);
+  agent.pin(hop.url.hostname, policy.check(hop.url, addresses));
+  return fetch(hop.url, {
+    method: hop.method,
+    headers: hop.headers,
+    body: hop.body,
+    redirect: 'manual',
+    signal,
+    // Node 20's global fetch accepts an undici@7 Agent; the cast bridges the two type packages.
+    dispatcher: agent.dispatcher as unknown as NonNullable<RequestInit['dispatcher']>,
+  });
+}
+
+/** The next URL when the response is a redirect with a Location, else null (a final response). */
+function redirectTarget(response: Response, current: URL): URL | null {
+  if (!REDIRECT_STATUSES.has(response.status)) return null;
+  const location = response.headers.get('location');
+  if (location === null || location === '') return null;
+  try {
+    return new URL(location, current);
+  } catch {
+    return notCompleted(`redirect from ${current.href} to an invalid URL "${location}"`);
+  }
+}
+
+/** 301/302/303 switch to GET, except HEAD; 307/308 keep the method. */
+function redirectMethod(status: number, method: HttpMethod): HttpMethod {
+  return (status === 301 || status === 302 || status === 303) && method !== 'HEAD' ? 'GET' : method;
+}
+
+async function toResponseData(response: Response): Promise<HttpResponseData> {
+  const headers: Record<string, string> = {};
+  for (const name of new Set(response.headers.keys()))
+    headers[name] = response.headers.get(name) ?? '';
+  const data = await readBody(response);
+  return { status: response.status, statusText: response.statusText, headers, data };
+}
+
+/**
+ * Maps failures of one step to 1002, except the node's own abort (timeout, cancellation),
+ * whose reason propagates untouched so the engine applies the node's timeout handling.
+ */
+async function failuresAsNodeErrors<T>(
+  url: URL,
+  options: SendOptions,
+  hopSignal: AbortSignal,
+  step: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (options.signal.aborted) throw options.signal.reason;
+    if (error instanceof NodeError) throw error;
+    if (error instanceof HostPolicyError || error instanceof HostResolutionError)
+      notCompleted(`request to ${url.href} refused: ${error.message}`, error);
+    if (hopSignal.aborted) {
+      // Only the per-hop timer can have fired: the node's own signal was checked above.
+      notCompleted(
+        `request to ${url.href} timed out after ${(options.hopTimeoutMs ?? 0) / 1000}s (requestTimeout)`,
+        error,
+      );
+    }
+    return notCompleted(`request to ${url.href} failed: ${describeNetworkError(error)}`, error);
+  }
+}
+
+/** DNS lookups cannot be cancelled; stop waiting for one when the hop is aborted. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** fetch reports network failures as `TypeError: fetch failed` with the real error as cause. */
+function describeNetworkError(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  if (!(cause instanceof Error)) return String(cause);
+  const code = (cause as { code?: unknown }).code;
+  return typeof code === 'string' && !cause.message.includes(code)
+    ? `${code}: ${cause.message}`
+    : cause.message;
+}
+
+function notCompleted(message: string, cause?: unknown): never {
+  throw new NodeError(
+    HttpErrorCode.requestNotCompleted,
+    message,
+    cause === undefined ? undefined : { cause },
+  );
+}

@@ -1,0 +1,123 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FlowDefinitionError, loadFlowFile, parseFlow, runFlow } from '../../src/index.js';
+import { flowDocumentJsonSchema } from '../../src/nodes/flow-json-schema.js';
+import { defaultRegistry } from '../../src/nodes/default-registry.js';
+
+function issuesOf(source: string | object): Array<{ path: string; message: string }> {
+  try {
+    parseFlow(source);
+  } catch (error) {
+    expect(error).toBeInstanceOf(FlowDefinitionError);
+    return [...(error as FlowDefinitionError).issues];
+  }
+  throw new Error('expected a FlowDefinitionError');
+}
+
+describe('flow loading', () => {
+  it('lists every problem of a document with its path', () => {
+    const issues = issuesOf({
+      runtime: 'ruby',
+      nodes: [
+        { type: 'start', id: 's', next: 'a' },
+        { type: 'assignment', id: 'a', errorHandler: { strategy: 'retry' }, timeout: 'P1M', next: 'b' },
+        { type: 'frobnicate', id: 'b' },
+        { type: 'switch', id: 'c', branches: [{ name: 'x', condition: { field: 1, operator: 'approx', value: 2 } }] },
+        { type: 'http', id: 'd', url: 'http://x', method: 'FETCH' },
+        { type: 'loop', id: 'l', collection: [] },
+        { id: 'no-type' },
+      ],
+    });
+    const byPath = Object.fromEntries(issues.map((i) => [i.path, i.message]));
+    expect(byPath.runtime).toContain('python | javascript | typescript');
+    expect(byPath['nodes[1].errorHandler.strategy']).toBe('expected abort | continue | continue-with');
+    expect(byPath['nodes[1].timeout']).toContain('ISO 8601');
+    expect(byPath['nodes[2].type']).toContain('unknown node type "frobnicate"');
+    expect(byPath['nodes[2].type']).toContain('assignment');
+    expect(byPath['nodes[3].branches[0].condition.operator']).toContain('approx');
+    expect(Object.keys(byPath).some((p) => p.startsWith('nodes[4].method'))).toBe(true);
+    expect(byPath['nodes[5].childFlow']).toContain('required');
+    expect(byPath['nodes[6].type']).toBeDefined();
+  });
+
+  it('reports problems inside embedded child flows with their full path', () => {
+    const issues = issuesOf({
+      nodes: [{ type: 'start', id: 's', next: 'c' }, { type: 'child', id: 'c', childFlow: { nodes: [{ type: 'start', id: 's', next: 'e', errorHandler: { strategy: 'nope' } }] } }],
+    });
+    expect(issues.map((i) => i.path)).toContain('nodes[1].childFlow.nodes[0].errorHandler.strategy');
+  });
+
+  it('reads YAML with the 1.1 scalar rules, anchors and merge keys; dates stay strings', async () => {
+    const yaml = `
+flow_id: yaml-flow
+globalContext:
+  enabled: yes
+  disabled: Off
+  day: 2024-01-02
+defaults: &defaults
+  type: assignment
+nodes:
+  - {type: start, id: s, next: a}
+  - <<: *defaults
+    id: a
+    output: {flag: "$GLOBAL.enabled", day: "$GLOBAL.day", nope: "$GLOBAL.disabled", on: 1}
+    next: e
+  - {type: end, id: e, output: $NODE.a}
+`;
+    const flow = parseFlow(yaml);
+    expect(flow.warnings.some((w) => w.includes('defaults'))).toBe(true);
+    expect(await runFlow(flow, {})).toEqual({ flag: true, day: '2024-01-02', nope: false, true: 1 });
+  });
+
+  it('loads .json/.yaml files by extension and rejects empty or broken text precisely', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plaita-load-'));
+    const yamlPath = join(dir, 'f.yml');
+    writeFileSync(yamlPath, 'nodes:\n  - {type: start, id: s, next: e}\n  - {type: end, id: e, output: 7}\n');
+    expect(await runFlow(await loadFlowFile(yamlPath), {})).toBe(7);
+    expect(issuesOf('   ')[0]!.message).toContain('empty');
+    expect(issuesOf('{"nodes": [}')[0]!.message).toContain('not valid JSON');
+    const missing = await loadFlowFile(join(dir, 'missing.json')).catch((e: unknown) => e);
+    expect((missing as FlowDefinitionError).issues[0]!.message).toContain('not found');
+  });
+
+  it('warns (never fails) about unknown keys, duplicate ids, env references and a missing start', () => {
+    const flow = parseFlow({
+      mystery: 1,
+      nodes: [
+        { type: 'assignment', id: 'a', output: '$ENV.HOME', colour: 'red' },
+        { type: 'assignment', id: 'a', output: 2, errorHandler: { retry_times: 3 } },
+      ],
+    });
+    const text = flow.warnings.join('\n');
+    expect(text).toContain('"mystery"');
+    expect(text).toContain('"colour"');
+    expect(text).toContain('duplicate node id "a"');
+    expect(text).toContain('$ENV.HOME');
+    expect(text).toContain('no start node');
+    expect(text).toContain('retry_times');
+    expect(flow.nodesById.get('a')!.def.output).toBe(2); // the last definition wins
+  });
+
+  it('accepts every spelling, first wins', async () => {
+    const flow = parseFlow({
+      flowId: 'camel',
+      global_context: { g: 1 },
+      expose_env: ['X'],
+      nodes: [
+        { type: 'start', id: 's', next: 'w' },
+        { type: 'while', id: 'w', max_iterations: 2, condition: { field: 1, operator: 'eq', value: 1 }, child_flow: { nodes: [{ type: 'start', id: 's', next: 'e' }, { type: 'end', id: 'e', output: '$INPUT.index' }] }, next: 'e' },
+        { type: 'end', id: 'e', result_type: 'success', output: { w: '$NODE.w', g: '$GLOBAL.g', x: '$ENV.X', id: '$FLOW_ID', alias: '$FLOW' } },
+      ],
+    });
+    expect(await runFlow(flow, {}, { env: { X: 'y' } })).toEqual({ w: 1, g: 1, x: 'y', id: 'camel', alias: 'camel' });
+  });
+});
+
+describe('flow JSON Schema', () => {
+  it('the published schema/flow.schema.json is the one generated from the zod schemas', () => {
+    const published = JSON.parse(readFileSync(new URL('../../schema/flow.schema.json', import.meta.url), 'utf8')) as unknown;
+    expect(published).toEqual(JSON.parse(JSON.stringify(flowDocumentJsonSchema(defaultRegistry))));
+  });
+});
