@@ -179,3 +179,45 @@ export function errorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' ? code : undefined;
 }
+
+/** A different definition is already published under this flowId + version. */
+export class FlowVersionConflictError extends PlaitaError {
+  override readonly name = 'FlowVersionConflictError';
+  readonly code = 'flow_version_conflict';
+  readonly retryable = false;
+}
+
+/** The worker lost an execution's lease (or its message) while working on it: stop, let it be redelivered. */
+export class LeaseLostError extends PlaitaError {
+  override readonly name = 'LeaseLostError';
+  readonly code = 'lease_lost';
+  readonly retryable = true;
+}
+
+/** The definition an execution pinned (by hash) is not in the flow store. */
+export class FlowDefinitionMissingError extends PlaitaError {
+  override readonly name = 'FlowDefinitionMissingError';
+  readonly code = 'flow_definition_missing';
+  readonly retryable = false;
+}
+
+/** No execution with this id (for this tenant). */
+export class UnknownExecutionError extends PlaitaError {
+  override readonly name = 'UnknownExecutionError';
+  readonly code = 'unknown_execution';
+  readonly retryable = false;
+}
+
+/** The execution is terminal: it accepts no more events or cancels. */
+export class ExecutionTerminalError extends PlaitaError {
+  override readonly name = 'ExecutionTerminalError';
+  readonly code = 'execution_terminal';
+  readonly retryable = false;
+}
+
+/** An operator action that the execution's status does not allow (e.g. retry of a completed execution). */
+export class InvalidTransitionError extends PlaitaError {
+  override readonly name = 'InvalidTransitionError';
+  readonly code = 'invalid_transition';
+  readonly retryable = false;
+}

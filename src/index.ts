@@ -25,7 +25,8 @@ export type { Condition } from './expression/condition.js';
 export { FlowError, NodeError, FlowResultError, type FlowErrorType, type FlowErrorName } from './flow-errors.js';
 export {
   PlaitaError, StateSerializationError, StateTooLargeError, StateCorruptError, StoreUnavailableError, FenceRejectedError,
-  FlowDefinitionError, TerminalError, RetryableError, type ErrorRecord, type DefinitionIssue,
+  FlowDefinitionError, TerminalError, RetryableError, FlowVersionConflictError, LeaseLostError, FlowDefinitionMissingError,
+  UnknownExecutionError, ExecutionTerminalError, InvalidTransitionError, type ErrorRecord, type DefinitionIssue,
 } from './errors.js';
 
 // State

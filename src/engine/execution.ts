@@ -32,6 +32,10 @@ export class Execution implements EvaluationScope {
   readonly timeZone: string | undefined;
   readonly log: Logger;
   readonly #warned = new Set<string>();
+  /** Node results written by this execution object (for incremental checkpoints). */
+  readonly #touched = new Set<string>();
+  /** A mutating `$F` function ran: any stored value may have changed. */
+  #mutated = false;
 
   constructor(
     readonly flow: Flow,
@@ -62,6 +66,7 @@ export class Execution implements EvaluationScope {
   }
 
   beforeMutation(): void {
+    this.#mutated = true;
     if (this.#shared) {
       this.#context = cloneContext(this.#context);
       this.#shared = false;
@@ -94,6 +99,7 @@ export class Execution implements EvaluationScope {
     const ctx = this.#context;
     const id = node.def.id;
     (ctx.$NODE as Record<string, unknown>)[id] = result;
+    this.#touched.add(id);
     ctx.$LAST_NODE = id;
     ctx.$BRANCH = node.nodeType.branching ? result : null;
     const visits = ctx.$VISITS as Record<string, number>;
@@ -103,12 +109,18 @@ export class Execution implements EvaluationScope {
   /** Replaces one node's result without touching visits (a suspension's state changing). */
   replaceResult(nodeId: string, result: unknown): void {
     (this.#context.$NODE as Record<string, unknown>)[nodeId] = result;
+    this.#touched.add(nodeId);
     this.#context.$BRANCH = null;
   }
 
   /** The live context shares structure with someone else's object: copy before mutating. */
   markShared(): void {
     this.#shared = true;
+  }
+
+  /** The `$NODE` entries this execution wrote, or null when a mutation may have changed any of them. */
+  changedNodes(): string[] | null {
+    return this.#mutated ? null : [...this.#touched];
   }
 
   setEntry(key: string, value: unknown): void {

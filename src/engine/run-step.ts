@@ -32,10 +32,18 @@ export interface StepRequest {
  * checkpoint the step started from, so the host can re-send it).
  */
 export type StepOutcome =
-  | { status: 'advanced'; step: Step; context: Context }
-  | { status: 'completed'; step: Step; context: Context; result: unknown }
-  | { status: 'suspended'; step: Step; context: Context; waiting: Waiting }
+  | ({ status: 'advanced'; step: Step; context: Context } & Changes)
+  | ({ status: 'completed'; step: Step; context: Context; result: unknown } & Changes)
+  | ({ status: 'suspended'; step: Step; context: Context; waiting: Waiting } & Changes)
   | { status: 'failed'; step: null; context: Context | null; error: FlowError };
+
+interface Changes {
+  /**
+   * The `$NODE` entries this step wrote — all a store needs to write besides the header — or
+   * null when a mutating `$F` function ran and any entry may have changed.
+   */
+  changedNodes: string[] | null;
+}
 
 /**
  * Distributed mode (flows.md §6.5): runs exactly one node from a checkpoint (the first call
@@ -56,7 +64,7 @@ export async function runStep(source: FlowSource, request: StepRequest = {}, opt
       resumeType === 'event' || resumeType === 'timeout' || resumeType === 'cancel'
         ? await resumeStep(execution, resumeType, request.resume?.data)
         : await advanceStep(execution, !request.checkpoint);
-    return outcome;
+    return { ...outcome, changedNodes: execution.changedNodes() } as StepOutcome;
   } catch (error) {
     const failure = flatten(asFailure(execution, error));
     if (execution) await execution.fire('onFlowEnd', { error: hookError(failure) });
@@ -71,12 +79,15 @@ function asFailure(execution: Execution | undefined, error: unknown): FlowError 
   return settled instanceof FlowError ? settled : flatten(resumeError(String(settled), null));
 }
 
-async function resumeStep(execution: Execution, type: ResumeType, data: unknown): Promise<StepOutcome> {
+type Outcome = DistributiveOmit<StepOutcome, 'changedNodes'>;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+async function resumeStep(execution: Execution, type: ResumeType, data: unknown): Promise<Outcome> {
   const step = await resumeNode(execution, type, data);
   return { status: 'advanced', step, context: step.context };
 }
 
-async function advanceStep(execution: Execution, fresh: boolean): Promise<StepOutcome> {
+async function advanceStep(execution: Execution, fresh: boolean): Promise<Outcome> {
   const pending = pendingSuspension(execution);
   if (pending) throw resumeError(`node '${pending}' is waiting for an event: it cannot be skipped`, pending);
   const node = fresh || execution.context.$LAST_NODE === null ? await runEntry(execution) : nextAfterLast(execution);

@@ -1,14 +1,14 @@
-import type { CallExpr, Expr, PathExpr, TemplatePart } from './ast.js';
+import type { CallExpr, Expr, PathExpr } from './ast.js';
 import { isBuiltin } from './call-info.js';
 import { codePoints, hasSurrogates } from './code-points.js';
-import { ExpressionError, FunctionCallError } from './errors.js';
-import type { FunctionRegistry, RegisteredFunction } from './function-registry.js';
+import { ExpressionError } from './errors.js';
+import type { RegisteredFunction } from './function-registry.js';
+import { invokeFunction, unknownFunction } from './invoke-function.js';
 import { resolveIndex } from './python-index.js';
 import type { Context, EvaluationScope } from './scope.js';
 import { isEvaluable } from './string-kind.js';
 import { isRecord, valueKind } from './value-kind.js';
-import { displayForm } from './values.js';
-import { isThenable } from './thenable.js';
+import { isPromiseLike } from '../util/maybe-promise.js';
 import type { MaybePromise } from '../util/maybe-promise.js';
 
 /**
@@ -87,10 +87,12 @@ function walk(
       value = null;
     } else {
       const holder = value;
-      value = Object.hasOwn(holder, step.field) ? (holder[step.field] ?? null) : null;
+      // Read first, then confirm it is an own property: a miss costs no hasOwn call.
+      value = holder[step.field];
+      if (value === undefined || !Object.hasOwn(holder, step.field)) value = null;
       if (typeof value === 'string' && isEvaluable(value)) {
         const result = nested(value, holder, scope, depth + 1);
-        if (isThenable(result)) {
+        if (isPromiseLike(result)) {
           const next = i + 1;
           return Promise.resolve(result).then((resolved) =>
             walk(resolved, steps, next, scope, depth, source, nested),
@@ -157,14 +159,14 @@ function compileCall(expr: CallExpr, source: string, nested: NestedEvaluator): C
     const values = new Array<unknown>(count);
     for (let i = 0; i < count; i++) {
       const value = (args[i] as Compiled)(scope, local, depth);
-      if (isThenable(value)) {
+      if (isPromiseLike(value)) {
         return finishArguments(value, i, values, args, scope, local, depth).then((all) =>
-          invoke(registered, builtin, all, scope),
+          invokeFunction(registered, builtin, all, scope),
         );
       }
       values[i] = value;
     }
-    return invoke(registered, builtin, values, scope);
+    return invokeFunction(registered, builtin, values, scope);
   };
 }
 
@@ -182,98 +184,4 @@ async function finishArguments(
   for (let i = from + 1; i < args.length; i++)
     values[i] = await (args[i] as Compiled)(scope, local, depth);
   return values;
-}
-
-function invoke(
-  registered: RegisteredFunction,
-  builtin: boolean,
-  args: unknown[],
-  scope: EvaluationScope,
-): MaybePromise<unknown> {
-  checkArity(registered, args.length);
-  const fn = registered.fn;
-  let result: unknown;
-  if (builtin) {
-    try {
-      // Built-ins get the scope as call info (they read only `timeZone`); custom functions never do.
-      result = fn.apply(scope, args);
-    } catch (error) {
-      if (error instanceof FunctionCallError) throw error;
-      throw new FunctionCallError(
-        registered.name,
-        `$F.${registered.name} failed: ${String(error)}`,
-        { cause: error },
-      );
-    }
-  } else {
-    result = fn(...args);
-  }
-  if (isThenable(result)) return Promise.resolve(result).then((value) => value ?? null);
-  return result ?? null;
-}
-
-function checkArity(registered: RegisteredFunction, count: number): void {
-  const minArgs = registered.minArgs ?? 0;
-  const maxArgs = registered.maxArgs ?? Infinity;
-  if (count >= minArgs && count <= maxArgs) return;
-  const name = registered.name;
-  const wanted =
-    minArgs === maxArgs
-      ? `${minArgs} argument${minArgs === 1 ? '' : 's'}`
-      : maxArgs === Infinity
-        ? `at least ${minArgs} argument${minArgs === 1 ? '' : 's'}`
-        : `${minArgs} to ${maxArgs} arguments`;
-  throw new FunctionCallError(name, `$F.${name} takes ${wanted}, got ${count}`);
-}
-
-function unknownFunction(name: string, functions: FunctionRegistry): FunctionCallError {
-  const suggestions = functions.suggest(name);
-  const hint =
-    suggestions.length > 0
-      ? `did you mean ${suggestions.map((candidate) => `$F.${candidate}`).join(', ')}?`
-      : 'no registered function has a similar name';
-  return new FunctionCallError(name, `unknown function $F.${name}; ${hint}`);
-}
-
-/** A template: its text runs and the display form (§5.6) of each slot, joined. */
-export function compileTemplate(
-  parts: readonly TemplatePart[],
-  source: string,
-  nested: NestedEvaluator,
-): Compiled {
-  const pieces = parts.map((part) =>
-    typeof part === 'string' ? part : compileExpression(part, source, nested),
-  );
-  if (pieces.every((piece) => typeof piece === 'string')) return () => source;
-  return (scope, local, depth) => {
-    let out = '';
-    for (let i = 0; i < pieces.length; i++) {
-      const piece = pieces[i] as string | Compiled;
-      if (typeof piece === 'string') {
-        out += piece;
-        continue;
-      }
-      const value = piece(scope, local, depth);
-      if (isThenable(value)) return finishTemplate(value, out, i, pieces, scope, local, depth);
-      out += displayForm(value);
-    }
-    return out;
-  };
-}
-
-async function finishTemplate(
-  pending: PromiseLike<unknown>,
-  head: string,
-  from: number,
-  pieces: readonly (string | Compiled)[],
-  scope: EvaluationScope,
-  local: Context | undefined,
-  depth: number,
-): Promise<string> {
-  let out = head + displayForm(await pending);
-  for (let i = from + 1; i < pieces.length; i++) {
-    const piece = pieces[i] as string | Compiled;
-    out += typeof piece === 'string' ? piece : displayForm(await piece(scope, local, depth));
-  }
-  return out;
 }

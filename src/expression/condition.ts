@@ -3,7 +3,7 @@ import { editDistance } from './edit-distance.js';
 import type { EvaluationScope } from './scope.js';
 import { isRecord, valueKind } from './value-kind.js';
 import { compareValues, deepEqual, isMember, isTruthy } from './values.js';
-import { whenReady } from './thenable.js';
+import { whenReady } from '../util/maybe-promise.js';
 import type { MaybePromise } from '../util/maybe-promise.js';
 
 export type ConditionOperator =

@@ -1,7 +1,7 @@
 import { programFor } from './program.js';
 import type { EvaluationScope } from './scope.js';
 import { isPlainObject } from './value-kind.js';
-import { isThenable } from './thenable.js';
+import { isPromiseLike } from '../util/maybe-promise.js';
 import type { MaybePromise } from '../util/maybe-promise.js';
 
 export { classifyString } from './string-kind.js';
@@ -41,7 +41,7 @@ function evaluateString(
   const result = program.run(scope, undefined, 0);
   const parent = scope.parent;
   if (!fallback || parent === undefined || program.kind !== 'expression') return result;
-  if (isThenable(result)) {
+  if (isPromiseLike(result)) {
     return Promise.resolve(result).then((resolved) =>
       resolved === null ? evaluateString(text, parent, true) : resolved,
     );
@@ -57,7 +57,7 @@ function evaluateArray(
   const out: unknown[] = [];
   for (let i = 0; i < items.length; i++) {
     const value = evaluateAny(items[i], scope, fallback);
-    if (isThenable(value)) return finishArray(value, i, items, out, scope, fallback);
+    if (isPromiseLike(value)) return finishArray(value, i, items, out, scope, fallback);
     out.push(value);
   }
   return out;
@@ -88,7 +88,7 @@ function evaluateObject(
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
     const value = evaluateAny(record[key], scope, fallback);
-    if (isThenable(value)) return finishObject(value, i, keys, record, out, scope, fallback);
+    if (isPromiseLike(value)) return finishObject(value, i, keys, record, out, scope, fallback);
     assign(out, key, value);
   }
   return out;

@@ -1,4 +1,5 @@
-import { compileExpression, compileTemplate } from './compile.js';
+import { compileExpression } from './compile.js';
+import { compileTemplate } from './compile-template.js';
 import type { Compiled } from './compile.js';
 import { ExpressionError } from './errors.js';
 import { looksLikeOtherTemplateLanguage } from './other-template-language.js';
@@ -46,21 +47,27 @@ function build(text: string, scope: EvaluationScope): Program {
   const kind = classifyString(text);
   switch (kind) {
     case 'expression':
-      return { kind, run: buildExpression(text) };
+      return {
+        kind,
+        run: orFailure(text, () => compileExpression(parseExpression(text), text, evaluateNested)),
+      };
     case 'template':
-      return { kind, run: compileTemplate(parseTemplate(text), text, evaluateNested) };
+      return {
+        kind,
+        run: orFailure(text, () => compileTemplate(parseTemplate(text), text, evaluateNested)),
+      };
     case 'literal':
       if (looksLikeOtherTemplateLanguage(text)) scope.warn?.(otherLanguageWarning(text));
       return { kind, run: () => text };
   }
 }
 
-function buildExpression(text: string): Compiled {
+/** A string that does not parse fails the same way every time, without being parsed again. */
+function orFailure(text: string, compile: () => Compiled): Compiled {
   try {
-    return compileExpression(parseExpression(text), text, evaluateNested);
+    return compile();
   } catch (error) {
     if (!(error instanceof ExpressionError)) throw error;
-    // A string that does not parse fails the same way every time, without being parsed again.
     const message = error.message;
     return () => {
       throw new ExpressionError(message, text);

@@ -61,6 +61,15 @@ describe('add / sub / mul / div', () => {
     expect(call('mul', 'ab', -3)).toBe('');
     expect(call('mul', [1], -1)).toEqual([]);
     expect(call('mul', 'ab', true)).toBe('ab');
+    expect(
+      (
+        call(
+          'mul',
+          Array.from({ length: 200_000 }, () => 1),
+          2,
+        ) as unknown[]
+      ).length,
+    ).toBe(400_000);
     fails('mul', ['ab', 1.5]);
     fails('mul', ['a', 'b']);
     fails('mul', [{}, 2]);

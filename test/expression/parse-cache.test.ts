@@ -39,6 +39,13 @@ describe('the parse cache', () => {
     expect(parseCacheStats().parses).toBe(2);
   });
 
+  it('remembers a template that cannot be compiled, and fails it every time', () => {
+    const deep = '{% ' + '$F.not('.repeat(300) + '1' + ')'.repeat(300) + ' %}';
+    for (let i = 0; i < 3; i++)
+      expect(() => evaluateValue(deep, makeScope())).toThrow(/nested more than/);
+    expect(parseCacheStats().parses).toBe(1);
+  });
+
   it('warns about a suspicious literal only when it is first parsed', () => {
     const scope = makeScope();
     for (let i = 0; i < 5; i++) evaluateValue('{{ name }}', scope);

@@ -34,7 +34,7 @@ function repeat(sequence: string | unknown[], times: number): string | unknown[]
   }
   if (typeof sequence === 'string') return sequence.repeat(count);
   const out: unknown[] = [];
-  for (let i = 0; i < count; i++) out.push(...sequence);
+  for (let i = 0; i < count; i++) for (const item of sequence) out.push(item);
   return out;
 }
 

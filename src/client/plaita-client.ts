@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import { ExecutionTerminalError, FlowDefinitionError, InvalidTransitionError, UnknownExecutionError } from '../errors.js';
+import { parseFlow } from '../engine/parse-flow.js';
+import { isLoadedFlow } from '../flow/load-flow.js';
+import type { Flow } from '../flow/flow.js';
+import type { NodeRegistry } from '../nodes/node-registry.js';
+import type { TaskMessage } from '../queue/task-message.js';
+import type { TaskQueue } from '../queue/task-queue.js';
+import { type ExecutionState, isTerminal, newExecutionState } from '../state/execution-state.js';
+import { DEFAULT_TENANT, type ExecutionStore, type ListPage, type ListQuery } from '../store/execution-store.js';
+import type { FlowStore } from '../store/flow-store.js';
+import { sha256Hex } from '../util/canonical-json.js';
+import { silentLogger } from '../util/logger.js';
+
+export interface PlaitaClientOptions {
+  store: ExecutionStore;
+  queue: TaskQueue;
+  flows: FlowStore;
+  /** Default tenant of every call (default `default`). */
+  tenantId?: string;
+  /** Node types the flows may use (validation before anything is stored). */
+  registry?: NodeRegistry;
+  /** Bound of operator retries (must match the workers'; default 3). */
+  maxManualRetries?: number;
+}
+
+export interface StartOptions {
+  executionId?: string;
+  /** A repeated dedupKey returns the existing execution id and starts nothing. */
+  dedupKey?: string;
+  tenantId?: string;
+  /** With a flowId: which published version (default the latest). */
+  version?: string;
+}
+
+export interface Scope {
+  tenantId?: string;
+}
+
+export class WaitTimeoutError extends Error {
+  override readonly name = 'WaitTimeoutError';
+  readonly code = 'wait_timeout';
+  readonly retryable = true;
+}
+
+/**
+ * Starts executions and acts on them (durable.md §6). Every action writes or checks the
+ * state first and enqueues second, so a message never points at nothing.
+ */
+export class PlaitaClient {
+  readonly #tenant: string;
+
+  constructor(private readonly options: PlaitaClientOptions) {
+    this.#tenant = options.tenantId ?? DEFAULT_TENANT;
+  }
+
+  /** Writes the `queued` state FIRST, then enqueues `run`. Returns the execution id. */
+  async start(flow: Flow | Record<string, unknown> | string, input: Record<string, unknown> = {}, options: StartOptions = {}): Promise<string> {
+    const tenantId = options.tenantId ?? this.#tenant;
+    const executionId = options.executionId ?? (options.dedupKey ? dedupExecutionId(tenantId, options.dedupKey) : randomUUID());
+    if (options.dedupKey && (await this.options.store.load(executionId, { tenantId }))) return executionId;
+    const document = await this.#document(flow, options.version ?? null);
+    const stored = await this.options.flows.put(document);
+    const state = newExecutionState({
+      executionId,
+      tenantId,
+      flowId: stored.flowId,
+      flowVersion: stored.version,
+      flowHash: stored.flowHash,
+      status: 'queued',
+      context: { $INPUT: input },
+    });
+    if (options.dedupKey) state.dedupKey = options.dedupKey;
+    await this.options.store.save(state);
+    await this.#enqueue({ v: 1, kind: 'run', executionId, tenantId });
+    return executionId;
+  }
+
+  /** Delivers an event; rejected for unknown or terminal executions. Returns the event id. */
+  async sendEvent(executionId: string, event: { type: string; data?: unknown; eventId?: string }, scope: Scope = {}): Promise<string> {
+    const state = await this.#live(executionId, scope);
+    const eventId = event.eventId ?? randomUUID();
+    await this.#enqueue({ v: 1, kind: 'event', executionId, tenantId: state.tenantId, eventId, type: event.type, data: event.data ?? null });
+    return eventId;
+  }
+
+  /** Cancels a queued, running (its node's signal fires) or suspended execution. */
+  async cancel(executionId: string, options: Scope & { reason?: string } = {}): Promise<void> {
+    const state = await this.#live(executionId, options);
+    await this.options.store.requestCancel(executionId, { tenantId: state.tenantId });
+    await this.#enqueue({ v: 1, kind: 'cancel', executionId, tenantId: state.tenantId, ...(options.reason ? { reason: options.reason } : {}) });
+  }
+
+  /** Re-runs an `error` execution from its last good checkpoint (bounded by maxManualRetries). */
+  async retry(executionId: string, scope: Scope = {}): Promise<void> {
+    const state = await this.#existing(executionId, scope);
+    if (state.status !== 'error') throw new InvalidTransitionError(`execution ${executionId} is ${state.status}: only an execution in error can be retried`, { executionId });
+    const max = this.options.maxManualRetries ?? 3;
+    if (state.manualRetries >= max) throw new InvalidTransitionError(`execution ${executionId} was already retried ${state.manualRetries} times (the limit is ${max})`, { executionId });
+    await this.#enqueue({ v: 1, kind: 'retry', executionId, tenantId: state.tenantId });
+  }
+
+  get(executionId: string, scope: Scope = {}): Promise<ExecutionState | null> {
+    return this.options.store.load(executionId, { tenantId: scope.tenantId ?? this.#tenant });
+  }
+
+  list(query: ListQuery = {}): Promise<ListPage> {
+    return this.options.store.list({ ...query, tenantId: query.tenantId ?? this.#tenant });
+  }
+
+  /** Resolves once the execution is terminal (`until: 'terminal'`) or also suspended (`'settled'`, default). */
+  async waitFor(executionId: string, options: Scope & { timeoutMs?: number; until?: 'terminal' | 'settled'; pollMs?: number } = {}): Promise<ExecutionState> {
+    const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+    for (;;) {
+      const state = await this.#existing(executionId, options);
+      if (isTerminal(state.status) || ((options.until ?? 'settled') === 'settled' && state.status === 'suspended')) return state;
+      if (Date.now() >= deadline) throw new WaitTimeoutError(`execution ${executionId} is still ${state.status} after ${options.timeoutMs ?? 30_000} ms`);
+      await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 50));
+    }
+  }
+
+  async #document(flow: Flow | Record<string, unknown> | string, version: string | null): Promise<Record<string, unknown>> {
+    if (isLoadedFlow(flow)) return flow.document as Record<string, unknown>;
+    if (typeof flow === 'string' && /^[\w.-]+$/.test(flow.trim())) {
+      const stored = await this.options.flows.getByVersion(flow.trim(), version);
+      if (!stored) throw new FlowDefinitionError([{ path: '', message: `no published flow '${flow}'${version ? ` version ${version}` : ''}` }]);
+      return stored.document;
+    }
+    // Validate before anything is stored: an invalid flow never gets an execution.
+    return parseFlow(flow, { ...(this.options.registry ? { registry: this.options.registry } : {}), logger: silentLogger }).document as Record<string, unknown>;
+  }
+
+  async #existing(executionId: string, scope: Scope): Promise<ExecutionState> {
+    const state = await this.options.store.load(executionId, { tenantId: scope.tenantId ?? this.#tenant });
+    if (!state) throw new UnknownExecutionError(`no execution ${executionId}`, { executionId });
+    return state;
+  }
+
+  async #live(executionId: string, scope: Scope): Promise<ExecutionState> {
+    const state = await this.#existing(executionId, scope);
+    if (isTerminal(state.status)) throw new ExecutionTerminalError(`execution ${executionId} is ${state.status}`, { executionId });
+    return state;
+  }
+
+  async #enqueue(message: TaskMessage): Promise<void> {
+    await this.options.queue.enqueue(message);
+  }
+}
+
+/** A dedupKey maps to one execution id, so a repeated start finds the first. */
+function dedupExecutionId(tenantId: string, dedupKey: string): string {
+  return `dedup-${sha256Hex(`${tenantId}\u0000${dedupKey}`).slice(0, 32)}`;
+}

@@ -1,0 +1,139 @@
+import type { ErrorRecord } from '../errors.js';
+import type { ExecutionState, ExecutionStatus, WaitingOn } from '../state/execution-state.js';
+
+/** The default tenant: every read and list is scoped by a tenant (durable.md §1). */
+export const DEFAULT_TENANT = 'default';
+
+export interface TenantScope {
+  /** Default `default`. A tenant never sees another tenant's executions. */
+  tenantId?: string;
+}
+
+export interface SaveOptions {
+  /**
+   * Fenced write: succeeds only if the execution's current lease generation equals
+   * `generation`, checked atomically with the write; otherwise FenceRejectedError and
+   * nothing is written.
+   */
+  fence?: { generation: number };
+  /**
+   * The `$NODE` entries that changed since the last save of this execution. When given, only
+   * those node results and the header are written (the checkpoint cost does not grow with the
+   * steps already taken); when absent, the whole context is rewritten. The caller guarantees
+   * the other entries are unchanged.
+   */
+  changedNodes?: readonly string[];
+}
+
+export interface ListQuery extends TenantScope {
+  status?: ExecutionStatus | readonly ExecutionStatus[];
+  flowId?: string;
+  flowHash?: string;
+  /** ISO-8601 bounds on `createdAt` (exclusive). */
+  createdBefore?: string;
+  createdAfter?: string;
+  /** Default 50, at most 1000. */
+  limit?: number;
+  /** From a previous page's `nextCursor`. */
+  cursor?: string | null;
+}
+
+/** What `list` returns per execution: the header, never the context. */
+export interface ExecutionSummary {
+  executionId: string;
+  tenantId: string;
+  flowId: string | null;
+  flowVersion: string | null;
+  flowHash: string | null;
+  status: ExecutionStatus;
+  createdAt: string;
+  updatedAt: string;
+  endedAt: string | null;
+  version: number;
+  error: ErrorRecord | null;
+  waiting: WaitingOn | null;
+}
+
+export interface ListPage {
+  /** Newest first (by `createdAt`, then `executionId`). */
+  items: ExecutionSummary[];
+  /** Pass back as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+export interface LeaseRequest extends TenantScope {
+  /** Who holds it (a worker id); re-acquiring by the same owner succeeds. */
+  owner: string;
+  ttlMs: number;
+}
+
+export interface Lease {
+  executionId: string;
+  tenantId: string;
+  owner: string;
+  /** Fencing token: strictly increases with every acquisition of this execution's lease. */
+  generation: number;
+  /** Epoch ms. */
+  expiresAt: number;
+}
+
+/**
+ * Where executions are kept (durable.md §3). Every implementation passes the same conformance
+ * suite (`test/contracts/execution-store.contract.ts`) and goes through the one state codec.
+ *
+ * Errors: `StateSerializationError` / `StateTooLargeError` (permanent, nothing written),
+ * `StoreUnavailableError` (transient: connection refused/reset, timeout, failover; `cause` is
+ * the driver error), `FenceRejectedError` (stale lease generation, nothing written),
+ * `StateCorruptError` (stored bytes cannot be decoded). Never a boolean, never swallowed.
+ */
+export interface ExecutionStore {
+  /**
+   * Writes the state atomically (header and node results together) and increments nothing
+   * itself: `state.version` is written as given. Terminal states get an expiry after
+   * `terminalTtlMs` (0 keeps them forever).
+   */
+  save(state: ExecutionState, options?: SaveOptions): Promise<void>;
+  /** The state, or null when absent. Absent and "could not read" are never confused. */
+  load(executionId: string, options?: TenantScope): Promise<ExecutionState | null>;
+  /** Newest first, keyset pagination, every filter served by an index. */
+  list(query?: ListQuery): Promise<ListPage>;
+  /** True when something was deleted (its lease and node results included). */
+  delete(executionId: string, options?: TenantScope): Promise<boolean>;
+
+  /**
+   * Takes the execution's lease and increments its fencing generation, atomically. Returns
+   * null when another owner holds an unexpired lease. The execution must exist.
+   */
+  acquireLease(executionId: string, request: LeaseRequest): Promise<Lease | null>;
+  /** Extends the lease if `owner` still holds it with `generation`; false when it was lost. */
+  renewLease(executionId: string, lease: { owner: string; generation: number; ttlMs: number } & TenantScope): Promise<boolean>;
+  /** Gives the lease up if still held by `owner` with `generation` (idempotent). */
+  releaseLease(executionId: string, lease: { owner: string; generation: number } & TenantScope): Promise<void>;
+  /** The current lease, or null when none is held (expired leases are not held). */
+  getLease(executionId: string, options?: TenantScope): Promise<Lease | null>;
+
+  /**
+   * Marks the execution as to be cancelled, beside the state (a save never clears it), so
+   * the worker running it sees the request between nodes. False when the execution is absent.
+   */
+  requestCancel(executionId: string, options?: TenantScope): Promise<boolean>;
+  /** Whether a cancel was requested (see requestCancel). */
+  isCancelRequested(executionId: string, options?: TenantScope): Promise<boolean>;
+
+  /** Removes terminal executions whose expiry has passed; returns how many. */
+  sweepExpired(now?: number): Promise<number>;
+  /** Releases connections/handles. Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface ExecutionStoreOptions {
+  /** Terminal states expire after this (default 30 days); 0 keeps them forever. */
+  terminalTtlMs?: number;
+  /** Default 16 MiB. */
+  maxStateBytes?: number;
+  /** A server that cannot be reached makes an operation reject within this (default 5000). */
+  connectTimeoutMs?: number;
+}
+
+export const DEFAULT_TERMINAL_TTL_MS = 30 * 24 * 3600 * 1000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;

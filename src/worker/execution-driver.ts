@@ -1,0 +1,177 @@
+import { peekNextNode } from '../engine/peek-next.js';
+import { runStep, type StepOutcome, type StepRequest } from '../engine/run-step.js';
+import type { Flow } from '../flow/flow.js';
+import type { FlowError } from '../flow-errors.js';
+import type { ErrorRecord } from '../errors.js';
+import type { TaskMessage } from '../queue/task-message.js';
+import { type ExecutionState, type InboxEvent, rememberAppliedEventId } from '../state/execution-state.js';
+import type { Lease } from '../store/execution-store.js';
+import type { HandlingResult } from './decide.js';
+import { envelope, eventMatches } from './event-matching.js';
+import type { LeaseKeeper } from './lease-keeper.js';
+import { afterStep, flowErrorRecord, toCancelled, toCompleted, toError, toSuspended } from './state-transitions.js';
+import { timerId, visitOf, waitTimeoutMs } from './wait-timers.js';
+import type { WorkerDeps } from './worker-deps.js';
+
+/**
+ * Advances one execution while this worker holds its lease: runs one node per step and
+ * writes a fenced checkpoint after each. Every state it writes goes through `persist`.
+ */
+export class ExecutionDriver {
+  /** The node whose result could not be stored, when a checkpoint was refused. */
+  failedNode: string | null = null;
+
+  constructor(
+    private readonly deps: WorkerDeps,
+    readonly flow: Flow,
+    readonly lease: Lease,
+    readonly keeper: LeaseKeeper,
+    public state: ExecutionState,
+  ) {}
+
+  /** Fenced save; `changedNodes` null = rewrite the whole context. */
+  async persist(next: ExecutionState, changedNodes: readonly string[] | null): Promise<void> {
+    const state = { ...next, version: this.state.version + 1 };
+    const started = performance.now();
+    await this.deps.store.save(state, { fence: { generation: this.lease.generation }, ...(changedNodes ? { changedNodes } : {}) });
+    this.deps.metrics?.checkpointSeconds.observe((performance.now() - started) / 1000);
+    this.state = state;
+  }
+
+  /** Steps until the execution ends, suspends with nothing to resume it, fails, or is cancelled. */
+  async run(): Promise<HandlingResult> {
+    for (;;) {
+      if (this.keeper.cancelRequested) return this.cancel('cancelled by request');
+      this.keeper.throwIfLost();
+      const fresh = typeof this.state.context.$EXECUTION_ID !== 'string';
+      const request: StepRequest = fresh
+        ? { input: this.state.context.$INPUT ?? {}, executionId: this.state.executionId }
+        : { checkpoint: this.state.context };
+      const outcome = await this.step(request);
+      const done = await this.settle(outcome, fresh);
+      if (done) return done;
+    }
+  }
+
+  /** Delivers an event (or a timer) to the suspended node, then keeps stepping. */
+  async resume(kind: 'event' | 'timeout', data: unknown, applied: { eventId?: string }): Promise<HandlingResult> {
+    const outcome = await this.step({ checkpoint: this.state.context, resume: { type: kind, data } });
+    if (outcome.status === 'failed') return this.fail(outcome.error);
+    const next = afterStep(this.state, outcome.context, null, peekNextNode(this.flow, outcome.context), this.deps.now());
+    next.waiting = null;
+    if (applied.eventId !== undefined) {
+      next.appliedEventIds = rememberAppliedEventId(next.appliedEventIds, applied.eventId);
+      next.inbox = next.inbox.filter((e) => e.eventId !== applied.eventId);
+    }
+    await this.persist(next, outcome.changedNodes);
+    return this.run();
+  }
+
+  /** Keeps an event that arrived before its node suspended (or for another node). */
+  async keepInInbox(event: InboxEvent): Promise<HandlingResult> {
+    if (this.state.inbox.some((e) => e.eventId === event.eventId)) return { kind: 'no_op' };
+    await this.persist({ ...this.state, inbox: [...this.state.inbox, event], updatedAt: this.deps.now().toISOString() }, []);
+    return { kind: 'no_op' };
+  }
+
+  async cancel(reason: string): Promise<HandlingResult> {
+    await this.cancelTimers();
+    await this.persist(toCancelled(this.state, reason, this.deps.now()), []);
+    return { kind: 'cancelled' };
+  }
+
+  /** Writes a terminal error decided by the decision table (context: the last good checkpoint). */
+  async writeError(error: ErrorRecord): Promise<void> {
+    await this.cancelTimers();
+    await this.persist(toError(this.state, error, this.deps.now()), []);
+  }
+
+  /** A suspended execution whose timer may not have been enqueued (a crash between save and enqueue). */
+  async ensureTimers(): Promise<void> {
+    const waiting = this.state.waiting;
+    if (this.state.status !== 'suspended' || !waiting?.dueAt) return;
+    const delayMs = Math.max(0, Date.parse(waiting.dueAt) - this.deps.now().getTime());
+    const kind = this.flow.nodesById.get(waiting.nodeId)?.def.type === 'delay' ? 'delay' : 'timeout';
+    const id = timerId(this.state.executionId, waiting.nodeId, visitOf(this.state, waiting.nodeId), kind);
+    const message: TaskMessage = { v: 1, kind: 'timer', executionId: this.state.executionId, tenantId: this.state.tenantId, nodeId: waiting.nodeId, timerId: id };
+    await this.deps.queue.enqueue(message, { delayMs, dedupId: id });
+  }
+
+  /** The first inbox event the suspended node waits for, in arrival order. */
+  matchingInboxEvent(): InboxEvent | undefined {
+    const waiting = this.state.waiting;
+    if (this.state.status !== 'suspended' || !waiting) return undefined;
+    return this.state.inbox.find((e) => eventMatches(waiting, e.type, e.data));
+  }
+
+  deliverable(type: string, data: unknown): boolean {
+    const waiting = this.state.waiting;
+    return this.state.status === 'suspended' && waiting !== null && eventMatches(waiting, type, data);
+  }
+
+  async deliverFromInbox(event: InboxEvent): Promise<HandlingResult> {
+    return this.resume('event', envelope(event.eventId, event.type, event.data, this.state.waiting!), { eventId: event.eventId });
+  }
+
+  private async step(request: StepRequest): Promise<StepOutcome> {
+    const started = performance.now();
+    const outcome = await runStep(this.flow, request, {
+      ...this.deps.engine,
+      signal: this.keeper.signal,
+      tenantId: this.state.tenantId,
+      resolveFlow: (flowId, version) => this.deps.resolver.byVersion(flowId, version),
+      events: { subscribe: (r) => `sub:${this.state.executionId}:${r.nodeId}:${visitOf(this.state, r.nodeId) + 1}` },
+    });
+    const nodeType = outcome.step?.type ?? 'none';
+    this.deps.metrics?.nodeSeconds.observe({ type: nodeType }, (performance.now() - started) / 1000);
+    return outcome;
+  }
+
+  /** Persists one step's outcome; returns the handling result when the loop should stop. */
+  private async settle(outcome: StepOutcome, fresh: boolean): Promise<HandlingResult | null> {
+    const now = this.deps.now();
+    if (outcome.status === 'failed') return this.fail(outcome.error);
+    // The first step wrote `start` and one node into a context that had none: write it whole.
+    const changed = fresh ? null : outcome.changedNodes;
+    const nodeId = outcome.step.nodeId;
+    this.failedNode = nodeId; // until the checkpoint below is stored
+    const result = await this.persistOutcome(outcome, changed, nodeId, now);
+    this.failedNode = null;
+    return result;
+  }
+
+  private async persistOutcome(outcome: Exclude<StepOutcome, { status: 'failed' }>, changed: string[] | null, nodeId: string | null, now: Date): Promise<HandlingResult | null> {
+    switch (outcome.status) {
+      case 'completed':
+        await this.persist(toCompleted(this.state, outcome.context, nodeId, outcome.result, now), changed);
+        return { kind: 'completed' };
+      case 'suspended': {
+        const timeout = waitTimeoutMs(this.flow, outcome.waiting.nodeId);
+        const dueAt = outcome.waiting.dueAt ?? (timeout === null ? null : now.getTime() + timeout);
+        await this.persist(toSuspended(this.state, outcome.context, outcome.waiting, dueAt, now), changed);
+        await this.ensureTimers();
+        const early = this.matchingInboxEvent();
+        return early ? this.deliverFromInbox(early) : { kind: 'suspended' };
+      }
+      case 'advanced':
+        await this.persist(afterStep(this.state, outcome.context, nodeId, peekNextNode(this.flow, outcome.context), now), changed);
+        return null;
+    }
+  }
+
+  private async fail(error: FlowError): Promise<HandlingResult> {
+    // Lease loss and cancellation surface as a cancelled step: they are not the flow's failure.
+    this.keeper.throwIfLost();
+    if (this.keeper.cancelRequested) return this.cancel('cancelled by request');
+    await this.writeError(flowErrorRecord(error));
+    return { kind: 'node_failed' };
+  }
+
+  private async cancelTimers(): Promise<void> {
+    const waiting = this.state.waiting;
+    if (!waiting?.dueAt) return;
+    for (const kind of ['delay', 'timeout'] as const) {
+      await this.deps.queue.cancelDelayed(timerId(this.state.executionId, waiting.nodeId, visitOf(this.state, waiting.nodeId), kind)).catch(() => false);
+    }
+  }
+}

@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { EngineOptions } from '../engine/engine-options.js';
+import type { NodeRegistry } from '../nodes/node-registry.js';
+import type { Delivery, TaskQueue } from '../queue/task-queue.js';
+import { DEFAULT_VISIBILITY_TIMEOUT_MS } from '../queue/task-queue.js';
+import type { ExecutionStore } from '../store/execution-store.js';
+import type { FlowStore } from '../store/flow-store.js';
+import { getDefaultLogger, type Logger } from '../util/logger.js';
+import { FlowResolver } from './flow-resolver.js';
+import { MessageHandler } from './message-handler.js';
+import type { WorkerDeps, WorkerSettings } from './worker-deps.js';
+import { WorkerMetrics } from './worker-metrics.js';
+
+export interface FlowWorkerOptions extends Partial<Omit<WorkerSettings, 'workerId'>> {
+  store: ExecutionStore;
+  queue: TaskQueue;
+  flows: FlowStore;
+  /** Messages handled at once (default 16). */
+  concurrency?: number;
+  workerId?: string;
+  /** In-flight steps get this long to finish on stop() (default 30 s). */
+  drainTimeoutMs?: number;
+  /** How long one receive waits for messages (default 1000 ms). */
+  pollBlockMs?: number;
+  registry?: NodeRegistry;
+  /** Passed to every step: functions, env, timeZone, callbackBaseUrl, hooks... */
+  engine?: EngineOptions;
+  logger?: Logger;
+  metrics?: WorkerMetrics;
+}
+
+/**
+ * Consumes the task queue with bounded concurrency; each message is handled under the
+ * execution's lease by MessageHandler. Never crashes on a message; `stop()` drains.
+ */
+export class FlowWorker {
+  readonly workerId: string;
+  readonly metrics: WorkerMetrics;
+  readonly #deps: WorkerDeps;
+  readonly #handler: MessageHandler;
+  readonly #concurrency: number;
+  readonly #drainTimeoutMs: number;
+  readonly #pollBlockMs: number;
+  readonly #inFlight = new Set<Promise<void>>();
+  #loop: Promise<void> | null = null;
+  #stopping = false;
+  #wake: (() => void) | null = null;
+
+  constructor(options: FlowWorkerOptions) {
+    this.workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.metrics = options.metrics ?? new WorkerMetrics();
+    const log = (options.logger ?? getDefaultLogger()).child({ workerId: this.workerId });
+    const visibilityTimeoutMs = options.visibilityTimeoutMs ?? DEFAULT_VISIBILITY_TIMEOUT_MS;
+    const settings: WorkerSettings = {
+      workerId: this.workerId,
+      maxDeliveries: options.maxDeliveries ?? 5,
+      maxNodeAttempts: options.maxNodeAttempts ?? 5,
+      leaseTtlMs: options.leaseTtlMs ?? Math.min(30_000, visibilityTimeoutMs),
+      visibilityTimeoutMs,
+      maxManualRetries: options.maxManualRetries ?? 3,
+      conflictDelayMs: options.conflictDelayMs ?? 250,
+    };
+    this.#deps = {
+      store: options.store,
+      queue: options.queue,
+      resolver: new FlowResolver(options.flows, options.registry),
+      settings,
+      engine: { ...options.engine, ...(options.registry ? { registry: options.registry } : {}), logger: options.engine?.logger ?? log },
+      log,
+      metrics: this.metrics,
+      now: () => new Date(),
+    };
+    this.#handler = new MessageHandler(this.#deps);
+    this.#concurrency = Math.max(1, options.concurrency ?? 16);
+    this.#drainTimeoutMs = options.drainTimeoutMs ?? 30_000;
+    this.#pollBlockMs = options.pollBlockMs ?? 1000;
+  }
+
+  get running(): boolean {
+    return this.#loop !== null && !this.#stopping;
+  }
+
+  /** Starts consuming in the background. */
+  start(): void {
+    if (this.#loop) return;
+    this.#stopping = false;
+    this.#loop = this.#run();
+  }
+
+  /**
+   * Graceful drain: stops taking messages, lets in-flight steps finish up to the drain
+   * timeout (their leases are released as each finishes). What is cut off is redelivered.
+   */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    this.#wake?.();
+    await this.#loop;
+    this.#loop = null;
+    const drained = Promise.all([...this.#inFlight]).then(() => true);
+    const timedOut = new Promise<false>((resolve) => setTimeout(() => resolve(false), this.#drainTimeoutMs).unref());
+    if (!(await Promise.race([drained, timedOut]))) this.#deps.log.warn({ inFlight: this.#inFlight.size }, 'drain timed out; unfinished messages will be redelivered');
+  }
+
+  /** Handles one batch now (tests, the embedded tier); returns how many messages were handled. */
+  async tick(blockMs = 0): Promise<number> {
+    const deliveries = await this.#deps.queue.receive(this.workerId, { max: this.#concurrency, blockMs });
+    await Promise.all(deliveries.map((d) => this.#handle(d)));
+    return deliveries.length;
+  }
+
+  async #run(): Promise<void> {
+    let failures = 0;
+    while (!this.#stopping) {
+      if (this.#inFlight.size >= this.#concurrency) {
+        await Promise.race(this.#inFlight);
+        continue;
+      }
+      try {
+        const deliveries = await this.#deps.queue.receive(this.workerId, { max: this.#concurrency - this.#inFlight.size, blockMs: this.#pollBlockMs });
+        failures = 0;
+        for (const delivery of deliveries) this.#track(this.#handle(delivery));
+      } catch (error) {
+        failures++;
+        this.#deps.log.warn({ err: error }, 'receiving from the queue failed; retrying');
+        await this.#pause(Math.min(5000, 100 * 2 ** Math.min(failures, 6)));
+      }
+    }
+  }
+
+  #track(work: Promise<void>): void {
+    const tracked = work.finally(() => this.#inFlight.delete(tracked));
+    this.#inFlight.add(tracked);
+  }
+
+  async #handle(delivery: Delivery): Promise<void> {
+    this.metrics.inFlight.inc();
+    this.metrics.messages.inc({ outcome: 'consumed', kind: delivery.parsed.ok ? delivery.parsed.message.kind : 'malformed' });
+    try {
+      await this.#handler.handle(delivery);
+    } catch (error) {
+      // Acting on the decision failed (queue down): the message stays pending and comes back.
+      this.#deps.log.warn({ messageId: delivery.id, err: error }, 'message handling failed; it will be redelivered');
+    } finally {
+      this.metrics.inFlight.dec();
+    }
+  }
+
+  #pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.#wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+}

@@ -1,0 +1,269 @@
+import type { ErrorRecord } from '../errors.js';
+import { peekNextNode } from '../engine/peek-next.js';
+import type { TaskMessage } from '../queue/task-message.js';
+import type { Delivery } from '../queue/task-queue.js';
+import { isTerminal, type ExecutionState } from '../state/execution-state.js';
+import type { Lease } from '../store/execution-store.js';
+import { decide, type Decision, type ExecutionErrorCode, type HandlingResult } from './decide.js';
+import { envelope } from './event-matching.js';
+import { ExecutionDriver } from './execution-driver.js';
+import { LeaseKeeper } from './lease-keeper.js';
+import { toRetried, toRunning, unfinishedStarts } from './state-transitions.js';
+import { parseTimerId, visitOf } from './wait-timers.js';
+import type { WorkerDeps } from './worker-deps.js';
+
+type EventMessage = Extract<TaskMessage, { kind: 'event' }>;
+type TimerMessage = Extract<TaskMessage, { kind: 'timer' }>;
+
+/** What one delivery left behind, for the decision's state write. */
+interface Handling {
+  lease: Lease | null;
+  driver: ExecutionDriver | null;
+}
+
+/**
+ * Handles one delivery end to end: validate, lease, load, apply, step — then ONE pure
+ * decision (`decide`) says what to write and what to do with the message.
+ */
+export class MessageHandler {
+  /** Drivers of executions this process is advancing, for in-process cancel. */
+  readonly active = new Map<string, LeaseKeeper>();
+  #handlings = 0;
+
+  constructor(private readonly deps: WorkerDeps) {}
+
+  async handle(delivery: Delivery): Promise<Decision> {
+    const handling: Handling = { lease: null, driver: null };
+    let result: HandlingResult;
+    try {
+      result = await this.process(delivery, handling);
+    } catch (error) {
+      result = { kind: 'failure', error };
+    }
+    const decision = decide(result, { deliveryCount: delivery.deliveryCount, maxDeliveries: this.deps.settings.maxDeliveries });
+    try {
+      await this.act(delivery, decision, result, handling);
+    } finally {
+      await this.release(handling);
+    }
+    return decision;
+  }
+
+  private async process(delivery: Delivery, handling: Handling): Promise<HandlingResult> {
+    if (!delivery.parsed.ok) return { kind: 'malformed', reason: delivery.parsed.reason };
+    const message = delivery.parsed.message;
+    const { store, settings } = this.deps;
+    const scope = { tenantId: message.tenantId };
+    // One owner per handling: two messages of one execution in this process exclude each other too.
+    const owner = `${settings.workerId}#${++this.#handlings}`;
+    const lease = await store.acquireLease(message.executionId, { ...scope, owner, ttlMs: settings.leaseTtlMs });
+    if (!lease) return this.onLeaseConflict(message);
+    handling.lease = lease;
+    const state = await store.load(message.executionId, scope);
+    if (!state) return { kind: 'unknown_execution' };
+    if (isTerminal(state.status) && !(message.kind === 'retry' && state.status === 'error')) return { kind: 'already_terminal' };
+    const flow = await this.deps.resolver.byHash(state.flowHash);
+    const keeper = new LeaseKeeper(store, this.deps.queue, lease, delivery, settings.workerId, {
+      leaseTtlMs: settings.leaseTtlMs,
+      visibilityTimeoutMs: settings.visibilityTimeoutMs,
+      log: this.deps.log,
+    });
+    const driver = new ExecutionDriver(this.deps, flow, lease, keeper, state);
+    handling.driver = driver;
+    this.active.set(message.executionId, keeper);
+    try {
+      if (message.kind !== 'cancel' && (await store.isCancelRequested(message.executionId, scope))) keeper.markCancelRequested();
+      return await this.apply(message, driver);
+    } finally {
+      keeper.stop();
+      this.active.delete(message.executionId);
+    }
+  }
+
+  private async apply(message: TaskMessage, driver: ExecutionDriver): Promise<HandlingResult> {
+    const state = driver.state;
+    if (driver.keeper.cancelRequested && message.kind !== 'retry') return driver.cancel('cancelled by request');
+    let result: HandlingResult;
+    switch (message.kind) {
+      case 'cancel':
+        return driver.cancel(message.reason ?? 'cancelled by request');
+      case 'retry':
+        result = await this.retry(driver);
+        break;
+      case 'event':
+        result = await this.event(message, driver);
+        break;
+      case 'timer':
+        result = await this.timer(message, driver);
+        break;
+      case 'run':
+        return this.run(driver, state);
+    }
+    // A `running` execution nobody holds lost its worker mid-way: whoever gets the lease continues it.
+    return result.kind === 'no_op' && driver.state.status === 'running' ? this.run(driver, driver.state) : result;
+  }
+
+  private async run(driver: ExecutionDriver, state: ExecutionState): Promise<HandlingResult> {
+    if (state.status === 'suspended') {
+      await driver.ensureTimers();
+      const early = driver.matchingInboxEvent();
+      return early ? driver.deliverFromInbox(early) : { kind: 'no_op' };
+    }
+    const nextNode = peekNextNode(driver.flow, typeof state.context.$EXECUTION_ID === 'string' ? state.context : null);
+    // A node whose visit was started this many times without finishing keeps killing its worker.
+    if (nextNode !== null && unfinishedStarts(state, nextNode) >= this.deps.settings.maxNodeAttempts) return { kind: 'crash_loop', nodeId: nextNode };
+    await driver.persist(toRunning(state, nextNode, this.deps.now()), []);
+    return driver.run();
+  }
+
+  private async retry(driver: ExecutionDriver): Promise<HandlingResult> {
+    const state = driver.state;
+    if (state.status !== 'error' || state.manualRetries >= this.deps.settings.maxManualRetries) return { kind: 'no_op' };
+    const nextNode = peekNextNode(driver.flow, typeof state.context.$EXECUTION_ID === 'string' ? state.context : null);
+    await driver.persist(toRetried(state, nextNode, this.deps.now()), []);
+    return driver.run();
+  }
+
+  private async event(message: EventMessage, driver: ExecutionDriver): Promise<HandlingResult> {
+    const { eventId } = message;
+    const { type } = message;
+    if (driver.state.appliedEventIds.includes(eventId)) return { kind: 'no_op' }; // a repeated event id is applied once
+    if (driver.deliverable(type, message.data)) {
+      return driver.resume('event', envelope(eventId, type, message.data, driver.state.waiting!), { eventId });
+    }
+    return driver.keepInInbox({ eventId, type, data: message.data ?? null, receivedAt: this.deps.now().toISOString() });
+  }
+
+  private async timer(message: TimerMessage, driver: ExecutionDriver): Promise<HandlingResult> {
+    const state = driver.state;
+    const timer = parseTimerId(message.timerId);
+    const waiting = state.waiting;
+    // Fires once: only for the same visit of the same node, still waiting.
+    if (!timer || state.status !== 'suspended' || !waiting || waiting.nodeId !== timer.nodeId || visitOf(state, timer.nodeId) !== timer.visit) return { kind: 'no_op' };
+    if (timer.kind === 'timeout') return driver.resume('timeout', null, {});
+    const now = this.deps.now().getTime();
+    const planned = waiting.dueAt ? Date.parse(waiting.dueAt) : now;
+    const payload = {
+      node_id: waiting.nodeId,
+      execution_id: state.executionId,
+      flow_id: state.flowId,
+      tenant_id: state.tenantId,
+      trigger_type: 'delay_completed',
+      delay_ms: delayMsOf(state, waiting.nodeId),
+      actual_trigger_timestamp: now,
+      planned_trigger_timestamp: planned,
+      success: true,
+    };
+    return driver.resume('event', envelope(message.timerId, waiting.eventType, payload, waiting), { eventId: message.timerId });
+  }
+
+  private async onLeaseConflict(message: TaskMessage): Promise<HandlingResult> {
+    this.deps.metrics?.leaseConflicts.inc();
+    if (message.kind === 'cancel') {
+      // The holder may be mid-node: the marker reaches it between nodes (and its node's signal here).
+      this.active.get(message.executionId)?.markCancelRequested();
+      await this.deps.store.requestCancel(message.executionId, { tenantId: message.tenantId });
+    }
+    const exists = await this.deps.store.load(message.executionId, { tenantId: message.tenantId });
+    return exists ? { kind: 'lease_conflict' } : { kind: 'unknown_execution' };
+  }
+
+  /** Carries out the decision: the state write first (it must be durable), then the message. */
+  private async act(delivery: Delivery, decision: Decision, result: HandlingResult, handling: Handling): Promise<void> {
+    const { queue, metrics, log } = this.deps;
+    const kind = delivery.parsed.ok ? delivery.parsed.message.kind : 'malformed';
+    if (decision.write) {
+      try {
+        await this.writeDecision(decision.write.errorCode, result, handling, delivery);
+      } catch (error) {
+        // The outcome is not durable: leave the message for the next delivery.
+        log.warn({ messageId: delivery.id, err: error }, 'could not record the outcome; leaving the message for redelivery');
+        metrics?.messages.inc({ outcome: 'left', kind });
+        return;
+      }
+    }
+    switch (decision.action) {
+      case 'ack':
+        await queue.ack(delivery);
+        break;
+      case 'dead_letter':
+        await queue.deadLetter(delivery, decision.reason ?? 'unknown', describe(result));
+        metrics?.deadLetters.inc({ reason: decision.reason ?? 'unknown' });
+        break;
+      case 'requeue':
+        if (delivery.parsed.ok) await queue.enqueue(delivery.parsed.message, { delayMs: this.deps.settings.conflictDelayMs });
+        await queue.ack(delivery);
+        break;
+      case 'leave':
+      case 'abandon':
+        break;
+    }
+    metrics?.messages.inc({ outcome: decision.action, kind });
+    log.debug({ messageId: delivery.id, kind, result: result.kind, action: decision.action, deliveryCount: delivery.deliveryCount }, 'message handled');
+  }
+
+  private async writeDecision(errorCode: ExecutionErrorCode, result: HandlingResult, handling: Handling, delivery: Delivery): Promise<void> {
+    let driver = handling.driver;
+    if (!driver) driver = await this.driverForWrite(delivery, handling);
+    if (!driver) throw new Error('the execution could not be leased to record its outcome');
+    await driver.writeError(errorRecord(errorCode, result, driver));
+  }
+
+  /** Failures before a driver existed (e.g. the store was down at load): lease and load again. */
+  private async driverForWrite(delivery: Delivery, handling: Handling): Promise<ExecutionDriver | null> {
+    if (!delivery.parsed.ok) return null;
+    const { executionId, tenantId } = delivery.parsed.message;
+    const { store, settings } = this.deps;
+    handling.lease ??= await store.acquireLease(executionId, { tenantId, owner: `${settings.workerId}#${++this.#handlings}`, ttlMs: settings.leaseTtlMs });
+    if (!handling.lease) return null;
+    const state = await store.load(executionId, { tenantId });
+    if (!state || isTerminal(state.status)) return null;
+    const flow = await this.deps.resolver.byHash(state.flowHash).catch(() => null);
+    const keeper = new LeaseKeeper(store, this.deps.queue, handling.lease, delivery, settings.workerId, { leaseTtlMs: settings.leaseTtlMs, visibilityTimeoutMs: settings.visibilityTimeoutMs, log: this.deps.log });
+    keeper.stop();
+    handling.driver = new ExecutionDriver(this.deps, flow ?? placeholderFlow, handling.lease, keeper, state);
+    return handling.driver;
+  }
+
+  private async release(handling: Handling): Promise<void> {
+    const { lease } = handling;
+    if (!lease) return;
+    await this.deps.store.releaseLease(lease.executionId, { tenantId: lease.tenantId, owner: lease.owner, generation: lease.generation }).catch(() => undefined);
+    const status = handling.driver?.state.status;
+    if (status && isTerminal(status)) this.deps.metrics?.executions.inc({ status });
+  }
+}
+
+/** Only used to write an error record when the pinned flow itself is missing. */
+const placeholderFlow = { nodes: [], nodesById: new Map(), startNode: null } as unknown as ExecutionDriver['flow'];
+
+function delayMsOf(state: ExecutionState, nodeId: string): number | null {
+  const node = (state.context.$NODE as Record<string, { service_config?: { delay_ms?: unknown } }> | undefined)?.[nodeId];
+  return typeof node?.service_config?.delay_ms === 'number' ? node.service_config.delay_ms : null;
+}
+
+function describe(result: HandlingResult): string | null {
+  switch (result.kind) {
+    case 'malformed':
+      return result.reason;
+    case 'failure':
+      return result.error instanceof Error ? `${result.error.name}: ${result.error.message}` : String(result.error);
+    default:
+      return result.kind;
+  }
+}
+
+function errorRecord(code: ExecutionErrorCode, result: HandlingResult, driver: ExecutionDriver): ErrorRecord {
+  const failure = result.kind === 'failure' ? (result.error as { name?: string; message?: string; toRecord?: () => ErrorRecord }) : null;
+  const details = failure?.toRecord?.().details;
+  const record: ErrorRecord = {
+    code,
+    name: failure?.name ?? code,
+    message: failure?.message ?? (result.kind === 'crash_loop' ? `node '${result.nodeId}' was started ${driver.state.timings[result.nodeId]?.attempts ?? '?'} times without finishing` : code),
+    retryable: false,
+    ...(details ? { details } : {}),
+  };
+  const node = result.kind === 'crash_loop' ? result.nodeId : driver.failedNode;
+  if (node) record.node = node;
+  return record;
+}

@@ -1,0 +1,102 @@
+import type { Waiting } from '../engine/suspension.js';
+import type { Context } from '../expression/scope.js';
+import type { ErrorRecord } from '../errors.js';
+import type { FlowError } from '../flow-errors.js';
+import type { ExecutionState, ExecutionStatus, WaitingOn } from '../state/execution-state.js';
+
+/**
+ * Pure builders of the next state. The worker persists what they return (fenced); nothing
+ * here touches a store. `now` is passed in so tests can pin time.
+ */
+
+function next(state: ExecutionState, patch: Partial<ExecutionState>, now: Date): ExecutionState {
+  return { ...state, ...patch, updatedAt: now.toISOString() };
+}
+
+function ended(status: ExecutionStatus, now: Date): Partial<ExecutionState> {
+  return { status, endedAt: now.toISOString(), waiting: null };
+}
+
+/**
+ * Counts one more start of `nodeId` before it runs: `attempts` (total starts, visible to
+ * operators) and `timings[nodeId].attempts` (starts of the current, unfinished visit — the
+ * crash-loop guard; a node legitimately revisited in a loop starts a new visit at 1).
+ */
+export function countStart(state: ExecutionState, nodeId: string | null, now: Date): Pick<ExecutionState, 'attempts' | 'timings'> {
+  if (nodeId === null) return { attempts: state.attempts, timings: state.timings };
+  const previous = state.timings[nodeId];
+  const restart = previous !== undefined && previous.endedAt === null;
+  return {
+    attempts: { ...state.attempts, [nodeId]: (state.attempts[nodeId] ?? 0) + 1 },
+    timings: {
+      ...state.timings,
+      [nodeId]: { startedAt: now.toISOString(), endedAt: null, attempts: restart ? previous.attempts + 1 : 1, durationMs: null },
+    },
+  };
+}
+
+/** Starts of the current visit of `nodeId` that never finished (0 when it is not mid-visit). */
+export function unfinishedStarts(state: ExecutionState, nodeId: string | null): number {
+  const timing = nodeId === null ? undefined : state.timings[nodeId];
+  return timing && timing.endedAt === null ? timing.attempts : 0;
+}
+
+export function toRunning(state: ExecutionState, nextNode: string | null, now: Date): ExecutionState {
+  return next(state, { status: 'running', waiting: null, ...countStart(state, nextNode, now) }, now);
+}
+
+/** After a step: the new checkpoint, the node's timing closed, and the next node's start counted. */
+export function afterStep(state: ExecutionState, context: Context, nodeId: string | null, nextNode: string | null, now: Date): ExecutionState {
+  const closed = closeTiming(state, nodeId, now);
+  return next(closed, { status: 'running', context, ...countStart(closed, nextNode, now) }, now);
+}
+
+function closeTiming(state: ExecutionState, nodeId: string | null, now: Date): ExecutionState {
+  const timing = nodeId === null ? undefined : state.timings[nodeId];
+  if (!timing || nodeId === null || timing.endedAt !== null) return state;
+  const startedAt = Date.parse(timing.startedAt);
+  return { ...state, timings: { ...state.timings, [nodeId]: { ...timing, endedAt: now.toISOString(), durationMs: now.getTime() - startedAt } } };
+}
+
+export function toCompleted(state: ExecutionState, context: Context, nodeId: string | null, result: unknown, now: Date): ExecutionState {
+  return next(closeTiming(state, nodeId, now), { ...ended('completed', now), context, result, error: null }, now);
+}
+
+export function toSuspended(state: ExecutionState, context: Context, waiting: Waiting, dueAt: number | null, now: Date): ExecutionState {
+  state = closeTiming(state, waiting.nodeId, now);
+  const on: WaitingOn = { nodeId: waiting.nodeId, eventType: waiting.eventType, filter: waiting.filter, dueAt: dueAt === null ? null : new Date(dueAt).toISOString() };
+  if (waiting.subscriptionId !== null) on.subscriptionId = waiting.subscriptionId;
+  return next(state, { status: 'suspended', context, waiting: on }, now);
+}
+
+/** The flow itself failed (a node aborted, an end error): the record keeps the node's own code. */
+export function flowErrorRecord(error: FlowError): ErrorRecord {
+  const original = (error.cause ?? null) as { name?: string; message?: string; code?: string | number | null; type?: string } | null;
+  const record: ErrorRecord = {
+    code: original?.code ?? error.code,
+    name: original?.name ?? error.name,
+    message: original?.message ?? error.message,
+    retryable: false,
+    details: { type: original?.type ?? error.type, flowError: error.toJSON() },
+  };
+  if (error.node !== null) record.node = error.node;
+  return record;
+}
+
+/** The last good checkpoint stays as the context: an error never stores what failed to store. */
+export function toError(state: ExecutionState, error: ErrorRecord, now: Date): ExecutionState {
+  return next(state, { ...ended('error', now), error }, now);
+}
+
+export function toCancelled(state: ExecutionState, reason: string | null, now: Date): ExecutionState {
+  return next(state, { ...ended('cancelled', now), error: reason ? { code: 'cancelled', name: 'Cancelled', message: reason, retryable: false } : null }, now);
+}
+
+/** An operator retry of an `error` execution: back to running from the last good checkpoint. */
+export function toRetried(state: ExecutionState, nextNode: string | null, now: Date): ExecutionState {
+  // A fresh crash-loop budget for the node that failed: its unfinished visit starts over.
+  const timings = { ...state.timings };
+  if (nextNode !== null) delete timings[nextNode];
+  const fresh = { ...state, timings };
+  return next(fresh, { status: 'running', error: null, endedAt: null, result: null, manualRetries: state.manualRetries + 1, ...countStart(fresh, nextNode, now) }, now);
+}

@@ -1,0 +1,32 @@
+import type { EngineOptions } from '../engine/engine-options.js';
+import type { TaskQueue } from '../queue/task-queue.js';
+import type { ExecutionStore } from '../store/execution-store.js';
+import type { Logger } from '../util/logger.js';
+import type { FlowResolver } from './flow-resolver.js';
+import type { WorkerMetrics } from './worker-metrics.js';
+
+export interface WorkerSettings {
+  workerId: string;
+  /** A transiently failing message is redelivered until this many deliveries, then dead-lettered. */
+  maxDeliveries: number;
+  /** Starts of one node visit (a worker dying mid-node) before `node_crash_loop`. */
+  maxNodeAttempts: number;
+  leaseTtlMs: number;
+  visibilityTimeoutMs: number;
+  maxManualRetries: number;
+  /** Delay before a lease-conflicting message is delivered again. */
+  conflictDelayMs: number;
+}
+
+/** What message handling needs; assembled once per worker. */
+export interface WorkerDeps {
+  store: ExecutionStore;
+  queue: TaskQueue;
+  resolver: FlowResolver;
+  settings: WorkerSettings;
+  /** Engine options passed to every step (registry, functions, env, time zone...). */
+  engine: EngineOptions;
+  log: Logger;
+  metrics: WorkerMetrics | null;
+  now: () => Date;
+}
