@@ -1,5 +1,7 @@
+/* global process, console */
 // State codec cost next to plain JSON (durable.md §2: encoding a JSON-only 100 KB context must
-// stay within 2x of JSON.stringify). Prints figures only; build first (`npm run build`).
+// stay within 2x of JSON.stringify). Prints figures only; build first
+// (`npx tsc -p tsconfig.build.json`, or `npm run build`).
 // Usage: node bench/codec.mjs
 import { decodeState, decodeValue, encodeState, encodeValue } from '../dist/state/codec.js';
 import { newExecutionState } from '../dist/state/execution-state.js';
@@ -33,7 +35,10 @@ function richResult(seed, rows) {
   for (const [i, item] of result.body.items.entries()) {
     item.createdAt = new Date(1_700_000_000_000 + i * 60_000);
     item.tags = new Set(item.tags);
-    item.meta = new Map([['rank', i], ['seen', new Date(1_700_000_000_000)]]);
+    item.meta = new Map([
+      ['rank', i],
+      ['seen', new Date(1_700_000_000_000)],
+    ]);
   }
   return result;
 }
@@ -80,26 +85,55 @@ function compare(ours, json, iterations = 100, rounds = 25) {
   round(ours);
   round(json);
   let best = [Infinity, Infinity];
-  for (let r = 0; r < rounds; r++) best = [Math.min(best[0], round(ours)), Math.min(best[1], round(json))];
+  for (let r = 0; r < rounds; r++)
+    best = [Math.min(best[0], round(ours)), Math.min(best[1], round(json))];
   return best;
 }
 
 function row(label, [ours, json]) {
   const ratio = `${(ours / json).toFixed(2)}x`;
-  console.log(`${label.padEnd(40)} ${ours.toFixed(1).padStart(9)} ${json.toFixed(1).padStart(9)} ${ratio.padStart(7)}`);
+  console.log(
+    `${label.padEnd(40)} ${ours.toFixed(1).padStart(9)} ${json.toFixed(1).padStart(9)} ${ratio.padStart(7)}`,
+  );
 }
 
 function benchContext(name, ctx) {
   const text = encodeValue(ctx);
   const plain = JSON.stringify(ctx);
   console.log(`\n${name}: ${text.length} chars encoded (JSON.stringify: ${plain.length})`);
-  console.log(`${'operation'.padEnd(40)} ${'ours µs'.padStart(9)} ${'JSON µs'.padStart(9)} ${'ratio'.padStart(7)}`);
-  row('encodeValue vs JSON.stringify', compare(() => encodeValue(ctx), () => JSON.stringify(ctx)));
-  row('decodeValue vs JSON.parse', compare(() => decodeValue(text), () => JSON.parse(plain)));
+  console.log(
+    `${'operation'.padEnd(40)} ${'ours µs'.padStart(9)} ${'JSON µs'.padStart(9)} ${'ratio'.padStart(7)}`,
+  );
+  row(
+    'encodeValue vs JSON.stringify',
+    compare(
+      () => encodeValue(ctx),
+      () => JSON.stringify(ctx),
+    ),
+  );
+  row(
+    'decodeValue vs JSON.parse',
+    compare(
+      () => decodeValue(text),
+      () => JSON.parse(plain),
+    ),
+  );
   const state = newExecutionState({ executionId: 'exec-1', flowId: 'bench', context: ctx });
   const stateText = encodeState(state);
-  row('encodeState vs JSON.stringify(state)', compare(() => encodeState(state), () => JSON.stringify(state)));
-  row('decodeState vs JSON.parse(state)', compare(() => decodeState(stateText), () => JSON.parse(stateText)));
+  row(
+    'encodeState vs JSON.stringify(state)',
+    compare(
+      () => encodeState(state),
+      () => JSON.stringify(state),
+    ),
+  );
+  row(
+    'decodeState vs JSON.parse(state)',
+    compare(
+      () => decodeState(stateText),
+      () => JSON.parse(stateText),
+    ),
+  );
 }
 
 console.log(`node ${process.version}`);

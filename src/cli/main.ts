@@ -1,7 +1,12 @@
 import { Command, CommanderError } from 'commander';
 import { PlaitaError, StoreUnavailableError } from '../errors.js';
 import type { CommandContext } from './command-context.js';
+import { registerEvent } from './commands/event-command.js';
+import { registerList, registerStatus } from './commands/executions-command.js';
+import { registerCancel, registerDlq, registerReap, registerRetry } from './commands/operator-commands.js';
 import { registerRun } from './commands/run-command.js';
+import { registerStart } from './commands/start-command.js';
+import { registerWorker } from './commands/worker-command.js';
 import { registerStep } from './commands/step-command.js';
 import { registerValidate } from './commands/validate-command.js';
 import { CliError, EXIT, type ExitCode } from './exit-codes.js';
@@ -17,6 +22,15 @@ export function buildProgram(context: CommandContext): Command {
   registerRun(program, context);
   registerValidate(program, context);
   registerStep(program, context);
+  registerWorker(program, context);
+  registerStart(program, context);
+  registerEvent(program, context);
+  registerStatus(program, context);
+  registerList(program, context);
+  registerCancel(program, context);
+  registerRetry(program, context);
+  registerDlq(program, context);
+  registerReap(program, context);
   return program;
 }
 

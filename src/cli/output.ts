@@ -11,7 +11,8 @@ export function createOutput(json: boolean, stdout: NodeJS.WritableStream = proc
   return {
     json,
     result(document, human) {
-      stdout.write((json ? JSON.stringify(document, jsonReplacer) : human) + '\n');
+      if (json) stdout.write(JSON.stringify(document, jsonReplacer) + '\n');
+      else if (human !== '') stdout.write(human + '\n');
     },
     note(message) {
       stderr.write(message + '\n');

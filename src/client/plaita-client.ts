@@ -8,7 +8,7 @@ import type { TaskMessage } from '../queue/task-message.js';
 import type { TaskQueue } from '../queue/task-queue.js';
 import { type ExecutionState, isTerminal, newExecutionState } from '../state/execution-state.js';
 import { DEFAULT_TENANT, type ExecutionStore, type ListPage, type ListQuery } from '../store/execution-store.js';
-import type { FlowStore } from '../store/flow-store.js';
+import type { FlowStore, StoredFlow } from '../store/flow-store.js';
 import { sha256Hex } from '../util/canonical-json.js';
 import { silentLogger } from '../util/logger.js';
 
@@ -49,6 +49,8 @@ export class WaitTimeoutError extends Error {
  */
 export class PlaitaClient {
   readonly #tenant: string;
+  /** Flow documents already published through this client (by identity): one put per flow, not per start. */
+  readonly #published = new WeakMap<object, StoredFlow>();
 
   constructor(private readonly options: PlaitaClientOptions) {
     this.#tenant = options.tenantId ?? DEFAULT_TENANT;
@@ -60,7 +62,8 @@ export class PlaitaClient {
     const executionId = options.executionId ?? (options.dedupKey ? dedupExecutionId(tenantId, options.dedupKey) : randomUUID());
     if (options.dedupKey && (await this.options.store.load(executionId, { tenantId }))) return executionId;
     const document = await this.#document(flow, options.version ?? null);
-    const stored = await this.options.flows.put(document);
+    const stored = this.#published.get(document) ?? (await this.options.flows.put(document));
+    this.#published.set(document, stored);
     const state = newExecutionState({
       executionId,
       tenantId,

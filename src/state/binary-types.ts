@@ -63,7 +63,11 @@ const ARRAY_BUFFER_TYPE: BinaryType = {
   decode: (base64) => base64ToOwnBytes(base64)?.buffer,
 };
 
-export const BINARY_TYPES: readonly BinaryType[] = [BUFFER_TYPE, ARRAY_BUFFER_TYPE, ...VIEW_CONSTRUCTORS.map(viewType)];
+export const BINARY_TYPES: readonly BinaryType[] = [
+  BUFFER_TYPE,
+  ARRAY_BUFFER_TYPE,
+  ...VIEW_CONSTRUCTORS.map(viewType),
+];
 
 function viewToBase64(view: ArrayBufferView): string {
   return Buffer.from(view.buffer, view.byteOffset, view.byteLength).toString('base64');

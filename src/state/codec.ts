@@ -34,13 +34,15 @@
  * Rejected with `StateSerializationError` (path + value type): functions, symbols, enumerable
  * symbol-keyed properties, class instances other than the above (errors and boxed primitives
  * included, subclasses of supported classes too), `WeakMap`/`WeakSet`/`WeakRef`, promises,
- * cycles, nesting deeper than 1000 levels.
+ * cycles, nesting deeper than 1000 levels. Errors thrown by getters or proxies propagate as is.
  *
  * Paths: `$` (or the caller's root) then `.name` for property names made of flow name
  * characters, `["other name"]`, `[3]` for indices, `<map key "k">` for the value of a Map entry
  * (`<map entry #2>` when its key is not a primitive, `<map entry #2 key>` for the key itself),
  * `<set item #0>`, `[Symbol(x)]`. In `encodeState` context paths start at the context key
  * (`$NODE.fetch.result.client`) and other fields at `state` (`state.inbox[0].data`).
+ *
+ * The same description, with the reasons, is in `docs/state-codec.md`.
  */
 import { StateCorruptError, StateSerializationError, StateTooLargeError } from '../errors.js';
 import type { LargestEntry } from '../errors.js';
@@ -86,11 +88,15 @@ export function decodeValue(text: string): unknown {
 }
 
 function parseJson(text: unknown): unknown {
-  if (typeof text !== 'string') throw new StateCorruptError(`not a valid state encoding: got ${typeof text}, not text`);
+  if (typeof text !== 'string')
+    throw new StateCorruptError(`not a valid state encoding: got ${typeof text}, not text`);
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new StateCorruptError(`not a valid state encoding: not JSON (${(error as Error).message})`, { cause: error });
+    throw new StateCorruptError(
+      `not a valid state encoding: not JSON (${(error as Error).message})`,
+      { cause: error },
+    );
   }
 }
 
@@ -110,7 +116,8 @@ function mayHoldTags(text: string): boolean {
  */
 export function encodeState(state: ExecutionState, options: EncodeStateOptions = {}): string {
   const issue = findStateIssue(state);
-  if (issue !== undefined) throw new StateSerializationError(`state.${issue.path}`, `invalid field (${issue.message})`);
+  if (issue !== undefined)
+    throw new StateSerializationError(`state.${issue.path}`, `invalid field (${issue.message})`);
   const text = stringifyTagged((tag) => tagState(state, tag));
   checkSize(text, state.context, options.maxStateBytes ?? DEFAULT_MAX_STATE_BYTES);
   return text;
@@ -119,7 +126,8 @@ export function encodeState(state: ExecutionState, options: EncodeStateOptions =
 function tagState(state: ExecutionState, tag: Tagger): Record<string, unknown> {
   const record: Record<string, unknown> = {};
   for (const field of EXECUTION_STATE_FIELDS) {
-    record[field] = field === 'context' ? tag(state.context, '') : tag(state[field], `state.${field}`);
+    record[field] =
+      field === 'context' ? tag(state.context, '') : tag(state[field], `state.${field}`);
   }
   return record;
 }
@@ -133,7 +141,8 @@ function checkSize(text: string, context: Record<string, unknown>, limitBytes: n
   // A UTF-16 unit is at most 3 UTF-8 bytes: most states are cleared without counting.
   if (text.length * 3 <= limitBytes) return;
   const bytes = Buffer.byteLength(text, 'utf8');
-  if (bytes > limitBytes) throw new StateTooLargeError(bytes, limitBytes, largestNodeEntries(context, 3));
+  if (bytes > limitBytes)
+    throw new StateTooLargeError(bytes, limitBytes, largestNodeEntries(context, 3));
 }
 
 /** Only on the failure path: encodes each `$NODE` entry alone to weigh it. */
@@ -141,7 +150,10 @@ function largestNodeEntries(context: Record<string, unknown>, count: number): La
   const nodes = context['$NODE'];
   if (typeof nodes !== 'object' || nodes === null || Array.isArray(nodes)) return [];
   return Object.entries(nodes)
-    .map(([id, result]) => ({ path: renderPath('', ['$NODE', id]), bytes: Buffer.byteLength(encodeValue(result), 'utf8') }))
+    .map(([id, result]) => ({
+      path: renderPath('', ['$NODE', id]),
+      bytes: Buffer.byteLength(encodeValue(result), 'utf8'),
+    }))
     .sort((a, b) => b.bytes - a.bytes)
     .slice(0, count);
 }

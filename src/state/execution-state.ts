@@ -6,7 +6,14 @@ import { z } from 'zod';
 import { StateCorruptError } from '../errors.js';
 import type { ErrorRecord } from '../errors.js';
 
-export const EXECUTION_STATUSES = ['queued', 'running', 'suspended', 'completed', 'error', 'cancelled'] as const;
+export const EXECUTION_STATUSES = [
+  'queued',
+  'running',
+  'suspended',
+  'completed',
+  'error',
+  'cancelled',
+] as const;
 export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
 
 /** A terminal record is never changed again, except by an operator `retry` of an `error`. */
@@ -105,7 +112,11 @@ const _allFieldsListed: [UnlistedField] extends [never] ? true : never = true;
 export const MAX_APPLIED_EVENT_IDS = 1000;
 
 /** Appends `eventId` to the bounded list of applied ids, dropping the oldest beyond the bound. */
-export function rememberAppliedEventId(ids: readonly string[], eventId: string, limit = MAX_APPLIED_EVENT_IDS): string[] {
+export function rememberAppliedEventId(
+  ids: readonly string[],
+  eventId: string,
+  limit = MAX_APPLIED_EVENT_IDS,
+): string[] {
   const next = [...ids, eventId];
   return next.length > limit ? next.slice(next.length - limit) : next;
 }
@@ -149,9 +160,16 @@ export const executionStateSchema = z.object({
   attempts: z.record(z.string(), count),
   timings: z.record(
     z.string(),
-    z.object({ startedAt: isoTime, endedAt: isoTime.nullable(), attempts: count, durationMs: z.number().nonnegative().nullable() }),
+    z.object({
+      startedAt: isoTime,
+      endedAt: isoTime.nullable(),
+      attempts: count,
+      durationMs: z.number().nonnegative().nullable(),
+    }),
   ),
-  inbox: z.array(z.object({ eventId: z.string(), type: z.string(), data: z.unknown(), receivedAt: isoTime })),
+  inbox: z.array(
+    z.object({ eventId: z.string(), type: z.string(), data: z.unknown(), receivedAt: isoTime }),
+  ),
   appliedEventIds: z.array(z.string()),
   manualRetries: count,
   dedupKey: z.string().nullable(),
@@ -176,7 +194,11 @@ export function findStateIssue(value: unknown): StateIssue | undefined {
 }
 
 function formatIssuePath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, step) => (typeof step === 'number' ? `${out}[${step}]` : out ? `${out}.${String(step)}` : String(step)), '');
+  return path.reduce<string>(
+    (out, step) =>
+      typeof step === 'number' ? `${out}[${step}]` : out ? `${out}.${String(step)}` : String(step),
+    '',
+  );
 }
 
 /**
@@ -187,12 +209,16 @@ function formatIssuePath(path: readonly PropertyKey[]): string {
 export function parseExecutionState(value: unknown): ExecutionState {
   const issue = findStateIssue(value);
   if (issue !== undefined) {
-    throw new StateCorruptError(`invalid execution state: ${issue.path || '(record)'}: ${issue.message}`);
+    throw new StateCorruptError(
+      `invalid execution state: ${issue.path || '(record)'}: ${issue.message}`,
+    );
   }
   // Picked from the input rather than taken from zod's output, which silently drops record
   // keys named `__proto__` (a valid node id).
   const record = value as Record<string, unknown>;
-  return Object.fromEntries(EXECUTION_STATE_FIELDS.map((field) => [field, record[field]])) as unknown as ExecutionState;
+  return Object.fromEntries(
+    EXECUTION_STATE_FIELDS.map((field) => [field, record[field]]),
+  ) as unknown as ExecutionState;
 }
 
 export type NewExecutionStateInit = Pick<ExecutionState, 'executionId'> & {
@@ -202,7 +228,9 @@ export type NewExecutionStateInit = Pick<ExecutionState, 'executionId'> & {
 /** A valid state with defaults: tenant `default`, status `queued`, empty context, version 0. */
 export function newExecutionState(init: NewExecutionStateInit): ExecutionState {
   if (!isValidExecutionId(init.executionId)) {
-    throw new RangeError(`executionId must be a non-empty string without ":", got ${JSON.stringify(init.executionId)}`);
+    throw new RangeError(
+      `executionId must be a non-empty string without ":", got ${JSON.stringify(init.executionId)}`,
+    );
   }
   const now = new Date().toISOString();
   const state: ExecutionState = {

@@ -17,7 +17,8 @@ class ReviveWalk {
   private readonly segments: PathSegment[] = [];
 
   enter(key: PathSegment): void {
-    if (this.segments.length >= MAX_DEPTH) throw this.corrupt(key, `nesting deeper than ${MAX_DEPTH} levels`);
+    if (this.segments.length >= MAX_DEPTH)
+      throw this.corrupt(key, `nesting deeper than ${MAX_DEPTH} levels`);
     this.segments.push(key);
   }
 
@@ -26,7 +27,9 @@ class ReviveWalk {
   }
 
   corrupt(key: PathSegment, problem: string): StateCorruptError {
-    return new StateCorruptError(`not a valid state encoding: ${problem} at ${renderPath('$', [...this.segments, key])}`);
+    return new StateCorruptError(
+      `not a valid state encoding: ${problem} at ${renderPath('$', [...this.segments, key])}`,
+    );
   }
 }
 
@@ -97,7 +100,9 @@ function reviveTagged(node: ObjectRecord, key: PathSegment, walk: ReviveWalk): u
   return value;
 }
 
-function decoder(decode: (payload: unknown, key: PathSegment, walk: ReviveWalk) => unknown): TagDecoder {
+function decoder(
+  decode: (payload: unknown, key: PathSegment, walk: ReviveWalk) => unknown,
+): TagDecoder {
   return { payload: true, decode };
 }
 
@@ -107,16 +112,30 @@ function stringDecoder(decode: (payload: string) => unknown): TagDecoder {
 
 const DECODERS: ReadonlyMap<string, TagDecoder> = new Map<string, TagDecoder>([
   ['undefined', { payload: false, decode: () => undefined }],
-  ['hole', { payload: false, decode: (_p, key, walk) => { throw walk.corrupt(key, 'an array hole outside an array'); } }],
+  [
+    'hole',
+    {
+      payload: false,
+      decode: (_p, key, walk) => {
+        throw walk.corrupt(key, 'an array hole outside an array');
+      },
+    },
+  ],
   ['number', stringDecoder((name) => SPECIAL_NUMBERS.get(name) ?? MALFORMED)],
-  ['bigint', stringDecoder((digits) => (/^(?:0|-?[1-9]\d*)$/.test(digits) ? BigInt(digits) : MALFORMED))],
+  [
+    'bigint',
+    stringDecoder((digits) => (/^(?:0|-?[1-9]\d*)$/.test(digits) ? BigInt(digits) : MALFORMED)),
+  ],
   ['string', stringDecoder((escaped) => unescapeUnsafeString(escaped) ?? MALFORMED)],
   ['object', decoder(decodeEscapedObject)],
   ['Date', decoder(decodeDate)],
   ['RegExp', stringDecoder(decodeRegExp)],
   ['Set', decoder(decodeSet)],
   ['Map', decoder(decodeMap)],
-  ...BINARY_TYPES.map((type): [string, TagDecoder] => [type.tag, stringDecoder((b64) => type.decode(b64) ?? MALFORMED)]),
+  ...BINARY_TYPES.map((type): [string, TagDecoder] => [
+    type.tag,
+    stringDecoder((b64) => type.decode(b64) ?? MALFORMED),
+  ]),
 ]);
 
 function decodeDate(payload: unknown): unknown {
@@ -174,7 +193,8 @@ function decodePropertyName(name: unknown): string | undefined {
   if (typeof name === 'string') return name;
   if (typeof name !== 'object' || name === null) return undefined;
   const node = name as ObjectRecord;
-  const isStringTag = node[TAG] === 'string' && typeof node[PAYLOAD] === 'string' && Object.keys(node).length === 2;
+  const isStringTag =
+    node[TAG] === 'string' && typeof node[PAYLOAD] === 'string' && Object.keys(node).length === 2;
   return isStringTag ? unescapeUnsafeString(node[PAYLOAD] as string) : undefined;
 }
 

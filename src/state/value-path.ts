@@ -20,7 +20,9 @@ export class SpecialSegment {
       case 'map-key':
         return `<map entry #${this.index} key>`;
       case 'map-value':
-        return isPrimitiveKey(this.key) ? `<map key ${describeKey(this.key)}>` : `<map entry #${this.index}>`;
+        return isPrimitiveKey(this.key)
+          ? `<map key ${describeKey(this.key)}>`
+          : `<map entry #${this.index}>`;
       case 'set-item':
         return `<set item #${this.index}>`;
       case 'symbol-key':
@@ -51,7 +53,10 @@ function renderSegment(segment: PathSegment, first: boolean): string {
 }
 
 function isPrimitiveKey(key: unknown): boolean {
-  return key === null || (typeof key !== 'object' && typeof key !== 'function' && typeof key !== 'symbol');
+  return (
+    key === null ||
+    (typeof key !== 'object' && typeof key !== 'function' && typeof key !== 'symbol')
+  );
 }
 
 function describeKey(key: unknown): string {

@@ -68,11 +68,13 @@ export function assembleState(headerText: string, nodeEntries: Iterable<readonly
   const decoded = new Map<string, unknown>();
   for (const [nodeId, text] of nodeEntries) decoded.set(nodeId, decodeValue(text));
   const $NODE: Record<string, unknown> = {};
+  // defineProperty, not assignment: a node id may be `__proto__`.
+  const put = (id: string, value: unknown): void => void Object.defineProperty($NODE, id, { value, enumerable: true, writable: true, configurable: true });
   const visits = header.context?.$VISITS;
   if (visits && typeof visits === 'object') {
-    for (const id of Object.keys(visits)) if (decoded.has(id)) $NODE[id] = decoded.get(id);
+    for (const id of Object.keys(visits)) if (decoded.has(id)) put(id, decoded.get(id));
   }
-  for (const [id, value] of decoded) if (!Object.hasOwn($NODE, id)) $NODE[id] = value;
+  for (const [id, value] of decoded) if (!Object.hasOwn($NODE, id)) put(id, value);
   const hadNodes = header.context !== undefined && Object.hasOwn(header.context, '$NODE');
   const context = hadNodes || decoded.size > 0 ? { ...(header.context ?? {}), $NODE } : (header.context ?? {});
   return parseExecutionState({ ...header, context });

@@ -20,6 +20,8 @@ import type { WorkerDeps } from './worker-deps.js';
 export class ExecutionDriver {
   /** The node whose result could not be stored, when a checkpoint was refused. */
   failedNode: string | null = null;
+  /** For logs: which delivery of the message this work is. */
+  deliveryCount = 1;
 
   constructor(
     private readonly deps: WorkerDeps,
@@ -34,7 +36,12 @@ export class ExecutionDriver {
     const state = { ...next, version: this.state.version + 1 };
     const started = performance.now();
     await this.deps.store.save(state, { fence: { generation: this.lease.generation }, ...(changedNodes ? { changedNodes } : {}) });
-    this.deps.metrics?.checkpointSeconds.observe((performance.now() - started) / 1000);
+    const ms = performance.now() - started;
+    this.deps.metrics?.checkpointSeconds.observe(ms / 1000);
+    this.deps.log.info(
+      { executionId: state.executionId, status: state.status, node: state.context.$LAST_NODE ?? null, version: state.version, deliveryCount: this.deliveryCount, checkpointMs: +ms.toFixed(2) },
+      'execution checkpoint',
+    );
     this.state = state;
   }
 

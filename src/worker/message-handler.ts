@@ -69,6 +69,7 @@ export class MessageHandler {
       log: this.deps.log,
     });
     const driver = new ExecutionDriver(this.deps, flow, lease, keeper, state);
+    driver.deliveryCount = delivery.deliveryCount;
     handling.driver = driver;
     this.active.set(message.executionId, keeper);
     try {

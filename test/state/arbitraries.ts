@@ -2,11 +2,27 @@
  * fast-check arbitraries for values the state codec must round-trip, exported for reuse by the
  * store conformance suite: every store must give back what `codableValue` generates, type for
  * type. Objects with a null prototype are left out on purpose: they decode as plain objects.
+ * Compare with `findDifference` (./strict-difference.ts), not `toStrictEqual`: vitest compares
+ * `.constructor` by identity, which generated objects with an own `constructor` key defeat, and
+ * it ignores Map/Set order.
  */
 import fc from 'fast-check';
 
 /** Code units that stress the codec: NUL, lone surrogate halves, a real pair, escapes, tag text. */
-const trickyUnit = fc.constantFrom('\u0000', '\ud800', '\udbff', '\udc00', '\udfff', '\ud83d\ude00', '\\', 'u', '0', '~', 't', 'a');
+const trickyUnit = fc.constantFrom(
+  '\u0000',
+  '\ud800',
+  '\udbff',
+  '\udc00',
+  '\udfff',
+  '\ud83d\ude00',
+  '\\',
+  'u',
+  '0',
+  '~',
+  't',
+  'a',
+);
 
 /** Strings PostgreSQL jsonb would reject or that look like the codec's own escapes. */
 export const trickyString: fc.Arbitrary<string> = fc.string({ unit: trickyUnit, maxLength: 8 });
@@ -28,12 +44,32 @@ export const propertyName: fc.Arbitrary<string> = fc.oneof(
 export const anyNumber: fc.Arbitrary<number> = fc.oneof(
   fc.double(),
   fc.integer(),
-  fc.constantFrom(-0, 0, NaN, Infinity, -Infinity, Number.MAX_VALUE, Number.MIN_VALUE, Number.MAX_SAFE_INTEGER + 2),
+  fc.constantFrom(
+    -0,
+    0,
+    NaN,
+    Infinity,
+    -Infinity,
+    Number.MAX_VALUE,
+    Number.MIN_VALUE,
+    Number.MAX_SAFE_INTEGER + 2,
+  ),
 );
 
 const regExp: fc.Arbitrary<RegExp> = fc
   .tuple(
-    fc.constantFrom('a+b', '\\/', '/', '(?:)', '[\\u0000-\\uffff]', '^x$', '.*', '\\d{2,}', 'a|b', '\\\\'),
+    fc.constantFrom(
+      'a+b',
+      '\\/',
+      '/',
+      '(?:)',
+      '[\\u0000-\\uffff]',
+      '^x$',
+      '.*',
+      '\\d{2,}',
+      'a|b',
+      '\\\\',
+    ),
     fc.subarray(['d', 'g', 'i', 'm', 's', 'u', 'y']),
   )
   .map(([source, flags]) => new RegExp(source, flags.join('')));
@@ -96,7 +132,9 @@ const codable = fc.letrec<Codable>((tie) => ({
   sparse: fc.sparseArray(tie('value'), { maxLength: 5 }),
   object: fc.dictionary(propertyName, tie('value'), { maxKeys: 4, noNullPrototype: true }),
   set: fc.array(tie('value'), { maxLength: 3 }).map((items) => new Set(items)),
-  map: fc.array(fc.tuple(tie('value'), tie('value')), { maxLength: 3 }).map((entries) => new Map(entries)),
+  map: fc
+    .array(fc.tuple(tie('value'), tie('value')), { maxLength: 3 })
+    .map((entries) => new Map(entries)),
 }));
 
 /** Any value the codec must round-trip losslessly. */
@@ -106,7 +144,10 @@ export const codableValue: fc.Arbitrary<unknown> = codable.value;
 export const codableContext: fc.Arbitrary<Record<string, unknown>> = fc
   .record({
     input: codableValue,
-    nodes: fc.dictionary(fc.stringMatching(/^[a-z][a-z0-9_-]{0,8}$/), codableValue, { maxKeys: 4, noNullPrototype: true }),
+    nodes: fc.dictionary(fc.stringMatching(/^[a-z][a-z0-9_-]{0,8}$/), codableValue, {
+      maxKeys: 4,
+      noNullPrototype: true,
+    }),
     extra: fc.dictionary(propertyName, codableValue, { maxKeys: 2, noNullPrototype: true }),
   })
   .map(({ input, nodes, extra }) => ({

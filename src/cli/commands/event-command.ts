@@ -1,0 +1,33 @@
+import type { Command } from 'commander';
+import type { CommandContext } from '../command-context.js';
+import { driveUntilSettled } from '../drive.js';
+import { type DurableFlags, withDurableOptions, withRuntime } from '../durable-options.js';
+import { EXIT } from '../exit-codes.js';
+import { readJsonValue } from '../read-input.js';
+import { reportExecution } from '../report-execution.js';
+
+export function registerEvent(program: Command, context: CommandContext): void {
+  withDurableOptions(
+    program
+      .command('event')
+      .description('deliver an event (e.g. an approval decision) to an execution')
+      .argument('<executionId>')
+      .argument('<type>', 'event type, e.g. approval_decision')
+      .option('-d, --data <json>', 'event payload as JSON, or @file')
+      .option('--event-id <id>', 'idempotency: a repeated event id is applied once'),
+  ).action(async (executionId: string, type: string, opts: DurableFlags & { data?: string; eventId?: string }) => {
+    const data = readJsonValue(opts.data, '--data');
+    await withRuntime(opts, async (runtime) => {
+      const before = await runtime.client.get(executionId);
+      const eventId = await runtime.client.sendEvent(executionId, { type, data, ...(opts.eventId ? { eventId: opts.eventId } : {}) });
+      if (!runtime.embedded) {
+        context.output().result({ executionId, eventId, status: 'sent' }, `event ${eventId} sent to ${executionId}`);
+        context.exit(EXIT.ok);
+        return;
+      }
+      // Embedded tier: no worker daemon, so this command resumes the execution itself.
+      const state = await driveUntilSettled(runtime, executionId, before?.version ?? 0);
+      context.exit(reportExecution(context, state, opts.store));
+    });
+  });
+}

@@ -1,0 +1,86 @@
+import { createServer, type Server } from 'node:http';
+import type { Command } from 'commander';
+import { getDefaultLogger } from '../../util/logger.js';
+import { FlowWorker } from '../../worker/flow-worker.js';
+import type { WorkerMetrics } from '../../worker/worker-metrics.js';
+import type { CommandContext } from '../command-context.js';
+import { type DurableFlags, runtimeFor, withDurableOptions } from '../durable-options.js';
+import { CliError, EXIT } from '../exit-codes.js';
+import { numberEnv } from '../runtime.js';
+
+interface WorkerFlags extends DurableFlags {
+  concurrency?: string;
+  metricsPort?: string;
+  maxDeliveries?: string;
+  leaseTtlMs?: string;
+  visibilityTimeoutMs?: string;
+  drainTimeoutMs?: string;
+}
+
+/** `plaita worker`: consumes the queue until SIGTERM/SIGINT, then drains and exits 0. */
+export function registerWorker(program: Command, context: CommandContext): void {
+  withDurableOptions(
+    program
+      .command('worker')
+      .description('run a worker until SIGTERM/SIGINT (graceful drain)')
+      .option('--concurrency <n>', 'messages handled at once (PLAITA_CONCURRENCY; default 16)')
+      .option('--metrics-port <port>', 'serve Prometheus metrics on /metrics (PLAITA_METRICS_PORT)')
+      .option('--max-deliveries <n>', 'PLAITA_MAX_DELIVERIES (default 5)')
+      .option('--lease-ttl-ms <ms>', 'PLAITA_LEASE_TTL_MS (default 30000)')
+      .option('--visibility-timeout-ms <ms>', 'PLAITA_VISIBILITY_TIMEOUT_MS (default 30000)')
+      .option('--drain-timeout-ms <ms>', 'PLAITA_DRAIN_TIMEOUT_MS (default 30000)'),
+  ).action(async (opts: WorkerFlags) => {
+    const num = (flag: string | undefined, env: string): number | undefined => {
+      if (flag === undefined) return numberEnv(env);
+      const value = Number(flag);
+      if (!Number.isFinite(value) || value < 0) throw new CliError(`expected a number, got "${flag}"`, EXIT.usage);
+      return value;
+    };
+    const visibilityTimeoutMs = num(opts.visibilityTimeoutMs, 'PLAITA_VISIBILITY_TIMEOUT_MS');
+    const runtime = await runtimeFor(opts);
+    const log = getDefaultLogger();
+    const settings = {
+      concurrency: num(opts.concurrency, 'PLAITA_CONCURRENCY'),
+      maxDeliveries: num(opts.maxDeliveries, 'PLAITA_MAX_DELIVERIES'),
+      leaseTtlMs: num(opts.leaseTtlMs, 'PLAITA_LEASE_TTL_MS'),
+      visibilityTimeoutMs,
+      drainTimeoutMs: num(opts.drainTimeoutMs, 'PLAITA_DRAIN_TIMEOUT_MS'),
+    };
+    const defined = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)) as Record<string, number>;
+    const worker = new FlowWorker({ store: runtime.store, queue: runtime.queue, flows: runtime.flows, registry: runtime.registry, logger: log, ...defined });
+    const metricsPort = num(opts.metricsPort, 'PLAITA_METRICS_PORT');
+    const server = metricsPort === undefined ? null : await serveMetrics(worker.metrics, metricsPort);
+    worker.start();
+    log.info({ workerId: worker.workerId, store: runtime.target.kind, queue: runtime.embedded ? 'local' : 'redis', metricsPort }, 'worker started');
+    await new Promise<void>((resolve) => {
+      const shutdown = (signal: string): void => {
+        log.info({ signal }, 'draining');
+        resolve();
+      };
+      process.once('SIGTERM', () => shutdown('SIGTERM'));
+      process.once('SIGINT', () => shutdown('SIGINT'));
+    });
+    await worker.stop();
+    server?.close();
+    await runtime.close();
+    log.info({ workerId: worker.workerId }, 'worker stopped');
+    context.exit(EXIT.ok);
+  });
+}
+
+function serveMetrics(metrics: WorkerMetrics, port: number): Promise<Server> {
+  const server = createServer((req, res) => {
+    if (req.url !== '/metrics') {
+      res.writeHead(404).end();
+      return;
+    }
+    metrics.registry.metrics().then(
+      (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
+      (error: unknown) => res.writeHead(500).end(String(error)),
+    );
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, () => resolve(server));
+  });
+}

@@ -1,0 +1,114 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { PlaitaClient } from '../client/plaita-client.js';
+import type { NodeRegistry } from '../nodes/node-registry.js';
+import type { TaskQueue } from '../queue/task-queue.js';
+import type { ExecutionStore } from '../store/execution-store.js';
+import type { FlowStore } from '../store/flow-store.js';
+import { parseStoreUrl, type StoreTarget } from './store-url.js';
+
+/** Everything a durable command talks to, assembled from flags and PLAITA_* variables. */
+export interface Runtime {
+  store: ExecutionStore;
+  flows: FlowStore;
+  queue: TaskQueue;
+  client: PlaitaClient;
+  registry: NodeRegistry;
+  /** True when the queue is the embedded LocalQueue: this process must drive the work itself. */
+  embedded: boolean;
+  target: StoreTarget;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  store?: string | undefined;
+  redisUrl?: string | undefined;
+  queueName?: string | undefined;
+  tenantId?: string | undefined;
+  visibilityTimeoutMs?: number | undefined;
+  /** Use the embedded queue even when a Redis URL is configured (`plaita run`). */
+  embedded?: boolean;
+}
+
+const EMBEDDED_QUEUE_FILE = './.plaita/plaita.db';
+
+/**
+ * Backends are imported on demand, so `plaita validate` never loads a database driver.
+ * The queue is Redis Streams when a Redis URL is given, else the LocalQueue persisted in the
+ * SQLite file (the store's own file when the store is SQLite).
+ */
+export async function openRuntime(options: RuntimeOptions, registry: NodeRegistry): Promise<Runtime> {
+  const target = parseStoreUrl(options.store ?? process.env.PLAITA_STORE ?? process.env.PLAITA_DATABASE_URL);
+  const closers: Array<() => Promise<void>> = [];
+  const { store, flows } = await openStores(target, closers);
+  const redisUrl = options.embedded ? undefined : (options.redisUrl ?? process.env.PLAITA_REDIS_URL);
+  const queue = await openQueue(target, redisUrl, options, closers);
+  const client = new PlaitaClient({ store, flows, queue, registry, ...(options.tenantId ? { tenantId: options.tenantId } : {}) });
+  return {
+    store, flows, queue, client, registry, target,
+    embedded: redisUrl === undefined,
+    close: async () => {
+      for (const close of closers.reverse()) await close().catch(() => undefined);
+    },
+  };
+}
+
+async function openStores(target: StoreTarget, closers: Array<() => Promise<void>>): Promise<{ store: ExecutionStore; flows: FlowStore }> {
+  switch (target.kind) {
+    case 'memory': {
+      const { MemoryExecutionStore } = await import('../store/memory/memory-execution-store.js');
+      const { MemoryFlowStore } = await import('../store/memory/memory-flow-store.js');
+      return { store: new MemoryExecutionStore(), flows: new MemoryFlowStore() };
+    }
+    case 'sqlite': {
+      mkdirSync(dirname(target.path), { recursive: true });
+      const { SqliteExecutionStore } = await import('../store/sqlite/sqlite-execution-store.js');
+      const { SqliteFlowStore } = await import('../store/sqlite/sqlite-flow-store.js');
+      const store = new SqliteExecutionStore({ path: target.path });
+      const flows = new SqliteFlowStore({ path: target.path });
+      closers.push(() => store.close(), () => flows.close());
+      return { store, flows };
+    }
+    case 'postgres': {
+      const { PostgresExecutionStore } = await import('../store/postgres/postgres-execution-store.js');
+      const { PostgresFlowStore } = await import('../store/postgres/postgres-flow-store.js');
+      const store = new PostgresExecutionStore({ connectionString: target.url });
+      const flows = new PostgresFlowStore({ connectionString: target.url });
+      closers.push(() => store.close(), () => flows.close());
+      return { store, flows };
+    }
+    case 'redis': {
+      const { RedisExecutionStore } = await import('../store/redis/redis-execution-store.js');
+      const { RedisFlowStore } = await import('../store/redis/redis-flow-store.js');
+      const store = new RedisExecutionStore({ url: target.url });
+      const flows = new RedisFlowStore({ url: target.url });
+      closers.push(() => store.close(), () => flows.close());
+      return { store, flows };
+    }
+  }
+}
+
+async function openQueue(target: StoreTarget, redisUrl: string | undefined, options: RuntimeOptions, closers: Array<() => Promise<void>>): Promise<TaskQueue> {
+  const visibility = options.visibilityTimeoutMs ?? numberEnv('PLAITA_VISIBILITY_TIMEOUT_MS');
+  const common = visibility === undefined ? {} : { visibilityTimeoutMs: visibility };
+  if (redisUrl) {
+    const { RedisStreamQueue } = await import('../queue/redis-stream/redis-stream-queue.js');
+    const stream = options.queueName ?? process.env.PLAITA_QUEUE;
+    const queue = new RedisStreamQueue({ url: redisUrl }, { ...common, ...(stream ? { stream } : {}) });
+    closers.push(() => queue.close());
+    return queue;
+  }
+  const { LocalQueue } = await import('../queue/local/local-queue.js');
+  const path = target.kind === 'sqlite' ? target.path : target.kind === 'memory' ? ':memory:' : EMBEDDED_QUEUE_FILE;
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const queue = new LocalQueue({ path }, common);
+  closers.push(() => queue.close());
+  return queue;
+}
+
+export function numberEnv(name: string): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const value = Number(raw);
+  return Number.isFinite(value) ? value : undefined;
+}

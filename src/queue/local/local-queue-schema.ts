@@ -1,0 +1,34 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import { loadMigrations } from '../../store/sql/migration-files.js';
+
+/** Versioned migrations of the queue tables (`migrations/0001_….sql`, append only). */
+const MIGRATIONS = loadMigrations(new URL('./migrations/', import.meta.url));
+const LATEST = MIGRATIONS.length;
+
+/**
+ * Creates or upgrades the queue tables. The version is a row of our own `queue_meta` table, not
+ * `user_version` (the execution store's, in the same file). BEGIN IMMEDIATE takes the write
+ * lock before reading it, so two processes opening the file at once apply each migration exactly
+ * once (the second waits on busy_timeout, then finds the version current).
+ */
+export function migrateQueueSchema(db: BetterSqlite3.Database): void {
+  const migrate = db.transaction(() => {
+    db.exec(
+      'CREATE TABLE IF NOT EXISTS queue_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT',
+    );
+    const row = db.prepare("SELECT value FROM queue_meta WHERE key = 'schema_version'").get() as
+      { value: string } | undefined;
+    const current = row === undefined ? 0 : Number(row.value);
+    if (current > LATEST) {
+      throw new Error(
+        `the queue tables are at schema version ${current}, newer than this plaita understands (${LATEST})`,
+      );
+    }
+    if (current === LATEST) return;
+    for (const migration of MIGRATIONS.slice(current)) db.exec(migration.sql);
+    db.prepare(
+      "INSERT INTO queue_meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    ).run(String(LATEST));
+  });
+  migrate.immediate();
+}

@@ -1,0 +1,42 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Redis } from 'ioredis';
+
+/**
+ * One Lua script of this folder, run by EVALSHA; a server that does not have it cached yet
+ * (first use, restart, SCRIPT FLUSH, failover) answers NOSCRIPT and gets the source once.
+ * Scripts are read at construction from a `.lua` file beside the module (the build copies
+ * them to `dist/`).
+ */
+export class LuaScript {
+  readonly name: string;
+  readonly source: string;
+  readonly sha1: string;
+
+  constructor(file: URL) {
+    this.name = basename(fileURLToPath(file));
+    this.source = readFileSync(file, 'utf8');
+    this.sha1 = createHash('sha1').update(this.source).digest('hex');
+  }
+
+  async run(
+    client: Redis,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+  ): Promise<unknown> {
+    try {
+      return await client.evalsha(this.sha1, keys.length, ...keys, ...args);
+    } catch (error) {
+      if (!isNoScript(error)) throw error;
+      // EVAL also caches the script, so the next EVALSHA succeeds.
+      return await client.eval(this.source, keys.length, ...keys, ...args);
+    }
+  }
+}
+
+function isNoScript(error: unknown): boolean {
+  // A Redis error reply starts with its code: NOSCRIPT is the documented signal for a cache miss.
+  return error instanceof Error && error.message.startsWith('NOSCRIPT');
+}

@@ -1,0 +1,17 @@
+import { LuaScript } from './lua-script.js';
+
+/** Every Lua script of the queue: one per atomic transition, `<name>.lua` beside this module. */
+const script = (name: string): LuaScript =>
+  new LuaScript(new URL(`./${name}.lua`, import.meta.url));
+export const SCRIPTS = {
+  ack: script('ack'),
+  renew: script('renew'),
+  claimExpired: script('claim-expired'),
+  deadLetter: script('dead-letter'),
+  replayDeadLetter: script('replay-dead-letter'),
+  scheduleDelayed: script('schedule-delayed'),
+  promoteDue: script('promote-due'),
+  cancelDelayed: script('cancel-delayed'),
+  purgeDeadLetters: script('purge-dead-letters'),
+  stats: script('stats'),
+} as const;

@@ -1,0 +1,46 @@
+import { PlaitaError, StoreUnavailableError, errorCode } from '../../errors.js';
+
+/** Node socket and DNS failures: the server could not be reached, or the connection broke. */
+const TRANSIENT_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED']);
+
+/**
+ * SQLSTATEs that heal on retry. Class 08 (connection exception) is matched by its prefix.
+ * 57P01 admin_shutdown (pg_terminate_backend, a restart), 57P02 crash_shutdown, 57P03
+ * cannot_connect_now (starting up, recovery), 57P05 idle_session_timeout, 57014 query_canceled
+ * (our statement_timeout fired), 40001 serialization_failure, 40P01 deadlock_detected, 53300
+ * too_many_connections, 55P03 lock_not_available.
+ */
+const TRANSIENT_SQLSTATES = new Set(['57P01', '57P02', '57P03', '57P05', '57014', '40001', '40P01', '53300', '55P03']);
+
+const SQLSTATE = /^[0-9A-Z]{5}$/;
+
+/** Where the error came from, as the connection module knows it. */
+export interface PgFailure {
+  /** Checking a client out of the pool (connecting, or waiting for a free client). */
+  connecting: boolean;
+  /** The client reported its connection closed or broken (its 'error' / 'end' event) while ours. */
+  connectionLost: boolean;
+}
+
+/**
+ * By code only, never by message text. Errors without a code (pg's "Connection terminated
+ * unexpectedly", "timeout exceeded when trying to connect") are told apart by the path that
+ * raised them: on the connect path, or after the client reported a lost connection, they are
+ * transient; anywhere else they are driver misuse and permanent. Permanent driver errors are
+ * returned unchanged (e.g. 28P01 bad password, 3D000 no such database, 42501 permission).
+ */
+export function classifyPgError(error: unknown, failure: PgFailure): unknown {
+  if (error instanceof PlaitaError) return error;
+  const code = errorCode(error);
+  if (code !== undefined && TRANSIENT_NODE_CODES.has(code)) return unavailable(error, code);
+  if (code !== undefined && SQLSTATE.test(code)) {
+    return code.startsWith('08') || TRANSIENT_SQLSTATES.has(code) ? unavailable(error, code) : error;
+  }
+  if (failure.connecting || failure.connectionLost) return unavailable(error, failure.connecting ? 'connecting' : 'connection lost');
+  return error;
+}
+
+function unavailable(cause: unknown, what: string): StoreUnavailableError {
+  const detail = cause instanceof Error ? `: ${cause.message}` : '';
+  return new StoreUnavailableError(`PostgreSQL is unavailable (${what})${detail}`, { cause });
+}

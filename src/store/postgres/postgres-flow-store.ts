@@ -1,0 +1,91 @@
+import type { QueryResultRow } from 'pg';
+import { FlowVersionConflictError } from '../../errors.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS } from '../execution-store.js';
+import type { FlowStore, StoredFlow } from '../flow-store.js';
+import { flowRecord, storedFlow } from '../sql/flow-record.js';
+import { isStorableText } from '../sql/stored-text.js';
+import { PostgresConnection, type PostgresSource } from './postgres-connection.js';
+import { migrate, quoteSchema } from './postgres-migrations.js';
+import { statementName } from './statement-name.js';
+
+export interface PostgresFlowStoreOptions {
+  /** The execution store's schema (default `plaita`). */
+  schema?: string;
+  connectTimeoutMs?: number;
+  statementTimeoutMs?: number;
+  applicationName?: string;
+  poolSize?: number;
+}
+
+interface FlowRow {
+  flow_hash: string;
+  flow_id: string | null;
+  version: string | null;
+  document: string;
+  created_at: string;
+}
+
+/**
+ * Flow definitions beside the executions, immutable once written. Pass the execution store's
+ * `{pool}` to share its connections; same schema, same migrations.
+ */
+export class PostgresFlowStore implements FlowStore {
+  private readonly connection: PostgresConnection;
+  private readonly sql: { insert: string; byHash: string; byVersion: string; latest: string };
+
+  constructor(source: PostgresSource, options: PostgresFlowStoreOptions = {}) {
+    const schema = options.schema ?? 'plaita';
+    const flows = `${quoteSchema(schema)}.flows`;
+    const columns = 'flow_hash, flow_id, version, document::text AS document, created_at';
+    this.sql = {
+      // DO NOTHING on either uniqueness: same hash (idempotent) or same flow_id + version.
+      insert: `INSERT INTO ${flows} (flow_hash, flow_id, version, document, created_at) VALUES ($1, $2, $3, $4::json, $5) ON CONFLICT DO NOTHING`,
+      byHash: `SELECT ${columns} FROM ${flows} WHERE flow_hash = $1`,
+      byVersion: `SELECT ${columns} FROM ${flows} WHERE flow_id = $1 AND version = $2`,
+      latest: `SELECT ${columns} FROM ${flows} WHERE flow_id = $1 ORDER BY seq DESC LIMIT 1`,
+    };
+    this.connection = new PostgresConnection(source, {
+      connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: options.statementTimeoutMs ?? 30_000,
+      applicationName: options.applicationName ?? 'plaita',
+      poolSize: options.poolSize ?? 4,
+    }, (client) => migrate(client, schema));
+  }
+
+  async put(document: Record<string, unknown>): Promise<StoredFlow> {
+    const record = flowRecord(document);
+    const row = await this.connection.withClient(async (client) => {
+      await client.query({ name: statementName(this.sql.insert), text: this.sql.insert, values: [record.flowHash, record.flowId, record.version, record.text, Date.now()] });
+      // Read after the insert settled (committed, or conflicted with a committed row).
+      const stored = (await client.query<FlowRow>({ name: statementName(this.sql.byHash), text: this.sql.byHash, values: [record.flowHash] })).rows[0];
+      if (stored === undefined) {
+        throw new FlowVersionConflictError(`flow ${record.flowId} version ${record.version} is already published with different content`);
+      }
+      return stored;
+    });
+    return toStored(row);
+  }
+
+  async getByHash(flowHash: string): Promise<StoredFlow | null> {
+    if (!isStorableText(flowHash)) return null;
+    return this.one(this.sql.byHash, [flowHash]);
+  }
+
+  async getByVersion(flowId: string, version: string | null): Promise<StoredFlow | null> {
+    if (!isStorableText(flowId) || (version !== null && !isStorableText(version))) return null;
+    return version === null ? this.one(this.sql.latest, [flowId]) : this.one(this.sql.byVersion, [flowId, version]);
+  }
+
+  close(): Promise<void> {
+    return this.connection.close();
+  }
+
+  private async one(text: string, values: unknown[]): Promise<StoredFlow | null> {
+    const rows = await this.connection.withClient(async (client) => (await client.query<FlowRow & QueryResultRow>({ name: statementName(text), text, values })).rows);
+    return rows[0] ? toStored(rows[0]) : null;
+  }
+}
+
+function toStored(row: FlowRow): StoredFlow {
+  return storedFlow(row.flow_hash, row.flow_id, row.version, row.document, Number(row.created_at));
+}

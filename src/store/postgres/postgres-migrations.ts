@@ -1,0 +1,57 @@
+import type { PoolClient } from 'pg';
+import { errorCode } from '../../errors.js';
+import { loadMigrations, type Migration } from '../sql/migration-files.js';
+
+const MIGRATIONS: Migration[] = loadMigrations(new URL('./migrations/', import.meta.url));
+
+/** First key of the two-int advisory lock ('plai'); the second is hashtext(schema). */
+const LOCK_CLASS = 0x706c6169;
+
+/** A schema name we can quote without surprises (and that fits PostgreSQL's 63-byte limit). */
+export function quoteSchema(schema: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) throw new RangeError(`invalid schema name ${JSON.stringify(schema)}: letters, digits and _ only`);
+  return `"${schema}"`;
+}
+
+/**
+ * Brings `schema` to the latest version. Fast path: one query sees it current. Otherwise, in
+ * one transaction under `pg_advisory_xact_lock` (per schema): create the schema and the
+ * `schema_migrations` table if missing, apply the versions not recorded yet, record them.
+ * A second process starting at the same moment waits for the lock, then finds nothing to do;
+ * a crash mid-way rolls the whole migration back.
+ */
+export async function migrate(client: PoolClient, schema: string): Promise<void> {
+  const q = quoteSchema(schema);
+  const latest = MIGRATIONS.length;
+  if ((await appliedVersion(client, q)) === latest) return;
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_CLASS, schema]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${q}`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${q}.schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const current = await appliedVersion(client, q);
+    if (current > latest) throw new Error(`schema ${schema} is at migration ${current}, newer than this plaita knows (${latest})`);
+    await client.query(`SET LOCAL search_path TO ${q}`);
+    for (const migration of MIGRATIONS.slice(current)) {
+      await client.query(migration.sql);
+      await client.query(`INSERT INTO ${q}.schema_migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The highest recorded version; 0 when the schema or the table does not exist yet. */
+async function appliedVersion(client: PoolClient, q: string): Promise<number> {
+  try {
+    const { rows } = await client.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${q}.schema_migrations`);
+    return rows[0]?.version ?? 0;
+  } catch (error) {
+    // 42P01 undefined_table, 3F000 invalid_schema_name: a fresh database, not a failure.
+    const code = errorCode(error);
+    if (code === '42P01' || code === '3F000') return 0;
+    throw error;
+  }
+}

@@ -1,0 +1,170 @@
+import {
+  EXECUTION_STATUSES,
+  isTerminal,
+  type ExecutionStatus,
+} from '../../state/execution-state.js';
+import type { RedisClient, RedisConnection } from './redis-connection.js';
+import type { RedisKeys } from './redis-keys.js';
+import { RedisCommandError } from './redis-errors.js';
+
+/**
+ * The listing indexes of the Redis execution store, and their consistency model.
+ *
+ * Per tenant, sorted sets (member executionId, score createdAt ms): `all`, one per status, one
+ * per flowId, one per flowHash; globally, `expiring` (member {@link ExpiringRef} JSON, score
+ * expiry ms) for the sweep. They live in other slots than the executions, so no script can
+ * update both: the record is the truth and the indexes follow it.
+ *
+ * - A save first commits the execution (one script), THEN updates the indexes (one MULTI in
+ *   the tenant's slot): add to `all`, the flow indexes and the current status, remove from
+ *   every other status. So an index entry only ever appears after its record exists, and any
+ *   successful save repairs every index entry of its execution.
+ * - If the index update fails (the server went away between the two), the save rejects with
+ *   StoreUnavailableError although the record was written; the caller's retry of the same
+ *   save rewrites it and repairs the indexes. Until then `list` may miss the execution or
+ *   show it under its previous status — never another tenant's, never a wrong summary
+ *   (summaries come from the record, not the index).
+ * - `list` tolerates stale entries: an id whose record is gone, or whose status / flowId /
+ *   flowHash no longer matches the index it was found in, is skipped and removed — then the
+ *   record is read again and the entry restored if it became valid meanwhile, so a removal
+ *   racing with a concurrent save can never lose a valid entry (the saver's own MULTI runs
+ *   after its script; either it re-adds after our removal or we see its record and restore).
+ * - Index updates land in the order they are sent, which is the order of the saves when they
+ *   come from one process. Unfenced concurrent saves of ONE execution from two processes (what
+ *   leases and fencing exist to prevent) may leave it listed under an older status until its
+ *   next save; `list` then skips it there rather than show a wrong summary.
+ * - Deleted executions leave the indexes in `delete`; expired ones in `sweepExpired`.
+ */
+export interface IndexedExecution {
+  tenantId: string;
+  executionId: string;
+  flowId: string | null;
+  flowHash: string | null;
+  status: ExecutionStatus;
+  /** createdAt, epoch ms. */
+  score: number;
+}
+
+/** What the expiry index remembers, so the sweep can clean indexes after the record is gone. */
+export type ExpiringRef = Pick<
+  IndexedExecution,
+  'tenantId' | 'executionId' | 'flowId' | 'flowHash'
+>;
+
+export class ExecutionIndex {
+  constructor(
+    private readonly connection: RedisConnection,
+    private readonly keys: RedisKeys,
+  ) {}
+
+  /** After a committed save: the indexes name exactly this status; the expiry index follows the TTL. */
+  async record(
+    entry: IndexedExecution,
+    previousStatus: ExecutionStatus | null,
+    expiresAt: number | null,
+  ): Promise<void> {
+    const idx = this.keys.tenantIndex(entry.tenantId);
+    const member = expiringMember(entry);
+    const updates: Promise<unknown>[] = [
+      this.connection.call(`index update of ${entry.executionId}`, async (client) => {
+        const tx = client.multi();
+        tx.zadd(idx.all, entry.score, entry.executionId);
+        for (const status of EXECUTION_STATUSES) {
+          if (status === entry.status) tx.zadd(idx.status(status), entry.score, entry.executionId);
+          else tx.zrem(idx.status(status), entry.executionId);
+        }
+        if (entry.flowId !== null) tx.zadd(idx.flow(entry.flowId), entry.score, entry.executionId);
+        if (entry.flowHash !== null)
+          tx.zadd(idx.hash(entry.flowHash), entry.score, entry.executionId);
+        checkExec(await tx.exec());
+      }),
+    ];
+    if (expiresAt !== null) {
+      updates.push(
+        this.connection.call(`expiry index update of ${entry.executionId}`, (c) =>
+          c.zadd(this.keys.expiring, expiresAt, member),
+        ),
+      );
+    } else if (previousStatus !== null && isTerminal(previousStatus)) {
+      updates.push(
+        this.connection.call(`expiry index update of ${entry.executionId}`, (c) =>
+          c.zrem(this.keys.expiring, member),
+        ),
+      );
+    }
+    await Promise.all(updates);
+  }
+
+  /** Removes every index entry of an execution that is gone (deleted or expired). */
+  async remove(ref: ExpiringRef): Promise<void> {
+    const idx = this.keys.tenantIndex(ref.tenantId);
+    await Promise.all([
+      this.connection.call(`index removal of ${ref.executionId}`, async (client) => {
+        const tx = client.multi();
+        tx.zrem(idx.all, ref.executionId);
+        for (const status of EXECUTION_STATUSES) tx.zrem(idx.status(status), ref.executionId);
+        if (ref.flowId !== null) tx.zrem(idx.flow(ref.flowId), ref.executionId);
+        if (ref.flowHash !== null) tx.zrem(idx.hash(ref.flowHash), ref.executionId);
+        checkExec(await tx.exec());
+      }),
+      this.connection.call(`expiry index removal of ${ref.executionId}`, (c) =>
+        c.zrem(this.keys.expiring, expiringMember(ref)),
+      ),
+    ]);
+  }
+
+  /** The oldest expiry entries due at `now` (at most `limit`); `ref` null for a member we cannot read. */
+  async dueExpiries(
+    now: number,
+    limit: number,
+  ): Promise<{ member: string; ref: ExpiringRef | null }[]> {
+    const members = await this.connection.call('sweep scan of the expiry index', (c) =>
+      c.zrangebyscore(this.keys.expiring, '-inf', now, 'LIMIT', 0, limit),
+    );
+    return members.map((member) => ({ member, ref: parseExpiringMember(member) }));
+  }
+
+  /** Drops an expiry entry (the execution is no longer expiring) or moves it to its new time. */
+  async rescheduleExpiry(member: string, expiresAt: number | null): Promise<void> {
+    await this.connection.call('expiry index update', (c: RedisClient) =>
+      expiresAt === null
+        ? c.zrem(this.keys.expiring, member)
+        : c.zadd(this.keys.expiring, expiresAt, member),
+    );
+  }
+}
+
+/** JSON of [tenantId, executionId, flowId, flowHash]: all the sweep needs once the record is gone. */
+export function expiringMember(ref: ExpiringRef): string {
+  return JSON.stringify([ref.tenantId, ref.executionId, ref.flowId, ref.flowHash]);
+}
+
+function parseExpiringMember(member: string): ExpiringRef | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(member);
+  } catch {
+    return null;
+  }
+  const ok =
+    Array.isArray(parsed) &&
+    parsed.length === 4 &&
+    typeof parsed[0] === 'string' &&
+    typeof parsed[1] === 'string' &&
+    (parsed[2] === null || typeof parsed[2] === 'string') &&
+    (parsed[3] === null || typeof parsed[3] === 'string');
+  if (!ok) return null;
+  const [tenantId, executionId, flowId, flowHash] = parsed as [
+    string,
+    string,
+    string | null,
+    string | null,
+  ];
+  return { tenantId, executionId, flowId, flowHash };
+}
+
+/** MULTI results: the first failed command's error is the transaction's failure. */
+export function checkExec(results: [error: Error | null, result: unknown][] | null): void {
+  if (results === null) throw new RedisCommandError('Redis aborted a MULTI transaction');
+  for (const [error] of results) if (error) throw error;
+}

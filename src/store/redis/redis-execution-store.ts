@@ -1,0 +1,316 @@
+import { PlaitaError, StateCorruptError } from '../../errors.js';
+import type { ExecutionState, ExecutionStatus } from '../../state/execution-state.js';
+import { assembleState } from '../checkpoint-parts.js';
+import type {
+  ExecutionStore,
+  ExecutionStoreOptions,
+  Lease,
+  LeaseRequest,
+  ListPage,
+  ListQuery,
+  SaveOptions,
+  TenantScope,
+} from '../execution-store.js';
+import { decodeSummary } from '../sql/execution-row.js';
+import { fenceRejected } from '../sql/fence.js';
+import { fromNodeKey, toNodeKey } from '../sql/node-key.js';
+import { asFullRewrite, planSave, rejectOversized, type SavePlan } from '../sql/save-plan.js';
+import { resolveStoreOptions, type ResolvedStoreOptions } from '../sql/store-options.js';
+import { executionKey, type ExecutionKey } from '../sql/stored-key.js';
+import { ExecutionIndex, type ExpiringRef } from './execution-index.js';
+import { listExecutions } from './list-executions.js';
+import {
+  RedisConnection,
+  type RedisConnectionOptions,
+  type RedisTarget,
+} from './redis-connection.js';
+import { RedisKeys, type ExecutionKeys } from './redis-keys.js';
+import { RedisLeases } from './redis-leases.js';
+import { SCRIPTS } from './redis-script.js';
+import { flatPairs, integerAt, stringAt, tagged, unexpected } from './script-reply.js';
+
+export interface RedisStoreOptions extends RedisConnectionOptions {
+  /** First segment of every key (default `plaita`); must not contain `{` or `}`. */
+  prefix?: string;
+}
+
+export interface RedisExecutionStoreOptions extends RedisStoreOptions, ExecutionStoreOptions {
+  /** Expiry-index entries examined per `sweepExpired` call (default 1000). */
+  sweepBatchSize?: number;
+}
+
+const DEFAULT_SWEEP_BATCH = 1000;
+/** Sweep scripts in flight at once: bounded pressure on the server. */
+const SWEEP_CONCURRENCY = 50;
+
+type SaveReply =
+  | { kind: 'ok'; previousStatus: ExecutionStatus | null }
+  | { kind: 'fenced'; storedGeneration: number | null }
+  | { kind: 'missing' }
+  | { kind: 'too_large'; sizes: [string, number][] };
+
+/**
+ * The cluster-tier execution store (durable.md §3) on Redis via ioredis. Layout in
+ * redis-keys.ts; index consistency model in execution-index.ts; the never-hang connection
+ * rules in redis-connection.ts; one Lua script per atomic transition beside this file. Saves
+ * are planned (encoded, validated) by the same code as every other store, before any I/O.
+ *
+ * A save is one script on the execution's slot: fence check first, then the size guard over
+ * the result sizes the script keeps (a running total, so an incremental save never re-reads
+ * the stored results), then the header and only the changed results. The index update follows.
+ */
+export class RedisExecutionStore implements ExecutionStore {
+  readonly #connection: RedisConnection;
+  readonly #keys: RedisKeys;
+  readonly #index: ExecutionIndex;
+  readonly #leases: RedisLeases;
+  readonly #options: ResolvedStoreOptions;
+  readonly #sweepBatchSize: number;
+
+  constructor(target: RedisTarget, options: RedisExecutionStoreOptions = {}) {
+    this.#options = resolveStoreOptions(options);
+    this.#sweepBatchSize = Math.max(1, Math.floor(options.sweepBatchSize ?? DEFAULT_SWEEP_BATCH));
+    this.#keys = new RedisKeys(options.prefix ?? 'plaita');
+    this.#connection = new RedisConnection(target, {
+      ...options,
+      connectTimeoutMs: this.#options.connectTimeoutMs,
+    });
+    this.#index = new ExecutionIndex(this.#connection, this.#keys);
+    this.#leases = new RedisLeases(this.#connection, this.#keys);
+  }
+
+  async save(state: ExecutionState, options: SaveOptions = {}): Promise<void> {
+    // Everything that can fail permanently fails here, before a byte is sent.
+    let plan = planSave(state, options, this.#options, Date.now());
+    let reply = await this.#write(plan);
+    if (reply.kind === 'missing') {
+      // changedNodes for an execution that is not stored: there are no unchanged results to keep.
+      plan = asFullRewrite(state, plan, this.#options);
+      reply = await this.#write(plan);
+    }
+    const { row } = plan;
+    switch (reply.kind) {
+      case 'fenced':
+        throw fenceRejected(row.executionId, reply.storedGeneration, plan.fence ?? 0);
+      case 'too_large':
+        return rejectOversized(plan, reply.sizes, this.#options.maxStateBytes);
+      case 'missing':
+        throw unexpected('MISSING after a full rewrite', 'save-state');
+      case 'ok':
+        await this.#index.record(
+          { ...row, score: row.createdAt },
+          reply.previousStatus,
+          row.expiresAt,
+        );
+    }
+  }
+
+  async #write(plan: SavePlan): Promise<SaveReply> {
+    const { row, checkpoint } = plan;
+    const keys = this.#keys.execution(row.tenantId, row.executionId);
+    const args: (string | number)[] = [
+      plan.fence ?? '',
+      checkpoint.fullRewrite ? '1' : '0',
+      row.header,
+      row.summary,
+      row.status,
+      this.#options.maxStateBytes,
+      row.expiresAt ?? '',
+      plan.removedNodeIds.length,
+      ...plan.removedNodeIds.map(toNodeKey),
+    ];
+    for (const node of checkpoint.nodes) args.push(toNodeKey(node.nodeId), node.text);
+    const raw = await this.#connection.call(`save of execution ${row.executionId}`, (client) =>
+      SCRIPTS.saveState.run(client, [keys.header, keys.nodes], args),
+    );
+    const { tag, values } = tagged(raw, 'save-state');
+    switch (tag) {
+      case 'OK': {
+        const previous = stringAt(values, 0, 'save-state');
+        return {
+          kind: 'ok',
+          previousStatus: previous === '' ? null : (previous as ExecutionStatus),
+        };
+      }
+      case 'FENCED':
+        return {
+          kind: 'fenced',
+          storedGeneration: values[0] === '' ? null : integerAt(values, 0, 'save-state'),
+        };
+      case 'MISSING':
+        return { kind: 'missing' };
+      case 'TOO_LARGE': {
+        const sizes = flatPairs(values.slice(1), 'save-state').map(
+          ([key, bytes]): [string, number] => [fromNodeKey(key), Number(bytes)],
+        );
+        return { kind: 'too_large', sizes };
+      }
+      default:
+        throw unexpected(raw, 'save-state');
+    }
+  }
+
+  async load(executionId: string, options: TenantScope = {}): Promise<ExecutionState | null> {
+    const key = executionKey(executionId, options);
+    if (key === null) return null;
+    const keys = this.#keysOf(key);
+    const raw = await this.#connection.call(`load of execution ${executionId}`, (client) =>
+      SCRIPTS.loadState.run(client, [keys.header, keys.nodes], []),
+    );
+    if (raw === null) return null;
+    if (!Array.isArray(raw) || typeof raw[0] !== 'string') throw unexpected(raw, 'load-state');
+    const header = raw[0];
+    const nodes = flatPairs(raw[1], 'load-state');
+    const state = decodeStored(executionId, () =>
+      assembleState(
+        header,
+        nodes.map(([k, text]) => [fromNodeKey(k), text] as const),
+      ),
+    );
+    if (state.executionId !== key.executionId || state.tenantId !== key.tenantId) {
+      throw new StateCorruptError(
+        `the record kept for execution ${executionId} of tenant ${key.tenantId} names ${state.executionId} of ${state.tenantId}`,
+        { executionId },
+      );
+    }
+    return state;
+  }
+
+  list(query: ListQuery = {}): Promise<ListPage> {
+    return listExecutions(this.#connection, this.#keys, query);
+  }
+
+  async delete(executionId: string, options: TenantScope = {}): Promise<boolean> {
+    const key = executionKey(executionId, options);
+    if (key === null) return false;
+    const keys = this.#keysOf(key);
+    const raw = await this.#connection.call(`delete of execution ${executionId}`, (client) =>
+      SCRIPTS.deleteExecution.run(client, [keys.header, keys.nodes], []),
+    );
+    if (raw === null) return false;
+    if (typeof raw !== 'string') throw unexpected(raw, 'delete-execution');
+    // The record is gone already: an unreadable summary only leaves flow-index entries behind,
+    // which `list` prunes as stale.
+    let ref: ExpiringRef = { ...key, flowId: null, flowHash: null };
+    try {
+      const summary = decodeSummary(raw);
+      ref = { ...ref, flowId: summary.flowId, flowHash: summary.flowHash };
+    } catch (error) {
+      if (!(error instanceof StateCorruptError)) throw error;
+    }
+    await this.#index.remove(ref);
+    return true;
+  }
+
+  acquireLease(executionId: string, request: LeaseRequest): Promise<Lease | null> {
+    return this.#leases.acquire(executionId, request);
+  }
+
+  renewLease(
+    executionId: string,
+    lease: { owner: string; generation: number; ttlMs: number } & TenantScope,
+  ): Promise<boolean> {
+    return this.#leases.renew(executionId, lease);
+  }
+
+  releaseLease(
+    executionId: string,
+    lease: { owner: string; generation: number } & TenantScope,
+  ): Promise<void> {
+    return this.#leases.release(executionId, lease);
+  }
+
+  getLease(executionId: string, options: TenantScope = {}): Promise<Lease | null> {
+    return this.#leases.get(executionId, options);
+  }
+
+  async requestCancel(executionId: string, options: TenantScope = {}): Promise<boolean> {
+    const key = executionKey(executionId, options);
+    if (key === null) return false;
+    const header = this.#keysOf(key).header;
+    const raw = await this.#connection.call(`cancel request of ${executionId}`, (client) =>
+      SCRIPTS.requestCancel.run(client, [header], []),
+    );
+    if (raw !== 0 && raw !== 1) throw unexpected(raw, 'request-cancel');
+    return raw === 1;
+  }
+
+  async isCancelRequested(executionId: string, options: TenantScope = {}): Promise<boolean> {
+    const key = executionKey(executionId, options);
+    if (key === null) return false;
+    const header = this.#keysOf(key).header;
+    const mark = await this.#connection.call(`cancel check of ${executionId}`, (client) =>
+      client.hget(header, 'cancelRequested'),
+    );
+    return mark === '1';
+  }
+
+  /**
+   * Redis removes expired executions itself (key TTL). This prunes their index entries, and
+   * deletes those whose expiry is before `now` but not reached by the server yet, so an
+   * explicit `now` behaves as in the SQL stores. At most `sweepBatchSize` expiry entries per
+   * call; returns how many executions were removed or pruned.
+   */
+  async sweepExpired(now: number = Date.now()): Promise<number> {
+    const due = await this.#index.dueExpiries(now, this.#sweepBatchSize);
+    let removed = 0;
+    for (let i = 0; i < due.length; i += SWEEP_CONCURRENCY) {
+      const batch = due.slice(i, i + SWEEP_CONCURRENCY);
+      const results = await Promise.all(
+        batch.map(({ member, ref }) => this.#sweepOne(member, ref, now)),
+      );
+      removed += results.filter(Boolean).length;
+    }
+    return removed;
+  }
+
+  async #sweepOne(member: string, ref: ExpiringRef | null, now: number): Promise<boolean> {
+    if (ref === null) {
+      await this.#index.rescheduleExpiry(member, null); // an unreadable entry must not block the sweep
+      return false;
+    }
+    const keys = this.#keysOf(ref);
+    const raw = await this.#connection.call(`sweep of execution ${ref.executionId}`, (client) =>
+      SCRIPTS.sweepExecution.run(client, [keys.header, keys.nodes], [now]),
+    );
+    const { tag, values } = tagged(raw, 'sweep-execution');
+    switch (tag) {
+      case 'GONE':
+      case 'DELETED':
+        await this.#index.remove(ref);
+        return true;
+      case 'LATER':
+        await this.#index.rescheduleExpiry(member, integerAt(values, 0, 'sweep-execution'));
+        return false;
+      case 'KEEP':
+        await this.#index.rescheduleExpiry(member, null);
+        return false;
+      default:
+        throw unexpected(raw, 'sweep-execution');
+    }
+  }
+
+  close(): Promise<void> {
+    return this.#connection.close();
+  }
+
+  #keysOf(key: ExecutionKey): ExecutionKeys {
+    return this.#keys.execution(key.tenantId, key.executionId);
+  }
+}
+
+/** Decoding a stored record: any failure is StateCorruptError (retrying cannot help). */
+function decodeStored(executionId: string, decode: () => ExecutionState): ExecutionState {
+  try {
+    return decode();
+  } catch (error) {
+    if (error instanceof PlaitaError) throw error;
+    throw new StateCorruptError(
+      `the stored record of execution ${executionId} cannot be decoded: ${(error as Error).message}`,
+      {
+        cause: error,
+        executionId,
+      },
+    );
+  }
+}

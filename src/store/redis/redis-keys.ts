@@ -1,0 +1,77 @@
+import type { ExecutionStatus } from '../../state/execution-state.js';
+
+/**
+ * Every Redis key the stores use is built here, and nowhere else.
+ *
+ * Per execution (one hash tag, so every script touches one slot and the layout runs on Redis
+ * Cluster unchanged):
+ *   `<prefix>:{<tenant>:<executionId>}:h`      hash: header text, summary, sizes, lease
+ *   `<prefix>:{<tenant>:<executionId>}:nodes`  hash: `$NODE` id → encoded result
+ * Per tenant (one hash tag per tenant: an index update is one same-slot MULTI):
+ *   `<prefix>:{<tenant>}:idx:all`, `…:idx:status:<status>`, `…:idx:flow:<flowId>`,
+ *   `…:idx:hash:<flowHash>`                     sorted sets, member executionId, score createdAt ms
+ * Global:
+ *   `<prefix>:expiring`                         sorted set of terminal executions by expiry ms
+ * Flow store:
+ *   `<prefix>:flowdoc:{<flowHash>}`             string: the stored flow (JSON)
+ *   `<prefix>:flowid:{<flowId>}`                hash: `v:<version>` → flowHash, `latest` → version
+ *
+ * Components are escaped (`%`, `{`, `}`, `:` → `%XX`) so a tenant or id can neither end a hash
+ * tag early nor make two different (tenant, id) pairs build the same key; ordinary ids stay
+ * readable in `redis-cli`.
+ */
+export class RedisKeys {
+  constructor(readonly prefix: string) {
+    if (prefix === '' || /[{}]/.test(prefix)) {
+      throw new RangeError(
+        `Redis key prefix must be non-empty without "{" or "}", got ${JSON.stringify(prefix)}`,
+      );
+    }
+  }
+
+  execution(tenantId: string, executionId: string): ExecutionKeys {
+    const base = `${this.prefix}:{${escapeKeyPart(tenantId)}:${escapeKeyPart(executionId)}}`;
+    return { header: `${base}:h`, nodes: `${base}:nodes` };
+  }
+
+  tenantIndex(tenantId: string): TenantIndexKeys {
+    const base = `${this.prefix}:{${escapeKeyPart(tenantId)}}:idx`;
+    return {
+      all: `${base}:all`,
+      status: (status) => `${base}:status:${status}`,
+      flow: (flowId) => `${base}:flow:${escapeKeyPart(flowId)}`,
+      hash: (flowHash) => `${base}:hash:${escapeKeyPart(flowHash)}`,
+    };
+  }
+
+  get expiring(): string {
+    return `${this.prefix}:expiring`;
+  }
+
+  flowDocument(flowHash: string): string {
+    return `${this.prefix}:flowdoc:{${escapeKeyPart(flowHash)}}`;
+  }
+
+  flowVersions(flowId: string): string {
+    return `${this.prefix}:flowid:{${escapeKeyPart(flowId)}}`;
+  }
+}
+
+export interface ExecutionKeys {
+  header: string;
+  nodes: string;
+}
+
+export interface TenantIndexKeys {
+  all: string;
+  status(status: ExecutionStatus): string;
+  flow(flowId: string): string;
+  hash(flowHash: string): string;
+}
+
+export function escapeKeyPart(part: string): string {
+  return part.replace(
+    /[%{}:]/g,
+    (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0'),
+  );
+}

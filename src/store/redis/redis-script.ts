@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { classifyRedisError } from './classify-redis-error.js';
+import type { RedisClient } from './redis-connection.js';
+
+export type ScriptArg = string | number;
+
+/**
+ * One Lua script, read from the `.lua` file beside this module (the build copies them to
+ * `dist/`), run by EVALSHA. When the server answers NOSCRIPT (its script cache was flushed,
+ * or a failover promoted a replica that never saw the script), it is sent again by EVAL,
+ * which also caches it, so the next call is an EVALSHA hit again.
+ *
+ * `keyCount` is fixed per script (or `'variadic'` when the caller passes any number of keys)
+ * so a call can never shift a KEYS entry into ARGV.
+ */
+export class RedisScript {
+  #source: { text: string; sha: string } | undefined;
+
+  constructor(
+    readonly name: string,
+    readonly keyCount: number | 'variadic',
+  ) {}
+
+  /** The script text (read once, at first use). */
+  get source(): { text: string; sha: string } {
+    if (!this.#source) {
+      const text = readFileSync(new URL(`./${this.name}.lua`, import.meta.url), 'utf8');
+      this.#source = { text, sha: createHash('sha1').update(text).digest('hex') };
+    }
+    return this.#source;
+  }
+
+  async run(
+    client: RedisClient,
+    keys: readonly string[],
+    args: readonly ScriptArg[],
+  ): Promise<unknown> {
+    if (this.keyCount !== 'variadic' && keys.length !== this.keyCount) {
+      throw new RangeError(`${this.name}.lua takes ${this.keyCount} keys, got ${keys.length}`);
+    }
+    const { text, sha } = this.source;
+    try {
+      return await client.evalsha(sha, keys.length, ...keys, ...args);
+    } catch (error) {
+      if (classifyRedisError(error) !== 'noscript') throw error;
+      return await client.eval(text, keys.length, ...keys, ...args);
+    }
+  }
+}
+
+/** Every script of the Redis stores, by name (each is `<name>.lua` beside this module). */
+export const SCRIPTS = {
+  saveState: new RedisScript('save-state', 2),
+  loadState: new RedisScript('load-state', 2),
+  deleteExecution: new RedisScript('delete-execution', 2),
+  acquireLease: new RedisScript('acquire-lease', 1),
+  renewLease: new RedisScript('renew-lease', 1),
+  releaseLease: new RedisScript('release-lease', 1),
+  getLease: new RedisScript('get-lease', 1),
+  requestCancel: new RedisScript('request-cancel', 1),
+  sweepExecution: new RedisScript('sweep-execution', 2),
+  listPage: new RedisScript('list-page', 'variadic'),
+  putFlowVersion: new RedisScript('put-flow-version', 1),
+} as const;

@@ -1,0 +1,89 @@
+--[[
+save-state: writes one execution checkpoint atomically: the header (state text without the
+`$NODE` results, plus the summary `list` reads) and the changed `$NODE` results. Fencing is
+checked first, then the size limit over everything stored after this save; only then is
+anything written. Lease fields (leaseOwner, leaseGen, leaseExpiresAt) and the cancel mark
+(cancelRequested) are never touched.
+
+KEYS[1]  header hash   <prefix>:{<tenant>:<executionId>}:h
+KEYS[2]  results hash  <prefix>:{<tenant>:<executionId>}:nodes  (node id -> encoded result)
+
+ARGV[1]  fence: lease generation the writer holds; '' = unfenced
+ARGV[2]  '1' = full rewrite (stored results not in this save are deleted), '0' = incremental
+ARGV[3]  header text (state codec)
+ARGV[4]  summary text (state codec)
+ARGV[5]  status
+ARGV[6]  maxStateBytes (bytes): header + every stored result after this save
+ARGV[7]  expiry, epoch ms: every key of the execution expires then; '' = never (keys persisted)
+ARGV[8]  R = how many node ids to delete follow
+ARGV[9 .. 8+R]   node keys to delete (results removed from `$NODE`)
+ARGV[9+R ..]     pairs: node key, encoded result  (node keys: node ids, escaped by node-key.ts)
+
+Returns
+  {'OK', previousStatus}          written; previousStatus '' when the execution is new
+  {'FENCED', storedGeneration}    nothing written; storedGeneration '' when nothing is stored
+  {'MISSING'}                     incremental save but nothing stored: nothing written
+  {'TOO_LARGE', totalBytes, id, bytes, id, bytes, ...}
+                                  nothing written; the size of every result after the save
+]]
+local header, nodes = KEYS[1], KEYS[2]
+
+local previous = redis.call('HGET', header, 'status')
+local fence = ARGV[1]
+if fence ~= '' then
+  if not previous then return {'FENCED', ''} end
+  local stored = redis.call('HGET', header, 'leaseGen') or '0'
+  if tonumber(stored) ~= tonumber(fence) then return {'FENCED', stored} end
+end
+
+local full = ARGV[2] == '1'
+if not full and not previous then return {'MISSING'} end
+
+local removedFrom, pairsFrom = 9, 9 + tonumber(ARGV[8])
+local headerBytes = #ARGV[3]
+
+-- Running total of result sizes, kept in the header so a save costs O(changed results).
+local nodeBytes = 0
+if not full then
+  nodeBytes = tonumber(redis.call('HGET', header, 'nodeBytes') or '0')
+  for i = removedFrom, pairsFrom - 1 do
+    nodeBytes = nodeBytes - redis.call('HSTRLEN', nodes, ARGV[i])
+  end
+  for i = pairsFrom, #ARGV, 2 do
+    nodeBytes = nodeBytes - redis.call('HSTRLEN', nodes, ARGV[i])
+  end
+end
+for i = pairsFrom + 1, #ARGV, 2 do nodeBytes = nodeBytes + #ARGV[i] end
+
+if headerBytes + nodeBytes > tonumber(ARGV[6]) then
+  -- The failure path may cost O(all results): report every size, the caller names the largest.
+  local sizes = {}
+  if not full then
+    for _, id in ipairs(redis.call('HKEYS', nodes)) do sizes[id] = redis.call('HSTRLEN', nodes, id) end
+    for i = removedFrom, pairsFrom - 1 do sizes[ARGV[i]] = nil end
+  end
+  for i = pairsFrom, #ARGV, 2 do sizes[ARGV[i]] = #ARGV[i + 1] end
+  local reply = {'TOO_LARGE', headerBytes + nodeBytes}
+  for id, bytes in pairs(sizes) do
+    reply[#reply + 1] = id
+    reply[#reply + 1] = bytes
+  end
+  return reply
+end
+
+if full then redis.call('DEL', nodes) end
+for i = removedFrom, pairsFrom - 1 do redis.call('HDEL', nodes, ARGV[i]) end
+for i = pairsFrom, #ARGV, 2 do redis.call('HSET', nodes, ARGV[i], ARGV[i + 1]) end
+redis.call('HSET', header, 'header', ARGV[3], 'summary', ARGV[4], 'status', ARGV[5],
+  'headerBytes', headerBytes, 'nodeBytes', nodeBytes)
+
+if ARGV[7] ~= '' then
+  redis.call('HSET', header, 'expiresAt', ARGV[7])
+  redis.call('PEXPIREAT', header, ARGV[7])
+  redis.call('PEXPIREAT', nodes, ARGV[7])
+else
+  redis.call('HDEL', header, 'expiresAt')
+  redis.call('PERSIST', header)
+  redis.call('PERSIST', nodes)
+end
+return {'OK', previous or ''}

@@ -1,0 +1,38 @@
+import { canonicalJson, sha256Hex } from '../../util/canonical-json.js';
+import { decodeValue, encodeValue } from '../../state/codec.js';
+import { StateCorruptError } from '../../errors.js';
+import type { StoredFlow } from '../flow-store.js';
+import { isStorableText } from './stored-text.js';
+
+/** A flow document ready to store: its identity and its text through the one codec. */
+export interface FlowRecord {
+  flowHash: string;
+  flowId: string | null;
+  version: string | null;
+  text: string;
+}
+
+/**
+ * Identity as the flow loader reads it (`flow_id` / `flowId` / `id`, `version` as a string), and
+ * the content hash of durable.md §1 (`sha256Hex(canonicalJson(document))`).
+ */
+export function flowRecord(document: Record<string, unknown>): FlowRecord {
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) {
+    throw new TypeError('a flow document is an object');
+  }
+  const rawId = document.flow_id ?? document.flowId ?? document.id;
+  const rawVersion = document.version;
+  const flowId = typeof rawId === 'string' ? rawId : null;
+  const version = typeof rawVersion === 'string' || typeof rawVersion === 'number' ? String(rawVersion) : null;
+  for (const text of [flowId, version]) {
+    if (text !== null && !isStorableText(text)) throw new RangeError('flow id and version must not hold U+0000 or lone surrogates');
+  }
+  return { flowHash: sha256Hex(canonicalJson(document)), flowId, version, text: encodeValue(document, 'flow') };
+}
+
+/** Rebuilds a stored flow from its columns. */
+export function storedFlow(flowHash: string, flowId: string | null, version: string | null, text: string, createdAt: number): StoredFlow {
+  const document = decodeValue(text);
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) throw new StateCorruptError(`stored flow ${flowHash} is not an object`);
+  return { flowHash, flowId, version, document: document as Record<string, unknown>, createdAt: new Date(createdAt).toISOString() };
+}

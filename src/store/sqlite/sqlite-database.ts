@@ -1,0 +1,87 @@
+import Database from 'better-sqlite3';
+import { loadMigrations, type Migration } from '../sql/migration-files.js';
+import { classifySqliteError } from './classify-sqlite-error.js';
+
+type Db = Database.Database;
+type Statement = Database.Statement;
+
+const MIGRATIONS: Migration[] = loadMigrations(new URL('./migrations/', import.meta.url));
+
+/**
+ * One better-sqlite3 connection to a database file, opened and migrated on first use:
+ * WAL (readers never block the writer), `synchronous = NORMAL` (durable at every checkpoint of
+ * the WAL, safe against application crashes; a power loss may drop the last commits, which is
+ * WAL's documented trade-off), `busy_timeout = busyTimeoutMs` (a locked file makes an operation
+ * wait at most that long, then SQLITE_BUSY → StoreUnavailableError). Statements are prepared
+ * once per connection. An open or migration that fails is retried by the next operation.
+ */
+export class SqliteDatabase {
+  private db: Db | null = null;
+  private readonly statements = new Map<string, Statement>();
+  private closed = false;
+
+  constructor(
+    readonly path: string,
+    private readonly busyTimeoutMs: number,
+  ) {}
+
+  /** Runs synchronous `work` on the open database; driver errors arrive classified. */
+  use<T>(work: (db: Db) => T): Promise<T> {
+    if (this.closed) return Promise.reject(new Error(`the SQLite store for ${this.path} is closed`));
+    return new Promise<T>((resolve) => resolve(work(this.open()))).catch((error: unknown) => {
+      throw classifySqliteError(error);
+    });
+  }
+
+  /** The cached prepared statement for `sql` (call inside `use`). */
+  statement(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (statement === undefined) {
+      statement = this.open().prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.statements.clear();
+    this.db?.close();
+    this.db = null;
+  }
+
+  private open(): Db {
+    if (this.db !== null) return this.db;
+    const db = new Database(this.path, { timeout: this.busyTimeoutMs });
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      migrate(db);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    this.db = db;
+    return db;
+  }
+}
+
+/**
+ * Applies the pending migrations under `BEGIN IMMEDIATE` (the write lock: a second process
+ * waits, then finds `user_version` already current and applies nothing). `user_version` lives
+ * in the database header, so it commits or rolls back with the migration itself.
+ */
+function migrate(db: Db): void {
+  const latest = MIGRATIONS.length;
+  if (userVersion(db) === latest) return;
+  db.transaction(() => {
+    const current = userVersion(db);
+    if (current > latest) throw new Error(`the SQLite schema is at version ${current}, newer than this plaita knows (${latest})`);
+    for (const migration of MIGRATIONS.slice(current)) db.exec(migration.sql);
+    db.pragma(`user_version = ${latest}`);
+  }).immediate();
+}
+
+function userVersion(db: Db): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}

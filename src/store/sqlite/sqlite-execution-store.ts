@@ -1,0 +1,210 @@
+import type { ExecutionState } from '../../state/execution-state.js';
+import { assembleState } from '../checkpoint-parts.js';
+import type {
+  ExecutionStore,
+  ExecutionStoreOptions,
+  Lease,
+  LeaseRequest,
+  ListPage,
+  ListQuery,
+  SaveOptions,
+  TenantScope,
+} from '../execution-store.js';
+import { decodeSummary } from '../sql/execution-row.js';
+import { fenceRejected } from '../sql/fence.js';
+import { planList, toPage } from '../sql/list-plan.js';
+import { listSql } from '../sql/list-sql.js';
+import { fromNodeKey, toNodeKey } from '../sql/node-key.js';
+import { asFullRewrite, planSave, rejectOversized, type SavePlan } from '../sql/save-plan.js';
+import { resolveStoreOptions, type ResolvedStoreOptions } from '../sql/store-options.js';
+import { executionKey, type ExecutionKey } from '../sql/stored-key.js';
+import { assertStorableOwner, assertTtl } from '../sql/stored-text.js';
+import * as sql from './sqlite-execution-sql.js';
+import { SqliteDatabase } from './sqlite-database.js';
+
+export interface SqliteExecutionStoreOptions extends ExecutionStoreOptions {
+  /** The database file (created if missing), or `:memory:`. */
+  path: string;
+}
+
+/** Rows removed per transaction by the sweep, so it never holds the write lock for long. */
+const SWEEP_BATCH = 500;
+
+/**
+ * The embedded default store: one SQLite file (better-sqlite3, WAL), safe to share between
+ * processes on one machine. Every save is one `BEGIN IMMEDIATE` transaction; a file locked by
+ * another writer for longer than `connectTimeoutMs` (the busy timeout) rejects with
+ * StoreUnavailableError. Times (leases, expiry) are this process's `Date.now()`.
+ */
+export class SqliteExecutionStore implements ExecutionStore {
+  private readonly options: ResolvedStoreOptions;
+  private readonly database: SqliteDatabase;
+
+  constructor(options: SqliteExecutionStoreOptions) {
+    this.options = resolveStoreOptions(options);
+    this.database = new SqliteDatabase(options.path, this.options.connectTimeoutMs);
+  }
+
+  async save(state: ExecutionState, options: SaveOptions = {}): Promise<void> {
+    const now = Date.now();
+    const plan = planSave(state, options, this.options, now);
+    return await this.database.use((db) => db.transaction(() => this.write(state, plan, now)).immediate());
+  }
+
+  async load(executionId: string, options: TenantScope = {}): Promise<ExecutionState | null> {
+    const key = executionKey(executionId, options);
+    if (key === null) return null;
+    const stored = await this.database.use((db) =>
+      db.transaction(() => {
+        const row = this.get<{ header: string }>(sql.SELECT_HEADER, { ...key, now: Date.now() });
+        return row && { header: row.header, nodes: this.all<{ nodeKey: string; value: string }>(sql.SELECT_NODES, key) };
+      })(),
+    );
+    return stored ? assembleState(stored.header, stored.nodes.map((n) => [fromNodeKey(n.nodeKey), n.value] as const)) : null;
+  }
+
+  async list(query: ListQuery = {}): Promise<ListPage> {
+    const plan = planList(query);
+    if (plan.matchesNothing) return { items: [], nextCursor: null };
+    const statement = listSql(plan, 'executions', Date.now(), sql.SQLITE_LIST_DIALECT);
+    const rows = await this.database.use(() => this.database.statement(statement.text).all(...statement.values) as ListRow[]);
+    return toPage(rows.map((r) => ({ createdAt: r.created_at, executionId: r.execution_id, summary: decodeSummary(r.summary) })), plan.limit);
+  }
+
+  async delete(executionId: string, options: TenantScope = {}): Promise<boolean> {
+    const key = executionKey(executionId, options);
+    if (key === null) return false;
+    return await this.database.use((db) =>
+      db.transaction(() => {
+        const row = this.get<{ live: number }>(sql.DELETE_EXECUTION, { ...key, now: Date.now() });
+        this.run(sql.DELETE_NODES, key);
+        return row?.live === 1;
+      }).immediate(),
+    );
+  }
+
+  async acquireLease(executionId: string, request: LeaseRequest): Promise<Lease | null> {
+    assertStorableOwner(request.owner);
+    assertTtl(request.ttlMs);
+    const key = executionKey(executionId, request);
+    if (key === null) return null;
+    const now = Date.now();
+    const row = await this.database.use(() => this.get<{ generation: number; expiresAt: number }>(sql.ACQUIRE_LEASE, { ...key, owner: request.owner, now, expiresAt: now + request.ttlMs }));
+    return row ? { ...key, owner: request.owner, generation: row.generation, expiresAt: row.expiresAt } : null;
+  }
+
+  async renewLease(executionId: string, lease: { owner: string; generation: number; ttlMs: number } & TenantScope): Promise<boolean> {
+    assertTtl(lease.ttlMs);
+    const key = executionKey(executionId, lease);
+    if (key === null) return false;
+    const now = Date.now();
+    const params = { ...key, owner: lease.owner, generation: lease.generation, now, expiresAt: now + lease.ttlMs };
+    return await this.database.use(() => this.run(sql.RENEW_LEASE, params) === 1);
+  }
+
+  async releaseLease(executionId: string, lease: { owner: string; generation: number } & TenantScope): Promise<void> {
+    const key = executionKey(executionId, lease);
+    if (key === null) return;
+    await this.database.use(() => this.run(sql.RELEASE_LEASE, { ...key, owner: lease.owner, generation: lease.generation }));
+  }
+
+  async getLease(executionId: string, options: TenantScope = {}): Promise<Lease | null> {
+    const key = executionKey(executionId, options);
+    if (key === null) return null;
+    const row = await this.database.use(() => this.get<{ owner: string; generation: number; expiresAt: number }>(sql.SELECT_LEASE, { ...key, now: Date.now() }));
+    return row ? { ...key, ...row } : null;
+  }
+
+  async requestCancel(executionId: string, options: TenantScope = {}): Promise<boolean> {
+    const key = executionKey(executionId, options);
+    if (key === null) return false;
+    return await this.database.use(() => this.run(sql.REQUEST_CANCEL, { ...key, now: Date.now() }) === 1);
+  }
+
+  async isCancelRequested(executionId: string, options: TenantScope = {}): Promise<boolean> {
+    const key = executionKey(executionId, options);
+    if (key === null) return false;
+    return await this.database.use(() => this.get<{ requested: number }>(sql.SELECT_CANCEL, { ...key, now: Date.now() })?.requested === 1);
+  }
+
+  async sweepExpired(now: number = Date.now()): Promise<number> {
+    let swept = 0;
+    for (;;) {
+      const batch = await this.database.use((db) =>
+        db.transaction(() => {
+          const keys = this.all<ExecutionKey>(sql.SELECT_EXPIRED, { now, limit: SWEEP_BATCH });
+          for (const key of keys) {
+            this.run(sql.DELETE_NODES, key);
+            this.run(sql.DELETE_ROW, key);
+          }
+          return keys.length;
+        }).immediate(),
+      );
+      swept += batch;
+      if (batch < SWEEP_BATCH) return swept;
+    }
+  }
+
+  close(): Promise<void> {
+    this.database.close();
+    return Promise.resolve();
+  }
+
+  /** Inside the save transaction: the conditional UPDATE, or the INSERT of a new row, then the nodes. */
+  private write(state: ExecutionState, plan: SavePlan, now: number): void {
+    const key = { tenantId: plan.row.tenantId, executionId: plan.row.executionId };
+    const updated = this.get<{ stateBytes: number; firstSeq: number }>(sql.UPDATE_EXECUTION, saveParams(plan, now));
+    if (updated === undefined) {
+      if (plan.fence !== null) throw fenceRejected(key.executionId, this.get<{ generation: number }>(sql.SELECT_GENERATION, { ...key, now })?.generation ?? null, plan.fence);
+      const full = asFullRewrite(state, plan, this.options);
+      this.run(sql.INSERT_EXECUTION, saveParams(full, now));
+      this.writeNodes(key, full, 0);
+      return;
+    }
+    if (updated.stateBytes > this.options.maxStateBytes) {
+      const sizes = this.all<{ nodeKey: string; bytes: number }>(sql.SELECT_NODE_SIZES, key);
+      rejectOversized(plan, sizes.map((s) => [fromNodeKey(s.nodeKey), s.bytes] as const), this.options.maxStateBytes);
+    }
+    this.writeNodes(key, plan, updated.firstSeq);
+  }
+
+  private writeNodes(key: ExecutionKey, plan: SavePlan, firstSeq: number): void {
+    if (plan.checkpoint.fullRewrite) this.run(sql.DELETE_NODES, key);
+    for (const id of plan.removedNodeIds) this.run(sql.DELETE_NODE, { ...key, nodeKey: toNodeKey(id) });
+    plan.checkpoint.nodes.forEach((node, i) => {
+      this.run(sql.UPSERT_NODE, { ...key, nodeKey: toNodeKey(node.nodeId), seq: firstSeq + i, value: node.text, bytes: node.bytes });
+    });
+  }
+
+  private get<T>(text: string, params: object): T | undefined {
+    return this.database.statement(text).get(params) as T | undefined;
+  }
+
+  private all<T>(text: string, params: object): T[] {
+    return this.database.statement(text).all(params) as T[];
+  }
+
+  private run(text: string, params: object): number {
+    return this.database.statement(text).run(params).changes;
+  }
+}
+
+interface ListRow {
+  created_at: number;
+  execution_id: string;
+  summary: string;
+}
+
+function saveParams(plan: SavePlan, now: number): Record<string, unknown> {
+  const { row, checkpoint } = plan;
+  const changed = [...plan.removedNodeIds, ...checkpoint.nodes.map((n) => n.nodeId)].map(toNodeKey);
+  return {
+    ...row,
+    full: checkpoint.fullRewrite ? 1 : 0,
+    writtenBytes: plan.writtenNodeBytes,
+    nodeCount: checkpoint.nodes.length,
+    changedKeys: JSON.stringify(changed),
+    fence: plan.fence,
+    now,
+  };
+}

@@ -1,0 +1,63 @@
+/** The two classification tables, entry by entry: transient → StoreUnavailableError, the rest unchanged. */
+import { describe, expect, it } from 'vitest';
+import { FenceRejectedError, StateCorruptError, StoreUnavailableError } from '../../src/errors.js';
+import { classifyPgError } from '../../src/store/postgres/classify-pg-error.js';
+import { classifySqliteError } from '../../src/store/sqlite/classify-sqlite-error.js';
+
+const withCode = (code: string): Error => Object.assign(new Error(`driver error ${code}`), { code });
+const quiet = { connecting: false, connectionLost: false };
+
+describe('classifyPgError', () => {
+  const transient = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', '08000', '08003', '08006', '08001', '08P01', '57P01', '57P02', '57P03', '57P05', '57014', '40001', '40P01', '53300', '55P03'];
+  const permanent = ['23505', '22021', '42P01', '42501', '28P01', '3D000', '57P04', '53100', 'XX000', 'EACCES'];
+
+  it.each(transient)('%s is transient, with the driver error as cause', (code) => {
+    const error = withCode(code);
+    const classified = classifyPgError(error, quiet);
+    expect(classified).toBeInstanceOf(StoreUnavailableError);
+    expect((classified as StoreUnavailableError).retryable).toBe(true);
+    expect((classified as StoreUnavailableError).cause).toBe(error);
+  });
+
+  it.each(permanent)('%s is returned unchanged (permanent)', (code) => {
+    const error = withCode(code);
+    expect(classifyPgError(error, quiet)).toBe(error);
+  });
+
+  it('an error without a code is transient only on the connect path or after the connection was lost', () => {
+    const error = new Error('Connection terminated unexpectedly');
+    expect(classifyPgError(error, quiet)).toBe(error);
+    expect(classifyPgError(error, { connecting: true, connectionLost: false })).toBeInstanceOf(StoreUnavailableError);
+    expect(classifyPgError(error, { connecting: false, connectionLost: true })).toBeInstanceOf(StoreUnavailableError);
+  });
+
+  it('a permanent SQLSTATE stays permanent even when the connection was lost afterwards', () => {
+    const error = withCode('23505');
+    expect(classifyPgError(error, { connecting: false, connectionLost: true })).toBe(error);
+  });
+
+  it('our own errors pass through', () => {
+    const error = new FenceRejectedError('stale');
+    expect(classifyPgError(error, { connecting: true, connectionLost: true })).toBe(error);
+  });
+});
+
+describe('classifySqliteError', () => {
+  it.each(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_RECOVERY', 'SQLITE_LOCKED', 'SQLITE_LOCKED_SHAREDCACHE'])('%s is transient', (code) => {
+    const error = withCode(code);
+    const classified = classifySqliteError(error);
+    expect(classified).toBeInstanceOf(StoreUnavailableError);
+    expect((classified as StoreUnavailableError).cause).toBe(error);
+  });
+
+  it.each(['SQLITE_CORRUPT', 'SQLITE_CORRUPT_INDEX', 'SQLITE_NOTADB'])('%s is StateCorruptError', (code) => {
+    const classified = classifySqliteError(withCode(code));
+    expect(classified).toBeInstanceOf(StateCorruptError);
+    expect((classified as StateCorruptError).retryable).toBe(false);
+  });
+
+  it.each(['SQLITE_CANTOPEN', 'SQLITE_READONLY', 'SQLITE_FULL', 'SQLITE_IOERR_WRITE', 'SQLITE_CONSTRAINT_PRIMARYKEY', 'SQLITE_BUSYNESS'])('%s is returned unchanged (permanent)', (code) => {
+    const error = withCode(code);
+    expect(classifySqliteError(error)).toBe(error);
+  });
+});

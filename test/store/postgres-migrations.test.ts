@@ -1,0 +1,72 @@
+import { afterAll, expect } from 'vitest';
+import { PostgresExecutionStore } from '../../src/store/postgres/postgres-execution-store.js';
+import { PostgresFlowStore } from '../../src/store/postgres/postgres-flow-store.js';
+import { StoreUnavailableError } from '../../src/errors.js';
+import { newExecutionState } from '../../src/state/execution-state.js';
+import { POSTGRES_URL, postgresGate } from '../support/services.js';
+import { dropSchema, testSchema, withAdmin } from './support/postgres-schema.js';
+
+const gate = await postgresGate();
+const schemas: string[] = [];
+const freshSchema = (): string => {
+  const schema = testSchema('plaita_migrate');
+  schemas.push(schema);
+  return schema;
+};
+afterAll(async () => {
+  if (gate.available) for (const schema of schemas) await dropSchema(schema);
+});
+
+const applied = (schema: string) =>
+  withAdmin(async (client) => (await client.query<{ version: number; applied_at: Date }>(`SELECT version, applied_at FROM "${schema}".schema_migrations ORDER BY version`)).rows);
+
+gate.describe('PostgreSQL migrations', () => {
+  gate.it('several stores (separate pools, so separate sessions) migrating one fresh schema at once all succeed, once', async () => {
+    const schema = freshSchema();
+    const stores = Array.from({ length: 4 }, () => new PostgresExecutionStore({ connectionString: POSTGRES_URL }, { schema }));
+    const flows = new PostgresFlowStore({ connectionString: POSTGRES_URL }, { schema });
+    try {
+      await Promise.all([
+        ...stores.map((store, i) => store.save(newExecutionState({ executionId: `e${i}` }))),
+        flows.put({ flow_id: 'f', version: '1', nodes: [] }),
+      ]);
+      expect((await applied(schema)).map((row) => row.version)).toEqual([1, 2]);
+      expect((await stores[0]!.list()).items).toHaveLength(4);
+    } finally {
+      await Promise.all([...stores, flows].map((s) => s.close()));
+    }
+  });
+
+  gate.it('a store on a schema already current applies nothing', async () => {
+    const schema = freshSchema();
+    const first = new PostgresExecutionStore({ connectionString: POSTGRES_URL }, { schema });
+    await first.list();
+    await first.close();
+    const before = await applied(schema);
+    const second = new PostgresExecutionStore({ connectionString: POSTGRES_URL }, { schema });
+    await second.list();
+    await second.close();
+    expect(await applied(schema)).toEqual(before);
+  });
+
+  gate.it('a schema migrated by a newer plaita is refused, permanently', async () => {
+    const schema = freshSchema();
+    const store = new PostgresExecutionStore({ connectionString: POSTGRES_URL }, { schema });
+    try {
+      await store.list();
+      await withAdmin((client) => client.query(`INSERT INTO "${schema}".schema_migrations (version, name) VALUES (99, 'future')`));
+      const later = new PostgresExecutionStore({ connectionString: POSTGRES_URL }, { schema });
+      const error = await later.list().catch((e: unknown) => e);
+      await later.close();
+      expect(error).toBeInstanceOf(Error);
+      expect(error).not.toBeInstanceOf(StoreUnavailableError);
+      expect((error as Error).message).toMatch(/newer than this plaita knows/);
+    } finally {
+      await store.close();
+    }
+  });
+
+  gate.it('rejects a schema name that is not a plain identifier', () => {
+    expect(() => new PostgresExecutionStore({ connectionString: POSTGRES_URL }, { schema: 'a"; drop' })).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,58 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { RedisExecutionStore } from '../../src/store/redis/redis-execution-store.js';
+import { describeExecutionStore } from '../contracts/execution-store.contract.js';
+import { outageCases } from '../contracts/outage.cases.js';
+import { startRedisServer, type PrivateRedisServer } from '../support/redis-server.js';
+import { REDIS_URL, redisGate, uniqueName } from '../support/services.js';
+
+/**
+ * The shared conformance suite, run against the shared Redis under a unique key prefix, and
+ * its outage cases against a private redis-server that is killed (SIGKILL) and restarted on
+ * the same port and AOF dir. (A SIGSTOPped server is the wrong outage for "writes nothing": a
+ * command that reached it and timed out on our side runs when it resumes — a timeout's outcome
+ * is unknown by nature; redis-outage.test.ts covers that case for the never-hang guarantee.)
+ */
+const gate = await redisGate();
+const prefix = uniqueName('plaita-contract');
+
+if (gate.available) {
+  describeExecutionStore(
+    'redis',
+    (options) => new RedisExecutionStore({ url: REDIS_URL }, { prefix, ...options }),
+  );
+
+  describe('ExecutionStore conformance: redis (private server, outage)', () => {
+    let server: PrivateRedisServer | undefined;
+    beforeAll(async () => {
+      server = await startRedisServer({ persistence: 'aof' });
+    });
+    afterAll(async () => {
+      await server?.stop();
+    });
+    outageCases(
+      (options) => new RedisExecutionStore({ url: server!.url }, { prefix, ...options }),
+      async () => {
+        await server!.kill('SIGKILL');
+        return () => server!.restart();
+      },
+    );
+  });
+
+  afterAll(async () => {
+    // Test clean-up only (the store itself never scans): drop every key of this run's prefix.
+    const admin = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+    try {
+      let cursor = '0';
+      do {
+        const [next, keys] = await admin.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+        if (keys.length > 0) await admin.unlink(...keys);
+        cursor = next;
+      } while (cursor !== '0');
+    } finally {
+      admin.disconnect();
+    }
+  });
+} else {
+  gate.describe('ExecutionStore conformance: redis', () => undefined);
+}

@@ -1,0 +1,246 @@
+import { Redis, type Command } from 'ioredis';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { StateCorruptError, StoreUnavailableError } from '../../src/errors.js';
+import { newExecutionState, type ExecutionState } from '../../src/state/execution-state.js';
+import { RedisCommandError, StoreClosedError } from '../../src/store/redis/redis-errors.js';
+import { RedisExecutionStore } from '../../src/store/redis/redis-execution-store.js';
+import { RedisKeys } from '../../src/store/redis/redis-keys.js';
+import { SCRIPTS } from '../../src/store/redis/redis-script.js';
+import { REDIS_URL, redisGate, uniqueName } from '../support/services.js';
+
+/**
+ * What the shared suite cannot see: how the Redis store lays the data out (only changed node
+ * fields written, sizes kept, TTL on every key), how its indexes heal, and how it fails.
+ * Inspected with a second client; the store runs on a borrowed client that records commands.
+ */
+const gate = await redisGate();
+const prefix = uniqueName('plaita-storage');
+const keys = new RedisKeys(prefix);
+let client: Redis;
+let inspect: Redis;
+let store: RedisExecutionStore;
+const scriptCalls: { sha: string; args: string[] }[] = [];
+
+const big = (label: string, size = 2000): string => label.padEnd(size, '.');
+
+function withNodes(
+  id: string,
+  nodes: Record<string, unknown>,
+  extra: Partial<ExecutionState> = {},
+): ExecutionState {
+  return newExecutionState({
+    executionId: id,
+    context: {
+      $INPUT: { x: 1 },
+      $NODE: nodes,
+      $VISITS: Object.fromEntries(Object.keys(nodes).map((n) => [n, 1])),
+    },
+    ...extra,
+  });
+}
+
+/** Node fields as stored, and the running total the save script keeps beside them. */
+async function storedNodes(
+  id: string,
+): Promise<{ fields: string[]; sizes: Record<string, number>; total: number; kept: number }> {
+  const exec = keys.execution('default', id);
+  const fields = (await inspect.hkeys(exec.nodes)).sort();
+  const sizes: Record<string, number> = {};
+  for (const field of fields) sizes[field] = await inspect.hstrlen(exec.nodes, field);
+  const total = Object.values(sizes).reduce((a, b) => a + b, 0);
+  return { fields, sizes, total, kept: Number(await inspect.hget(exec.header, 'nodeBytes')) };
+}
+
+/** The node keys written by the last save-state call. */
+function lastSaveWrote(): string[] {
+  const call = scriptCalls.filter((c) => c.sha === SCRIPTS.saveState.source.sha).at(-1)!;
+  const argv = call.args.slice(2 + 2); // sha, numkeys, 2 keys
+  const removed = Number(argv[7]);
+  const pairs = argv.slice(8 + removed);
+  return pairs.filter((_, i) => i % 2 === 0);
+}
+
+gate.describe('RedisExecutionStore storage layout', () => {
+  beforeAll(() => {
+    client = new Redis(REDIS_URL, {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+    });
+    const send = client.sendCommand.bind(client);
+    client.sendCommand = (command: Command, stream?: never) => {
+      if (command.name === 'evalsha') {
+        const args = command.args.map(String);
+        scriptCalls.push({ sha: args[0]!, args });
+      }
+      return send(command, stream);
+    };
+    inspect = new Redis(REDIS_URL);
+    store = new RedisExecutionStore({ client }, { prefix, terminalTtlMs: 60_000 });
+  });
+
+  afterAll(async () => {
+    await store.close();
+    // The store borrowed `client`: closing the store must have left it open.
+    expect(client.status).toBe('ready');
+    expect(await client.ping()).toBe('PONG');
+    client.disconnect();
+    let cursor = '0';
+    do {
+      const [next, found] = await inspect.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      if (found.length > 0) await inspect.unlink(...found);
+      cursor = next;
+    } while (cursor !== '0');
+    inspect.disconnect();
+  });
+
+  gate.it(
+    'an incremental save writes only the changed node fields; a full rewrite drops stale ones',
+    async () => {
+      const first = withNodes('inc', { a: big('a'), b: big('b', 500), c: 3 });
+      await store.save(first);
+      expect(lastSaveWrote()).toEqual(['a', 'b', 'c']);
+      const before = await storedNodes('inc');
+      expect(before.fields).toEqual(['a', 'b', 'c']);
+      expect(before.kept).toBe(before.total);
+
+      // The caller vouches that only `d` changed: `a` (changed here behind the store's back) is
+      // not even sent, which proves the save wrote `d` alone.
+      const second = withNodes(
+        'inc',
+        { a: 'CHANGED', b: big('b', 500), c: 3, d: { new: true } },
+        { version: 1 },
+      );
+      await store.save(second, { changedNodes: ['d'] });
+      expect(lastSaveWrote()).toEqual(['d']);
+      const after = await storedNodes('inc');
+      expect(after.fields).toEqual(['a', 'b', 'c', 'd']);
+      expect(after.sizes.a).toBe(before.sizes.a);
+      expect(after.kept).toBe(after.total);
+
+      // A listed node that is gone from $NODE is deleted; the running total follows.
+      const third = withNodes('inc', { a: big('a'), c: 3, d: { new: true } }, { version: 2 });
+      await store.save(third, { changedNodes: ['b'] });
+      expect(lastSaveWrote()).toEqual([]);
+      const removed = await storedNodes('inc');
+      expect(removed.fields).toEqual(['a', 'c', 'd']);
+      expect(removed.kept).toBe(removed.total);
+
+      // A full rewrite removes every field not in the context.
+      await store.save(withNodes('inc', { c: 4 }, { version: 3 }));
+      expect((await storedNodes('inc')).fields).toEqual(['c']);
+      expect((await store.load('inc'))?.context.$NODE).toEqual({ c: 4 });
+    },
+  );
+
+  gate.it(
+    'a terminal save puts the TTL on every key of the execution; saving it non-terminal again removes it',
+    async () => {
+      const exec = keys.execution('default', 'ttl');
+      await store.save(
+        withNodes(
+          'ttl',
+          { a: 1 },
+          { status: 'error', error: { code: 'x', name: 'E', message: 'm', retryable: false } },
+        ),
+      );
+      for (const key of [exec.header, exec.nodes]) {
+        const ttl = await inspect.pttl(key);
+        expect(ttl).toBeGreaterThan(50_000);
+        expect(ttl).toBeLessThanOrEqual(60_000);
+      }
+      expect(await inspect.zcard(keys.expiring)).toBe(1);
+      await store.save(withNodes('ttl', { a: 1, b: 2 }, { status: 'running', version: 1 }));
+      expect(await inspect.pttl(exec.header)).toBe(-1);
+      expect(await inspect.pttl(exec.nodes)).toBe(-1);
+      expect(await inspect.zcard(keys.expiring)).toBe(0);
+      await store.delete('ttl');
+    },
+  );
+
+  gate.it('list skips and prunes stale index entries (status moved on, record gone)', async () => {
+    const tenantId = 'stale';
+    const idx = keys.tenantIndex(tenantId);
+    const running = withNodes('stale-running', { a: 1 }, { status: 'running', tenantId });
+    await store.save(running);
+    const score = Date.parse(running.createdAt);
+    await inspect.zadd(idx.status('completed'), score, 'stale-running'); // left over by a failed index update
+    await inspect.zadd(idx.all, score + 1, 'ghost'); // its record expired or was deleted
+    await inspect.zadd(idx.status('completed'), score + 1, 'ghost');
+
+    expect((await store.list({ tenantId, status: 'completed' })).items).toEqual([]);
+    expect(await inspect.zscore(idx.status('completed'), 'stale-running')).toBeNull();
+    expect(await inspect.zscore(idx.status('completed'), 'ghost')).toBeNull();
+    expect((await store.list({ tenantId })).items.map((i) => i.executionId)).toContain(
+      'stale-running',
+    );
+    expect(await inspect.zscore(idx.all, 'ghost')).toBeNull();
+    expect(await inspect.zscore(idx.status('running'), 'stale-running')).not.toBeNull();
+    await store.delete('stale-running', { tenantId });
+    expect(await inspect.zcard(idx.all)).toBe(0);
+  });
+
+  gate.it(
+    'an execution expired by key TTL disappears from list at once and from the indexes at the next sweep',
+    async () => {
+      const short = new RedisExecutionStore({ client }, { prefix, terminalTtlMs: 100 });
+      const tenantId = 'expiry';
+      const idx = keys.tenantIndex(tenantId);
+      await short.save(
+        withNodes(
+          'expires',
+          { a: 1 },
+          { status: 'completed', flowId: 'f1', flowHash: 'h1', tenantId },
+        ),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(await short.load('expires', { tenantId })).toBeNull();
+      expect((await short.list({ tenantId })).items).toEqual([]);
+      expect(await inspect.zscore(idx.flow('f1'), 'expires')).not.toBeNull(); // nothing has pruned it yet
+      expect(await short.sweepExpired()).toBe(1);
+      for (const key of [
+        idx.all,
+        idx.status('completed'),
+        idx.flow('f1'),
+        idx.hash('h1'),
+        keys.expiring,
+      ]) {
+        expect(await inspect.zcard(key), key).toBe(0);
+      }
+      expect(await short.sweepExpired()).toBe(0);
+      await short.close();
+    },
+  );
+
+  gate.it(
+    'undecodable stored data is StateCorruptError; a key of the wrong type is a permanent RedisCommandError',
+    async () => {
+      await store.save(withNodes('corrupt', { a: 1 }));
+      await inspect.hset(keys.execution('default', 'corrupt').nodes, 'a', '{not json');
+      const corrupt = await store.load('corrupt').catch((e: unknown) => e);
+      expect(corrupt).toBeInstanceOf(StateCorruptError);
+
+      await inspect.set(keys.execution('default', 'wrongtype').header, 'a string, not a hash');
+      const wrong = (await store.load('wrongtype').catch((e: unknown) => e)) as RedisCommandError;
+      expect(wrong).toBeInstanceOf(RedisCommandError);
+      expect(wrong).not.toBeInstanceOf(StoreUnavailableError);
+      expect(wrong.retryable).toBe(false);
+      expect(wrong.code).toBe('store_command_failed');
+      expect(wrong.redisCode).toBe('WRONGTYPE');
+      expect((wrong.cause as Error).name).toBe('ReplyError');
+    },
+  );
+
+  gate.it(
+    'an owned client is closed by close(); a closed store rejects with a permanent StoreClosedError',
+    async () => {
+      const owned = new RedisExecutionStore({ url: REDIS_URL }, { prefix });
+      await owned.save(withNodes('owned', { a: 1 }));
+      await owned.close();
+      await owned.close(); // idempotent
+      const error = (await owned.load('owned').catch((e: unknown) => e)) as StoreClosedError;
+      expect(error).toBeInstanceOf(StoreClosedError);
+      expect(error.retryable).toBe(false);
+    },
+  );
+});
