@@ -18,10 +18,16 @@ export default tseslint.config(
         'error',
         { considerDefaultExhaustiveForUnions: true },
       ],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       'no-restricted-syntax': [
         'error',
-        { selector: "CallExpression[callee.name='eval']", message: 'No eval: expressions are parsed.' },
+        {
+          selector: "CallExpression[callee.name='eval']",
+          message: 'No eval: expressions are parsed.',
+        },
         { selector: "NewExpression[callee.name='Function']", message: 'No new Function.' },
       ],
       'import-x/no-cycle': ['error', { maxDepth: 8 }],
@@ -31,10 +37,22 @@ export default tseslint.config(
           zones: [
             // Nothing imports the CLI; the pure layers never reach up into the runtime.
             { target: './src', from: './src/cli', except: ['./'] },
-            { target: './src/engine', from: ['./src/store', './src/queue', './src/worker', './src/client'] },
-            { target: './src/nodes', from: ['./src/engine', './src/store', './src/queue', './src/worker', './src/client'] },
-            { target: './src/expression', from: ['./src/nodes', './src/engine', './src/flow', './src/store'] },
-            { target: './src/state', from: ['./src/store', './src/queue', './src/worker', './src/client'] },
+            {
+              target: './src/engine',
+              from: ['./src/store', './src/queue', './src/worker', './src/client'],
+            },
+            {
+              target: './src/nodes',
+              from: ['./src/engine', './src/store', './src/queue', './src/worker', './src/client'],
+            },
+            {
+              target: './src/expression',
+              from: ['./src/nodes', './src/engine', './src/flow', './src/store'],
+            },
+            {
+              target: './src/state',
+              from: ['./src/store', './src/queue', './src/worker', './src/client'],
+            },
           ],
         },
       ],
@@ -44,6 +62,23 @@ export default tseslint.config(
   {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: Object.fromEntries(
+        [
+          'process',
+          'console',
+          'setTimeout',
+          'clearTimeout',
+          'setInterval',
+          'clearInterval',
+          'performance',
+          'URL',
+          'Buffer',
+          'globalThis',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
   },
   {
     files: ['test/**/*.ts', 'bench/**'],

@@ -11,7 +11,11 @@ function chain(steps) {
     nodes.push({
       type: 'assignment',
       id: `a${i}`,
-      output: { v: `$F.add(${prev}, 1)`, label: `step {% $INPUT.name %} #{% $F.add(${prev}, ${i}) %}`, up: `$F.upper($INPUT.name)` },
+      output: {
+        v: `$F.add(${prev}, 1)`,
+        label: `step {% $INPUT.name %} #{% $F.add(${prev}, ${i}) %}`,
+        up: `$F.upper($INPUT.name)`,
+      },
       next: i === steps - 1 ? 'end' : `a${i + 1}`,
     });
   }
@@ -24,22 +28,37 @@ async function usPerNode(flow, steps, runs) {
   const t0 = performance.now();
   for (let i = 0; i < runs; i++) await runFlow(flow, { i, name: 'ada' });
   const ms = performance.now() - t0;
-  return { usPerNode: +((ms * 1000) / (runs * steps)).toFixed(2), executionsPerS: Math.round(runs / (ms / 1000)) };
+  return {
+    usPerNode: +((ms * 1000) / (runs * steps)).toFixed(2),
+    executionsPerS: Math.round(runs / (ms / 1000)),
+  };
 }
 
 async function heapGrowth(flow, runs) {
   const gc = globalThis.gc ?? (() => {});
   for (let i = 0; i < 1000; i++) await runFlow(flow, { i, name: 'ada' });
-  gc(); gc();
+  gc();
+  gc();
   const before = process.memoryUsage().heapUsed;
   const mid = [];
   for (let i = 0; i < runs; i++) {
     await runFlow(flow, { i, name: 'ada' });
-    if (i % 2500 === 2499) { gc(); mid.push(process.memoryUsage().heapUsed); }
+    if (i % 2500 === 2499) {
+      gc();
+      mid.push(process.memoryUsage().heapUsed);
+    }
   }
-  gc(); gc();
+  gc();
+  gc();
   const after = process.memoryUsage().heapUsed;
-  return { runs, heapBeforeMB: +(before / 1e6).toFixed(2), heapAfterMB: +(after / 1e6).toFixed(2), growthKB: Math.round((after - before) / 1024), checkpointsMB: mid.map((m) => +(m / 1e6).toFixed(2)), exactGc: Boolean(globalThis.gc) };
+  return {
+    runs,
+    heapBeforeMB: +(before / 1e6).toFixed(2),
+    heapAfterMB: +(after / 1e6).toFixed(2),
+    growthKB: Math.round((after - before) / 1024),
+    checkpointsMB: mid.map((m) => +(m / 1e6).toFixed(2)),
+    exactGc: Boolean(globalThis.gc),
+  };
 }
 
 const RUNS_100 = Number(process.env.BENCH_RUNS_100 ?? 400);
@@ -52,12 +71,29 @@ const lg5 = runAnchor('langgraph-steps.mjs', ['none', 300, 5]);
 
 const report = {
   bench: 'engine',
-  chain100: { ours_us_per_node: ours100.usPerNode, langgraph_us_per_node: lg100.us_per_step ?? null, speedup: ratio(lg100.us_per_step, ours100.usPerNode), ours_executions_per_s: ours100.executionsPerS },
-  chain5: { ours_us_per_node: ours5.usPerNode, langgraph_us_per_node: lg5.us_per_step ?? null, speedup: ratio(lg5.us_per_step, ours5.usPerNode), ours_executions_per_s: ours5.executionsPerS, langgraph_executions_per_s: lg5.executions_per_s ?? null },
+  chain100: {
+    ours_us_per_node: ours100.usPerNode,
+    langgraph_us_per_node: lg100.us_per_step ?? null,
+    speedup: ratio(lg100.us_per_step, ours100.usPerNode),
+    ours_executions_per_s: ours100.executionsPerS,
+  },
+  chain5: {
+    ours_us_per_node: ours5.usPerNode,
+    langgraph_us_per_node: lg5.us_per_step ?? null,
+    speedup: ratio(lg5.us_per_step, ours5.usPerNode),
+    ours_executions_per_s: ours5.executionsPerS,
+    langgraph_executions_per_s: lg5.executions_per_s ?? null,
+  },
   heap,
   ...(lg100.error || lg5.error ? { anchorErrors: [lg100.error, lg5.error].filter(Boolean) } : {}),
 };
-console.log(`engine, 100-node chain: ours ${ours100.usPerNode} µs/node, LangGraph.js ${lg100.us_per_step ?? '?'} µs/node → ${report.chain100.speedup ?? '?'}x`);
-console.log(`engine, 5-node chain:   ours ${ours5.usPerNode} µs/node, LangGraph.js ${lg5.us_per_step ?? '?'} µs/node → ${report.chain5.speedup ?? '?'}x`);
-console.log(`heap over ${heap.runs} runs: ${heap.heapBeforeMB} MB → ${heap.heapAfterMB} MB (${heap.growthKB} KB; samples ${heap.checkpointsMB.join(', ')} MB${heap.exactGc ? '' : '; run with --expose-gc for exact figures'})`);
+console.log(
+  `engine, 100-node chain: ours ${ours100.usPerNode} µs/node, LangGraph.js ${lg100.us_per_step ?? '?'} µs/node → ${report.chain100.speedup ?? '?'}x`,
+);
+console.log(
+  `engine, 5-node chain:   ours ${ours5.usPerNode} µs/node, LangGraph.js ${lg5.us_per_step ?? '?'} µs/node → ${report.chain5.speedup ?? '?'}x`,
+);
+console.log(
+  `heap over ${heap.runs} runs: ${heap.heapBeforeMB} MB → ${heap.heapAfterMB} MB (${heap.growthKB} KB; samples ${heap.checkpointsMB.join(', ')} MB${heap.exactGc ? '' : '; run with --expose-gc for exact figures'})`,
+);
 console.log(JSON.stringify(report));

@@ -1,4 +1,3 @@
-/* global process, console */
 // Task queue throughput: enqueue + receive + ack round trips per second on both queues
 // (durable.md §4). Prints figures only; build first (`npm run build`).
 // Redis: PLAITA_BENCH_REDIS_URL or redis://127.0.0.1:6379, keys under a unique prefix, removed

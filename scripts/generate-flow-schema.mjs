@@ -4,4 +4,7 @@ import { flowDocumentJsonSchema } from '../dist/nodes/flow-json-schema.js';
 import { defaultRegistry } from '../dist/nodes/default-registry.js';
 
 mkdirSync('schema', { recursive: true });
-writeFileSync('schema/flow.schema.json', JSON.stringify(flowDocumentJsonSchema(defaultRegistry), null, 2) + '\n');
+writeFileSync(
+  'schema/flow.schema.json',
+  JSON.stringify(flowDocumentJsonSchema(defaultRegistry), null, 2) + '\n',
+);

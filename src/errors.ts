@@ -81,7 +81,12 @@ export class StateTooLargeError extends PlaitaError {
   readonly limitBytes: number;
   readonly largest: readonly LargestEntry[];
 
-  constructor(bytes: number, limitBytes: number, largest: readonly LargestEntry[], options: PlaitaErrorOptions = {}) {
+  constructor(
+    bytes: number,
+    limitBytes: number,
+    largest: readonly LargestEntry[],
+    options: PlaitaErrorOptions = {},
+  ) {
     const named = largest.map((e) => `${e.path} (${e.bytes} bytes)`).join(', ');
     super(
       `the encoded state is ${bytes} bytes, over the limit of ${limitBytes}` +
@@ -94,7 +99,10 @@ export class StateTooLargeError extends PlaitaError {
   }
 
   override toRecord(): ErrorRecord {
-    return { ...super.toRecord(), details: { bytes: this.bytes, limitBytes: this.limitBytes, largest: [...this.largest] } };
+    return {
+      ...super.toRecord(),
+      details: { bytes: this.bytes, limitBytes: this.limitBytes, largest: [...this.largest] },
+    };
   }
 }
 
@@ -136,7 +144,8 @@ export class FlowDefinitionError extends PlaitaError {
     super(
       issues.length === 1
         ? `invalid flow: ${formatIssue(issues[0]!)}`
-        : `invalid flow (${issues.length} problems):\n` + issues.map((i) => '  ' + formatIssue(i)).join('\n'),
+        : `invalid flow (${issues.length} problems):\n` +
+            issues.map((i) => '  ' + formatIssue(i)).join('\n'),
       options,
     );
     this.issues = issues;
@@ -166,7 +175,10 @@ export class RetryableError extends PlaitaError {
   readonly retryable = true;
   readonly retryAfterMs: number | undefined;
 
-  constructor(message: string, options: PlaitaErrorOptions & { code?: string; retryAfterMs?: number } = {}) {
+  constructor(
+    message: string,
+    options: PlaitaErrorOptions & { code?: string; retryAfterMs?: number } = {},
+  ) {
     super(message, options);
     this.code = options.code ?? 'retryable';
     this.retryAfterMs = options.retryAfterMs;

@@ -50,7 +50,11 @@ export class FlowError extends Error {
     this.node = init.node ?? null;
     this.originalError = init.cause;
     if (init.cause !== undefined) {
-      Object.defineProperty(this, 'cause', { value: summarizeCause(init.cause), enumerable: false, writable: true });
+      Object.defineProperty(this, 'cause', {
+        value: summarizeCause(init.cause),
+        enumerable: false,
+        writable: true,
+      });
     }
   }
 

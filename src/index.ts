@@ -12,23 +12,64 @@ export type { FlowHooks, HookEventBase } from './engine/hooks.js';
 export type { FlowSource } from './engine/to-flow.js';
 export type { Flow, LoadedNode } from './flow/flow.js';
 export type {
-  NodeContext, NodeDef, NodeType, CommonNodeDef, HandlerDef, ExecutionMode, EventSubscriptions, ResolveFlow, ResumeType,
+  NodeContext,
+  NodeDef,
+  NodeType,
+  CommonNodeDef,
+  HandlerDef,
+  ExecutionMode,
+  EventSubscriptions,
+  ResolveFlow,
+  ResumeType,
 } from './flow/node-type.js';
 export { matchesType, parseTypeSchema, type TypeSchema } from './flow/type-schema.js';
-export { NodeRegistry, defineNode, type NodeClass, type NodeDefinition } from './nodes/node-registry.js';
+export {
+  NodeRegistry,
+  defineNode,
+  type NodeClass,
+  type NodeDefinition,
+} from './nodes/node-registry.js';
 export { defaultRegistry, createDefaultRegistry } from './nodes/default-registry.js';
 export { loadNodeModules } from './nodes/plugin-modules.js';
-export { FunctionRegistry, defaultFunctions, type FunctionOptions } from './expression/function-registry.js';
+export {
+  FunctionRegistry,
+  defaultFunctions,
+  type FunctionOptions,
+} from './expression/function-registry.js';
 export type { Condition } from './expression/condition.js';
 
 // Errors
-export { FlowError, NodeError, FlowResultError, type FlowErrorType, type FlowErrorName } from './flow-errors.js';
 export {
-  PlaitaError, StateSerializationError, StateTooLargeError, StateCorruptError, StoreUnavailableError, FenceRejectedError,
-  FlowDefinitionError, TerminalError, RetryableError, FlowVersionConflictError, LeaseLostError, FlowDefinitionMissingError,
-  UnknownExecutionError, ExecutionTerminalError, InvalidTransitionError, type ErrorRecord, type DefinitionIssue,
+  FlowError,
+  NodeError,
+  FlowResultError,
+  type FlowErrorType,
+  type FlowErrorName,
+} from './flow-errors.js';
+export {
+  PlaitaError,
+  StateSerializationError,
+  StateTooLargeError,
+  StateCorruptError,
+  StoreUnavailableError,
+  FenceRejectedError,
+  FlowDefinitionError,
+  TerminalError,
+  RetryableError,
+  FlowVersionConflictError,
+  LeaseLostError,
+  FlowDefinitionMissingError,
+  UnknownExecutionError,
+  ExecutionTerminalError,
+  InvalidTransitionError,
+  type ErrorRecord,
+  type DefinitionIssue,
 } from './errors.js';
 
 // State
 export { encodeState, decodeState, encodeValue, decodeValue } from './state/codec.js';
-export { newExecutionState, type ExecutionState, type ExecutionStatus } from './state/execution-state.js';
+export {
+  newExecutionState,
+  type ExecutionState,
+  type ExecutionStatus,
+} from './state/execution-state.js';

@@ -4,7 +4,8 @@ import type { FlowError } from '../flow-errors.js';
 export function describeFlowError(error: FlowError): string {
   const where = error.node ? `, node '${error.node}'` : '';
   let text = `error: ${error.message} [code ${String(error.code)}, ${error.type}${where}]`;
-  const cause = error.cause as { name?: string; message?: string; code?: string | number | null } | undefined;
+  const cause = error.cause as
+    { name?: string; message?: string; code?: string | number | null } | undefined;
   if (cause?.message && cause.message !== error.message) {
     text += `\n  cause: ${cause.name ?? 'Error'}: ${cause.message}${cause.code !== undefined ? ` (code ${String(cause.code)})` : ''}`;
   }

@@ -9,7 +9,12 @@ import type { Runtime } from './runtime.js';
  * with an in-process worker on the same store and queue, until the execution settles
  * (ends, or suspends again after `sinceVersion`).
  */
-export async function driveUntilSettled(runtime: Runtime, executionId: string, sinceVersion: number, timeoutMs = numberOr(process.env.PLAITA_RUN_TIMEOUT_MS, 24 * 3600_000)): Promise<ExecutionState> {
+export async function driveUntilSettled(
+  runtime: Runtime,
+  executionId: string,
+  sinceVersion: number,
+  timeoutMs = numberOr(process.env.PLAITA_RUN_TIMEOUT_MS, 24 * 3600_000),
+): Promise<ExecutionState> {
   const worker = new FlowWorker({
     store: runtime.store,
     queue: runtime.queue,
@@ -24,8 +29,13 @@ export async function driveUntilSettled(runtime: Runtime, executionId: string, s
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const state = await runtime.client.get(executionId);
-      if (state && (isTerminal(state.status) || (state.status === 'suspended' && state.version > sinceVersion))) return state;
-      if (Date.now() > deadline) throw new Error(`execution ${executionId} did not settle within ${timeoutMs} ms`);
+      if (
+        state &&
+        (isTerminal(state.status) || (state.status === 'suspended' && state.version > sinceVersion))
+      )
+        return state;
+      if (Date.now() > deadline)
+        throw new Error(`execution ${executionId} did not settle within ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   } finally {

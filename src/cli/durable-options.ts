@@ -13,20 +13,45 @@ export interface DurableFlags {
 /** The options every command that touches executions shares; each also reads a PLAITA_* variable. */
 export function withDurableOptions(command: Command): Command {
   return command
-    .option('--store <url>', 'memory | sqlite:PATH | postgres://… | redis://… (PLAITA_STORE; default sqlite:./.plaita/plaita.db)')
-    .option('--redis-url <url>', 'Redis for the task queue (PLAITA_REDIS_URL); without it the embedded queue in the SQLite file is used')
+    .option(
+      '--store <url>',
+      'memory | sqlite:PATH | postgres://… | redis://… (PLAITA_STORE; default sqlite:./.plaita/plaita.db)',
+    )
+    .option(
+      '--redis-url <url>',
+      'Redis for the task queue (PLAITA_REDIS_URL); without it the embedded queue in the SQLite file is used',
+    )
     .option('--queue <name>', 'Redis stream name (PLAITA_QUEUE; default plaita:tasks)')
     .option('--tenant <id>', 'tenant (PLAITA_TENANT; default "default")', process.env.PLAITA_TENANT)
-    .option('--nodes <modules>', 'comma-separated plugin modules to load (also PLAITA_NODE_MODULES)');
+    .option(
+      '--nodes <modules>',
+      'comma-separated plugin modules to load (also PLAITA_NODE_MODULES)',
+    );
 }
 
-export async function runtimeFor(flags: DurableFlags, extra: { embedded?: boolean } = {}): Promise<Runtime> {
+export async function runtimeFor(
+  flags: DurableFlags,
+  extra: { embedded?: boolean } = {},
+): Promise<Runtime> {
   const registry = await cliRegistry(flags.nodes);
-  return openRuntime({ store: flags.store, redisUrl: flags.redisUrl, queueName: flags.queue, tenantId: flags.tenant, ...extra }, registry);
+  return openRuntime(
+    {
+      store: flags.store,
+      redisUrl: flags.redisUrl,
+      queueName: flags.queue,
+      tenantId: flags.tenant,
+      ...extra,
+    },
+    registry,
+  );
 }
 
 /** Opens the runtime, runs `body`, always closes (connections must never keep the CLI alive). */
-export async function withRuntime<T>(flags: DurableFlags, body: (runtime: Runtime) => Promise<T>, extra: { embedded?: boolean } = {}): Promise<T> {
+export async function withRuntime<T>(
+  flags: DurableFlags,
+  body: (runtime: Runtime) => Promise<T>,
+  extra: { embedded?: boolean } = {},
+): Promise<T> {
   const runtime = await runtimeFor(flags, extra);
   try {
     return await body(runtime);

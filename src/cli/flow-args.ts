@@ -9,13 +9,21 @@ import { CliError, EXIT } from './exit-codes.js';
 
 /** The registry for this invocation: built-ins plus `--nodes` and `PLAITA_NODE_MODULES` plugins. */
 export async function cliRegistry(nodes: string | undefined): Promise<NodeRegistry> {
-  const modules = [...(nodes ?? '').split(',').map((s) => s.trim()).filter(Boolean), ...nodeModulesFromEnv()];
+  const modules = [
+    ...(nodes ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    ...nodeModulesFromEnv(),
+  ];
   if (modules.length === 0) return defaultRegistry;
   const registry = defaultRegistry.copy();
   const report = await loadNodeModules(registry, modules, { logger: silentLogger });
   if (report.failed.length > 0) {
     // Asked for explicitly: a plugin that does not load stops the command, naming the module.
-    const lines = report.failed.map((f) => `node module '${f.module}' could not be loaded: ${f.error}`);
+    const lines = report.failed.map(
+      (f) => `node module '${f.module}' could not be loaded: ${f.error}`,
+    );
     throw new CliError(lines.join('\n'), EXIT.usage);
   }
   return registry;
@@ -33,7 +41,11 @@ export async function loadFlowArg(path: string, registry: NodeRegistry): Promise
 
 export function definitionError(path: string, error: FlowDefinitionError): CliError {
   const lines = error.issues.map((i) => `  ${i.path || '(document)'}: ${i.message}`);
-  return new CliError(`${path}: invalid flow (${error.issues.length} problem${error.issues.length === 1 ? '' : 's'})\n${lines.join('\n')}`, EXIT.usage, {
-    issues: error.issues,
-  });
+  return new CliError(
+    `${path}: invalid flow (${error.issues.length} problem${error.issues.length === 1 ? '' : 's'})\n${lines.join('\n')}`,
+    EXIT.usage,
+    {
+      issues: error.issues,
+    },
+  );
 }

@@ -3,7 +3,12 @@ import { PlaitaError, StoreUnavailableError } from '../errors.js';
 import type { CommandContext } from './command-context.js';
 import { registerEvent } from './commands/event-command.js';
 import { registerList, registerStatus } from './commands/executions-command.js';
-import { registerCancel, registerDlq, registerReap, registerRetry } from './commands/operator-commands.js';
+import {
+  registerCancel,
+  registerDlq,
+  registerReap,
+  registerRetry,
+} from './commands/operator-commands.js';
 import { registerRun } from './commands/run-command.js';
 import { registerStart } from './commands/start-command.js';
 import { registerWorker } from './commands/worker-command.js';
@@ -15,7 +20,9 @@ import { createOutput } from './output.js';
 /** Builds the program; every command is registered from its own module. */
 export function buildProgram(context: CommandContext): Command {
   const program = new Command('plaita')
-    .description('Run plaita flow documents: in process, or durably on SQLite, PostgreSQL or Redis.')
+    .description(
+      'Run plaita flow documents: in process, or durably on SQLite, PostgreSQL or Redis.',
+    )
     .option('--json', 'print one JSON document instead of text', process.env.PLAITA_JSON === '1')
     .exitOverride()
     .showHelpAfterError();
@@ -59,11 +66,22 @@ export async function main(argv: readonly string[]): Promise<number> {
 function reportFailure(error: unknown, context: CommandContext): number {
   if (error instanceof CommanderError) {
     // Help and version are successes; every other parse error is bad usage.
-    return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? EXIT.ok : EXIT.usage;
+    return error.code === 'commander.helpDisplayed' ||
+      error.code === 'commander.version' ||
+      error.code === 'commander.help'
+      ? EXIT.ok
+      : EXIT.usage;
   }
   const out = context.output();
   if (error instanceof CliError) {
-    if (out.json) out.result({ status: 'error', error: { message: error.message, ...(error.details ? { details: error.details } : {}) } }, '');
+    if (out.json)
+      out.result(
+        {
+          status: 'error',
+          error: { message: error.message, ...(error.details ? { details: error.details } : {}) },
+        },
+        '',
+      );
     out.note(`error: ${error.message}`);
     return error.exitCode;
   }
@@ -77,6 +95,8 @@ function reportFailure(error: unknown, context: CommandContext): number {
     out.note(`error: ${error.message}`);
     return EXIT.usage;
   }
-  out.note(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  out.note(
+    `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
   return EXIT.failed;
 }

@@ -7,7 +7,11 @@ export interface Output {
   note(message: string): void;
 }
 
-export function createOutput(json: boolean, stdout: NodeJS.WritableStream = process.stdout, stderr: NodeJS.WritableStream = process.stderr): Output {
+export function createOutput(
+  json: boolean,
+  stdout: NodeJS.WritableStream = process.stdout,
+  stderr: NodeJS.WritableStream = process.stderr,
+): Output {
   return {
     json,
     result(document, human) {

@@ -9,7 +9,10 @@ export function readInput(raw: string | undefined, option = '--input'): Record<s
     try {
       text = readFileSync(raw.slice(1), 'utf8');
     } catch (error) {
-      throw new CliError(`${option}: cannot read ${raw.slice(1)}: ${(error as Error).message}`, EXIT.usage);
+      throw new CliError(
+        `${option}: cannot read ${raw.slice(1)}: ${(error as Error).message}`,
+        EXIT.usage,
+      );
     }
   }
   let value: unknown;
@@ -19,7 +22,10 @@ export function readInput(raw: string | undefined, option = '--input'): Record<s
     throw new CliError(`${option} is not valid JSON: ${(error as Error).message}`, EXIT.usage);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new CliError(`${option} must be a JSON object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`, EXIT.usage);
+    throw new CliError(
+      `${option} must be a JSON object, got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`,
+      EXIT.usage,
+    );
   }
   return value as Record<string, unknown>;
 }

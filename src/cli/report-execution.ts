@@ -5,7 +5,11 @@ import { humanValue } from './output.js';
 import { shellQuote, storeFlag } from './store-url.js';
 
 /** Prints where an execution stands after a command drove it, and returns the exit code. */
-export function reportExecution(context: CommandContext, state: ExecutionState, storeOption: string | undefined): ExitCode {
+export function reportExecution(
+  context: CommandContext,
+  state: ExecutionState,
+  storeOption: string | undefined,
+): ExitCode {
   const out = context.output();
   const summary = { executionId: state.executionId, status: state.status, flowId: state.flowId };
   switch (state.status) {
@@ -16,7 +20,9 @@ export function reportExecution(context: CommandContext, state: ExecutionState, 
       const waiting = state.waiting;
       const data = JSON.stringify(exampleEventData(state));
       const command = `plaita event ${state.executionId} ${shellQuote(waiting?.eventType ?? 'EVENT')} --data ${shellQuote(data)}${storeFlag(storeOption)}`;
-      const due = waiting?.dueAt ? `\nits timer fires at ${waiting.dueAt} (any plaita worker, run or event command on this store fires it)` : '';
+      const due = waiting?.dueAt
+        ? `\nits timer fires at ${waiting.dueAt} (any plaita worker, run or event command on this store fires it)`
+        : '';
       out.result(
         { ...summary, waiting, resume: command },
         `execution ${state.executionId} is waiting at node '${waiting?.nodeId ?? '?'}' for event '${waiting?.eventType ?? '?'}'${due}\nresume it with:\n  ${command}`,
@@ -26,7 +32,9 @@ export function reportExecution(context: CommandContext, state: ExecutionState, 
     case 'error':
     case 'cancelled':
       out.result({ ...summary, error: state.error }, '');
-      out.note(`execution ${state.executionId} ${state.status === 'error' ? 'failed' : 'was cancelled'}: ${describeError(state)}`);
+      out.note(
+        `execution ${state.executionId} ${state.status === 'error' ? 'failed' : 'was cancelled'}: ${describeError(state)}`,
+      );
       return EXIT.failed;
     case 'queued':
     case 'running':
@@ -47,7 +55,14 @@ function describeError(state: ExecutionState): string {
 /** A sample payload for the resume command: what an approval service would publish. */
 function exampleEventData(state: ExecutionState): Record<string, unknown> {
   if (state.waiting?.eventType !== 'approval_decision') return {};
-  const node = (state.context.$NODE as Record<string, { service_config?: { approver_config?: { approvers?: unknown[] } } }> | undefined)?.[state.waiting.nodeId];
+  const node = (
+    state.context.$NODE as
+      | Record<string, { service_config?: { approver_config?: { approvers?: unknown[] } } }>
+      | undefined
+  )?.[state.waiting.nodeId];
   const approver = node?.service_config?.approver_config?.approvers?.[0] ?? 'approver@example.com';
-  return { final_decision: 'approve', approval_details: [{ approver_id: approver, decision: 'approve' }] };
+  return {
+    final_decision: 'approve',
+    approval_details: [{ approver_id: approver, decision: 'approve' }],
+  };
 }

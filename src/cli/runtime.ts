@@ -37,15 +37,33 @@ const EMBEDDED_QUEUE_FILE = './.plaita/plaita.db';
  * The queue is Redis Streams when a Redis URL is given, else the LocalQueue persisted in the
  * SQLite file (the store's own file when the store is SQLite).
  */
-export async function openRuntime(options: RuntimeOptions, registry: NodeRegistry): Promise<Runtime> {
-  const target = parseStoreUrl(options.store ?? process.env.PLAITA_STORE ?? process.env.PLAITA_DATABASE_URL);
+export async function openRuntime(
+  options: RuntimeOptions,
+  registry: NodeRegistry,
+): Promise<Runtime> {
+  const target = parseStoreUrl(
+    options.store ?? process.env.PLAITA_STORE ?? process.env.PLAITA_DATABASE_URL,
+  );
   const closers: Array<() => Promise<void>> = [];
   const { store, flows } = await openStores(target, closers);
-  const redisUrl = options.embedded ? undefined : (options.redisUrl ?? process.env.PLAITA_REDIS_URL);
+  const redisUrl = options.embedded
+    ? undefined
+    : (options.redisUrl ?? process.env.PLAITA_REDIS_URL);
   const queue = await openQueue(target, redisUrl, options, closers);
-  const client = new PlaitaClient({ store, flows, queue, registry, ...(options.tenantId ? { tenantId: options.tenantId } : {}) });
+  const client = new PlaitaClient({
+    store,
+    flows,
+    queue,
+    registry,
+    ...(options.tenantId ? { tenantId: options.tenantId } : {}),
+  });
   return {
-    store, flows, queue, client, registry, target,
+    store,
+    flows,
+    queue,
+    client,
+    registry,
+    target,
     embedded: redisUrl === undefined,
     close: async () => {
       for (const close of closers.reverse()) await close().catch(() => undefined);
@@ -53,7 +71,10 @@ export async function openRuntime(options: RuntimeOptions, registry: NodeRegistr
   };
 }
 
-async function openStores(target: StoreTarget, closers: Array<() => Promise<void>>): Promise<{ store: ExecutionStore; flows: FlowStore }> {
+async function openStores(
+  target: StoreTarget,
+  closers: Array<() => Promise<void>>,
+): Promise<{ store: ExecutionStore; flows: FlowStore }> {
   switch (target.kind) {
     case 'memory': {
       const { MemoryExecutionStore } = await import('../store/memory/memory-execution-store.js');
@@ -66,15 +87,22 @@ async function openStores(target: StoreTarget, closers: Array<() => Promise<void
       const { SqliteFlowStore } = await import('../store/sqlite/sqlite-flow-store.js');
       const store = new SqliteExecutionStore({ path: target.path });
       const flows = new SqliteFlowStore({ path: target.path });
-      closers.push(() => store.close(), () => flows.close());
+      closers.push(
+        () => store.close(),
+        () => flows.close(),
+      );
       return { store, flows };
     }
     case 'postgres': {
-      const { PostgresExecutionStore } = await import('../store/postgres/postgres-execution-store.js');
+      const { PostgresExecutionStore } =
+        await import('../store/postgres/postgres-execution-store.js');
       const { PostgresFlowStore } = await import('../store/postgres/postgres-flow-store.js');
       const store = new PostgresExecutionStore({ connectionString: target.url });
       const flows = new PostgresFlowStore({ connectionString: target.url });
-      closers.push(() => store.close(), () => flows.close());
+      closers.push(
+        () => store.close(),
+        () => flows.close(),
+      );
       return { store, flows };
     }
     case 'redis': {
@@ -82,24 +110,40 @@ async function openStores(target: StoreTarget, closers: Array<() => Promise<void
       const { RedisFlowStore } = await import('../store/redis/redis-flow-store.js');
       const store = new RedisExecutionStore({ url: target.url });
       const flows = new RedisFlowStore({ url: target.url });
-      closers.push(() => store.close(), () => flows.close());
+      closers.push(
+        () => store.close(),
+        () => flows.close(),
+      );
       return { store, flows };
     }
   }
 }
 
-async function openQueue(target: StoreTarget, redisUrl: string | undefined, options: RuntimeOptions, closers: Array<() => Promise<void>>): Promise<TaskQueue> {
+async function openQueue(
+  target: StoreTarget,
+  redisUrl: string | undefined,
+  options: RuntimeOptions,
+  closers: Array<() => Promise<void>>,
+): Promise<TaskQueue> {
   const visibility = options.visibilityTimeoutMs ?? numberEnv('PLAITA_VISIBILITY_TIMEOUT_MS');
   const common = visibility === undefined ? {} : { visibilityTimeoutMs: visibility };
   if (redisUrl) {
     const { RedisStreamQueue } = await import('../queue/redis-stream/redis-stream-queue.js');
     const stream = options.queueName ?? process.env.PLAITA_QUEUE;
-    const queue = new RedisStreamQueue({ url: redisUrl }, { ...common, ...(stream ? { stream } : {}) });
+    const queue = new RedisStreamQueue(
+      { url: redisUrl },
+      { ...common, ...(stream ? { stream } : {}) },
+    );
     closers.push(() => queue.close());
     return queue;
   }
   const { LocalQueue } = await import('../queue/local/local-queue.js');
-  const path = target.kind === 'sqlite' ? target.path : target.kind === 'memory' ? ':memory:' : EMBEDDED_QUEUE_FILE;
+  const path =
+    target.kind === 'sqlite'
+      ? target.path
+      : target.kind === 'memory'
+        ? ':memory:'
+        : EMBEDDED_QUEUE_FILE;
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const queue = new LocalQueue({ path }, common);
   closers.push(() => queue.close());

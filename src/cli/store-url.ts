@@ -12,16 +12,25 @@ export const DEFAULT_STORE = 'sqlite:./.plaita/plaita.db';
 export function parseStoreUrl(raw: string | undefined): StoreTarget {
   const url = (raw ?? '').trim() || DEFAULT_STORE;
   if (url === 'memory') return { kind: 'memory' };
-  if (url.startsWith('sqlite:')) return { kind: 'sqlite', path: url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '') || './.plaita/plaita.db' };
+  if (url.startsWith('sqlite:'))
+    return {
+      kind: 'sqlite',
+      path: url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '') || './.plaita/plaita.db',
+    };
   if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
   if (/^rediss?:\/\//.test(url)) return { kind: 'redis', url };
   if (/\.(db|sqlite3?)$/.test(url)) return { kind: 'sqlite', path: url };
-  throw new CliError(`--store "${url}" is not a store URL: use memory, sqlite:PATH, postgres://… or redis://…`, EXIT.usage);
+  throw new CliError(
+    `--store "${url}" is not a store URL: use memory, sqlite:PATH, postgres://… or redis://…`,
+    EXIT.usage,
+  );
 }
 
 /** The `--store` flag the user would have to repeat, or nothing for the default. */
 export function storeFlag(raw: string | undefined): string {
-  return raw && raw.trim() && raw.trim() !== DEFAULT_STORE ? ` --store ${shellQuote(raw.trim())}` : '';
+  return raw && raw.trim() && raw.trim() !== DEFAULT_STORE
+    ? ` --store ${shellQuote(raw.trim())}`
+    : '';
 }
 
 export function shellQuote(text: string): string {

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { ExecutionTerminalError, FlowDefinitionError, InvalidTransitionError, UnknownExecutionError } from '../errors.js';
+import {
+  ExecutionTerminalError,
+  FlowDefinitionError,
+  InvalidTransitionError,
+  UnknownExecutionError,
+} from '../errors.js';
 import { parseFlow } from '../engine/parse-flow.js';
 import { isLoadedFlow } from '../flow/load-flow.js';
 import type { Flow } from '../flow/flow.js';
@@ -7,7 +12,12 @@ import type { NodeRegistry } from '../nodes/node-registry.js';
 import type { TaskMessage } from '../queue/task-message.js';
 import type { TaskQueue } from '../queue/task-queue.js';
 import { type ExecutionState, isTerminal, newExecutionState } from '../state/execution-state.js';
-import { DEFAULT_TENANT, type ExecutionStore, type ListPage, type ListQuery } from '../store/execution-store.js';
+import {
+  DEFAULT_TENANT,
+  type ExecutionStore,
+  type ListPage,
+  type ListQuery,
+} from '../store/execution-store.js';
 import type { FlowStore, StoredFlow } from '../store/flow-store.js';
 import { sha256Hex } from '../util/canonical-json.js';
 import { silentLogger } from '../util/logger.js';
@@ -57,10 +67,17 @@ export class PlaitaClient {
   }
 
   /** Writes the `queued` state FIRST, then enqueues `run`. Returns the execution id. */
-  async start(flow: Flow | Record<string, unknown> | string, input: Record<string, unknown> = {}, options: StartOptions = {}): Promise<string> {
+  async start(
+    flow: Flow | Record<string, unknown> | string,
+    input: Record<string, unknown> = {},
+    options: StartOptions = {},
+  ): Promise<string> {
     const tenantId = options.tenantId ?? this.#tenant;
-    const executionId = options.executionId ?? (options.dedupKey ? dedupExecutionId(tenantId, options.dedupKey) : randomUUID());
-    if (options.dedupKey && (await this.options.store.load(executionId, { tenantId }))) return executionId;
+    const executionId =
+      options.executionId ??
+      (options.dedupKey ? dedupExecutionId(tenantId, options.dedupKey) : randomUUID());
+    if (options.dedupKey && (await this.options.store.load(executionId, { tenantId })))
+      return executionId;
     const document = await this.#document(flow, options.version ?? null);
     const stored = this.#published.get(document) ?? (await this.options.flows.put(document));
     this.#published.set(document, stored);
@@ -80,10 +97,22 @@ export class PlaitaClient {
   }
 
   /** Delivers an event; rejected for unknown or terminal executions. Returns the event id. */
-  async sendEvent(executionId: string, event: { type: string; data?: unknown; eventId?: string }, scope: Scope = {}): Promise<string> {
+  async sendEvent(
+    executionId: string,
+    event: { type: string; data?: unknown; eventId?: string },
+    scope: Scope = {},
+  ): Promise<string> {
     const state = await this.#live(executionId, scope);
     const eventId = event.eventId ?? randomUUID();
-    await this.#enqueue({ v: 1, kind: 'event', executionId, tenantId: state.tenantId, eventId, type: event.type, data: event.data ?? null });
+    await this.#enqueue({
+      v: 1,
+      kind: 'event',
+      executionId,
+      tenantId: state.tenantId,
+      eventId,
+      type: event.type,
+      data: event.data ?? null,
+    });
     return eventId;
   }
 
@@ -91,15 +120,29 @@ export class PlaitaClient {
   async cancel(executionId: string, options: Scope & { reason?: string } = {}): Promise<void> {
     const state = await this.#live(executionId, options);
     await this.options.store.requestCancel(executionId, { tenantId: state.tenantId });
-    await this.#enqueue({ v: 1, kind: 'cancel', executionId, tenantId: state.tenantId, ...(options.reason ? { reason: options.reason } : {}) });
+    await this.#enqueue({
+      v: 1,
+      kind: 'cancel',
+      executionId,
+      tenantId: state.tenantId,
+      ...(options.reason ? { reason: options.reason } : {}),
+    });
   }
 
   /** Re-runs an `error` execution from its last good checkpoint (bounded by maxManualRetries). */
   async retry(executionId: string, scope: Scope = {}): Promise<void> {
     const state = await this.#existing(executionId, scope);
-    if (state.status !== 'error') throw new InvalidTransitionError(`execution ${executionId} is ${state.status}: only an execution in error can be retried`, { executionId });
+    if (state.status !== 'error')
+      throw new InvalidTransitionError(
+        `execution ${executionId} is ${state.status}: only an execution in error can be retried`,
+        { executionId },
+      );
     const max = this.options.maxManualRetries ?? 3;
-    if (state.manualRetries >= max) throw new InvalidTransitionError(`execution ${executionId} was already retried ${state.manualRetries} times (the limit is ${max})`, { executionId });
+    if (state.manualRetries >= max)
+      throw new InvalidTransitionError(
+        `execution ${executionId} was already retried ${state.manualRetries} times (the limit is ${max})`,
+        { executionId },
+      );
     await this.#enqueue({ v: 1, kind: 'retry', executionId, tenantId: state.tenantId });
   }
 
@@ -112,36 +155,63 @@ export class PlaitaClient {
   }
 
   /** Resolves once the execution is terminal (`until: 'terminal'`) or also suspended (`'settled'`, default). */
-  async waitFor(executionId: string, options: Scope & { timeoutMs?: number; until?: 'terminal' | 'settled'; pollMs?: number } = {}): Promise<ExecutionState> {
+  async waitFor(
+    executionId: string,
+    options: Scope & { timeoutMs?: number; until?: 'terminal' | 'settled'; pollMs?: number } = {},
+  ): Promise<ExecutionState> {
     const deadline = Date.now() + (options.timeoutMs ?? 30_000);
     for (;;) {
       const state = await this.#existing(executionId, options);
-      if (isTerminal(state.status) || ((options.until ?? 'settled') === 'settled' && state.status === 'suspended')) return state;
-      if (Date.now() >= deadline) throw new WaitTimeoutError(`execution ${executionId} is still ${state.status} after ${options.timeoutMs ?? 30_000} ms`);
+      if (
+        isTerminal(state.status) ||
+        ((options.until ?? 'settled') === 'settled' && state.status === 'suspended')
+      )
+        return state;
+      if (Date.now() >= deadline)
+        throw new WaitTimeoutError(
+          `execution ${executionId} is still ${state.status} after ${options.timeoutMs ?? 30_000} ms`,
+        );
       await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 50));
     }
   }
 
-  async #document(flow: Flow | Record<string, unknown> | string, version: string | null): Promise<Record<string, unknown>> {
-    if (isLoadedFlow(flow)) return flow.document as Record<string, unknown>;
+  async #document(
+    flow: Flow | Record<string, unknown> | string,
+    version: string | null,
+  ): Promise<Record<string, unknown>> {
+    if (isLoadedFlow(flow)) return flow.document;
     if (typeof flow === 'string' && /^[\w.-]+$/.test(flow.trim())) {
       const stored = await this.options.flows.getByVersion(flow.trim(), version);
-      if (!stored) throw new FlowDefinitionError([{ path: '', message: `no published flow '${flow}'${version ? ` version ${version}` : ''}` }]);
+      if (!stored)
+        throw new FlowDefinitionError([
+          {
+            path: '',
+            message: `no published flow '${flow}'${version ? ` version ${version}` : ''}`,
+          },
+        ]);
       return stored.document;
     }
     // Validate before anything is stored: an invalid flow never gets an execution.
-    return parseFlow(flow, { ...(this.options.registry ? { registry: this.options.registry } : {}), logger: silentLogger }).document as Record<string, unknown>;
+    return parseFlow(flow, {
+      ...(this.options.registry ? { registry: this.options.registry } : {}),
+      logger: silentLogger,
+    }).document;
   }
 
   async #existing(executionId: string, scope: Scope): Promise<ExecutionState> {
-    const state = await this.options.store.load(executionId, { tenantId: scope.tenantId ?? this.#tenant });
+    const state = await this.options.store.load(executionId, {
+      tenantId: scope.tenantId ?? this.#tenant,
+    });
     if (!state) throw new UnknownExecutionError(`no execution ${executionId}`, { executionId });
     return state;
   }
 
   async #live(executionId: string, scope: Scope): Promise<ExecutionState> {
     const state = await this.#existing(executionId, scope);
-    if (isTerminal(state.status)) throw new ExecutionTerminalError(`execution ${executionId} is ${state.status}`, { executionId });
+    if (isTerminal(state.status))
+      throw new ExecutionTerminalError(`execution ${executionId} is ${state.status}`, {
+        executionId,
+      });
     return state;
   }
 

@@ -16,7 +16,13 @@ export class BudgetAbort extends Error {
     readonly kind: 'timeout' | 'cancel' | 'sibling',
     readonly budget: Budget,
   ) {
-    super(kind === 'timeout' ? 'time budget exhausted' : kind === 'cancel' ? 'execution cancelled' : 'aborted after a sibling failed');
+    super(
+      kind === 'timeout'
+        ? 'time budget exhausted'
+        : kind === 'cancel'
+          ? 'execution cancelled'
+          : 'aborted after a sibling failed',
+    );
   }
 }
 
@@ -103,7 +109,8 @@ export class Budget {
    * binding limit handles it), then throws the abort reason if this budget is aborted.
    */
   check(now = Date.now()): void {
-    let outermostExpired: Budget | null = this.deadline !== null && now >= this.deadline ? this : null;
+    let outermostExpired: Budget | null =
+      this.deadline !== null && now >= this.deadline ? this : null;
     for (let b = this.parent; b; b = b.parent) {
       if (b.deadline !== null && now >= b.deadline) outermostExpired = b;
     }

@@ -8,8 +8,18 @@ import { restoredExecution } from './start-execution.js';
 
 /** The keys a checkpoint carries (flows.md §6.6); `$FLOW` is our alias of `$FLOW_ID`. */
 const KNOWN_KEYS = new Set([
-  '$EXECUTION_ID', '$ENV', '$INPUT', '$PARENT', '$GLOBAL', 'EXPRESS_PREFIX', '$FLOW_ID', '$FLOW',
-  '$NODE', '$LAST_NODE', '$BRANCH', '$VISITS',
+  '$EXECUTION_ID',
+  '$ENV',
+  '$INPUT',
+  '$PARENT',
+  '$GLOBAL',
+  'EXPRESS_PREFIX',
+  '$FLOW_ID',
+  '$FLOW',
+  '$NODE',
+  '$LAST_NODE',
+  '$BRANCH',
+  '$VISITS',
 ]);
 
 /**
@@ -17,13 +27,19 @@ const KNOWN_KEYS = new Set([
  * view, so the caller's object is never changed. A checkpoint written by the original engine,
  * without `$VISITS`, is accepted (all counts start at 0).
  */
-export function restoreCheckpoint(flow: Flow, checkpoint: Context, options: EngineOptions | undefined): Execution {
+export function restoreCheckpoint(
+  flow: Flow,
+  checkpoint: Context,
+  options: EngineOptions | undefined,
+): Execution {
   if (typeof checkpoint !== 'object' || checkpoint === null || Array.isArray(checkpoint)) {
     throw resumeError('the checkpoint must be an object', null);
   }
   const node = checkpoint.$NODE;
-  if (typeof node !== 'object' || node === null || Array.isArray(node)) throw resumeError('the checkpoint has no $NODE map', null);
-  if (typeof checkpoint.$EXECUTION_ID !== 'string') throw resumeError('the checkpoint has no $EXECUTION_ID', null);
+  if (typeof node !== 'object' || node === null || Array.isArray(node))
+    throw resumeError('the checkpoint has no $NODE map', null);
+  if (typeof checkpoint.$EXECUTION_ID !== 'string')
+    throw resumeError('the checkpoint has no $EXECUTION_ID', null);
   const context = snapshotContext(checkpoint);
   context.$VISITS ??= {};
   context.$LAST_NODE ??= null;
@@ -32,7 +48,8 @@ export function restoreCheckpoint(flow: Flow, checkpoint: Context, options: Engi
   const execution = restoredExecution(flow, context, options);
   execution.markShared();
   for (const key of Object.keys(checkpoint)) {
-    if (key.startsWith('$') && !KNOWN_KEYS.has(key)) execution.warn(`the checkpoint has an unknown key '${key}'; kept as is`);
+    if (key.startsWith('$') && !KNOWN_KEYS.has(key))
+      execution.warn(`the checkpoint has an unknown key '${key}'; kept as is`);
   }
   return execution;
 }

@@ -48,9 +48,11 @@ function cloneValue(value: unknown, seen: Map<object, unknown>): unknown {
   if (ArrayBuffer.isView(value)) return copyView(value);
   const proto: unknown = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return value; // not ours to copy
-  const out: Record<string, unknown> = proto === null ? (Object.create(null) as Record<string, unknown>) : {};
+  const out: Record<string, unknown> =
+    proto === null ? (Object.create(null) as Record<string, unknown>) : {};
   seen.set(value, out);
-  for (const key of Object.keys(value)) out[key] = cloneValue((value as Record<string, unknown>)[key], seen);
+  for (const key of Object.keys(value))
+    out[key] = cloneValue((value as Record<string, unknown>)[key], seen);
   return out;
 }
 

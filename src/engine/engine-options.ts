@@ -42,7 +42,12 @@ export interface ResolvedOptions {
 }
 
 export function resolveOptions(options: EngineOptions = {}): ResolvedOptions {
-  const hooks = options.hooks === undefined ? [] : Array.isArray(options.hooks) ? options.hooks : [options.hooks as FlowHooks];
+  const hooks =
+    options.hooks === undefined
+      ? []
+      : Array.isArray(options.hooks)
+        ? options.hooks
+        : [options.hooks as FlowHooks];
   return {
     env: options.env ?? process.env,
     functions: options.functions ?? defaultFunctions,

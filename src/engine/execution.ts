@@ -134,7 +134,10 @@ export class Execution implements EvaluationScope {
     return base;
   }
 
-  async fire<K extends HookName>(name: K, extra: Omit<Parameters<NonNullable<FlowHooks[K]>>[0], keyof HookEventBase>): Promise<void> {
+  async fire<K extends HookName>(
+    name: K,
+    extra: Omit<Parameters<NonNullable<FlowHooks[K]>>[0], keyof HookEventBase>,
+  ): Promise<void> {
     if (this.options.hooks.length === 0) return;
     const event = { ...this.hookBase(), ...extra } as Parameters<NonNullable<FlowHooks[K]>>[0];
     await fireHooks(this.options.hooks, name, event, this.log);

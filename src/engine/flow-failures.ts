@@ -7,18 +7,42 @@ export function nodeLabel(node: LoadedNode): string {
   return node.def.name ?? node.def.id;
 }
 
-export function nodeExecutionError(node: LoadedNode, code: number | null, message: string | null, cause: unknown): FlowError {
-  const text = message ?? `node '${nodeLabel(node)}' failed: ${errorName(cause)}: ${errorMessage(cause)}`;
-  return new FlowError({ code, type: 'node_error', name: 'NodeExecutionError', message: text, node: node.def.id, cause });
+export function nodeExecutionError(
+  node: LoadedNode,
+  code: number | null,
+  message: string | null,
+  cause: unknown,
+): FlowError {
+  const text =
+    message ?? `node '${nodeLabel(node)}' failed: ${errorName(cause)}: ${errorMessage(cause)}`;
+  return new FlowError({
+    code,
+    type: 'node_error',
+    name: 'NodeExecutionError',
+    message: text,
+    node: node.def.id,
+    cause,
+  });
 }
 
-export function nodeTimeout(node: LoadedNode, flowBinding: boolean, message: string | null, budgetMs: number | null): FlowError {
+export function nodeTimeout(
+  node: LoadedNode,
+  flowBinding: boolean,
+  message: string | null,
+  budgetMs: number | null,
+): FlowError {
   const text =
     message ??
     (flowBinding
       ? `node '${nodeLabel(node)}' ran out of the flow's time budget`
       : `node '${nodeLabel(node)}' timed out after ${budgetMs ?? '?'} ms`);
-  return new FlowError({ code: -1, type: flowBinding ? 'flow_error' : 'node_error', name: 'NodeTimeout', message: text, node: node.def.id });
+  return new FlowError({
+    code: -1,
+    type: flowBinding ? 'flow_error' : 'node_error',
+    name: 'NodeTimeout',
+    message: text,
+    node: node.def.id,
+  });
 }
 
 export function flowTimeout(flowId: string | null, node: string | null): FlowError {
@@ -32,11 +56,23 @@ export function flowTimeout(flowId: string | null, node: string | null): FlowErr
 }
 
 export function flowCancelled(node: string | null): FlowError {
-  return new FlowError({ code: -500, type: 'flow_error', name: 'FlowCancelled', message: 'the execution was cancelled', node });
+  return new FlowError({
+    code: -500,
+    type: 'flow_error',
+    name: 'FlowCancelled',
+    message: 'the execution was cancelled',
+    node,
+  });
 }
 
 export function errorResult(node: string | null, error: FlowResultError): FlowError {
-  return new FlowError({ code: error.code, type: 'error_result', name: 'ErrorResult', message: error.message, node });
+  return new FlowError({
+    code: error.code,
+    type: 'error_result',
+    name: 'ErrorResult',
+    message: error.message,
+    node,
+  });
 }
 
 export function nodeNotFound(id: string | null, message?: string): FlowError {
@@ -60,13 +96,24 @@ export function resumeError(message: string, node: string | null): FlowError {
 /** Any other exception escaping the engine becomes FlowError -500 with its cause (flows.md §7.1). */
 export function asFlowError(error: unknown, node: string | null): FlowError {
   if (error instanceof FlowError) return error;
-  return flowError(`unexpected failure${node ? ` at node '${node}'` : ''}: ${errorName(error)}: ${errorMessage(error)}`, node, error);
+  return flowError(
+    `unexpected failure${node ? ` at node '${node}'` : ''}: ${errorName(error)}: ${errorMessage(error)}`,
+    node,
+    error,
+  );
 }
 
 /** Distributed mode flattens every error to -500 `flow_error` with the original as cause (§6.5). */
 export function flatten(error: FlowError): FlowError {
   if (error.code === -500 && error.type === 'flow_error') return error;
-  return new FlowError({ code: -500, type: 'flow_error', name: 'FlowError', message: error.message, node: error.node, cause: error });
+  return new FlowError({
+    code: -500,
+    type: 'flow_error',
+    name: 'FlowError',
+    message: error.message,
+    node: error.node,
+    cause: error,
+  });
 }
 
 function errorName(error: unknown): string {

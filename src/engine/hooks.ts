@@ -19,11 +19,17 @@ export interface FlowHooks {
   onFlowStart?(event: HookEventBase): unknown;
   onFlowEnd?(event: HookEventBase & { result?: unknown; error?: HookErrorPayload }): unknown;
   onNodeStart?(event: HookEventBase & { node: string }): unknown;
-  onNodeEnd?(event: HookEventBase & { node: string; result?: unknown; error?: HookErrorPayload }): unknown;
+  onNodeEnd?(
+    event: HookEventBase & { node: string; result?: unknown; error?: HookErrorPayload },
+  ): unknown;
   onNodeSuspend?(event: HookEventBase & { node: string }): unknown;
   onFlowSuspend?(event: HookEventBase & { node: string }): unknown;
-  onFlowResume?(event: HookEventBase & { node: string; resumeType: string; data: unknown }): unknown;
-  onNodeResume?(event: HookEventBase & { node: string; resumeType: string; data: unknown }): unknown;
+  onFlowResume?(
+    event: HookEventBase & { node: string; resumeType: string; data: unknown },
+  ): unknown;
+  onNodeResume?(
+    event: HookEventBase & { node: string; resumeType: string; data: unknown },
+  ): unknown;
 }
 
 export type HookName = keyof FlowHooks;
@@ -48,5 +54,8 @@ export async function fireHooks<K extends HookName>(
 
 /** Hook error payloads use -500 for a non-integer code (flows.md §7.1). */
 export function hookError(error: { code?: unknown; message: string }): HookErrorPayload {
-  return { code: Number.isInteger(error.code) ? (error.code as number) : -500, message: error.message };
+  return {
+    code: Number.isInteger(error.code) ? (error.code as number) : -500,
+    message: error.message,
+  };
 }

@@ -35,7 +35,9 @@ class NodeContextImpl implements NodeContext {
 
   matches(condition: Condition | null, extraRoots?: Context): MaybePromise<boolean> {
     if (condition === null) return false;
-    const scope: EvaluationScope = extraRoots ? extendedScope(this.execution, extraRoots) : this.execution;
+    const scope: EvaluationScope = extraRoots
+      ? extendedScope(this.execution, extraRoots)
+      : this.execution;
     return matchCondition(condition, scope);
   }
 
@@ -76,13 +78,29 @@ class NodeContextImpl implements NodeContext {
     this.budget.check();
   }
 
-  runChild(flow: Flow, input: unknown, slot: string | number, options: { signal?: AbortSignal } = {}): Promise<unknown> {
-    const child = this.execution.child({ flow, input, node: this.node, visit: this.visit, slot, nodeBudget: this.budget, signal: options.signal });
+  runChild(
+    flow: Flow,
+    input: unknown,
+    slot: string | number,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<unknown> {
+    const child = this.execution.child({
+      flow,
+      input,
+      node: this.node,
+      visit: this.visit,
+      slot,
+      nodeBudget: this.budget,
+      signal: options.signal,
+    });
     return runChildExecution(child);
   }
 
   get log(): Logger {
-    this.#log ??= this.execution.log.child({ executionId: this.execution.executionId, node: this.nodeId });
+    this.#log ??= this.execution.log.child({
+      executionId: this.execution.executionId,
+      node: this.nodeId,
+    });
     return this.#log;
   }
 
@@ -92,7 +110,13 @@ class NodeContextImpl implements NodeContext {
 
   get options(): NodeRunOptions {
     const o = this.execution.options;
-    return { timeZone: o.timeZone, callbackBaseUrl: o.callbackBaseUrl, events: o.events, resolveFlow: o.resolveFlow, tenantId: o.tenantId };
+    return {
+      timeZone: o.timeZone,
+      callbackBaseUrl: o.callbackBaseUrl,
+      events: o.events,
+      resolveFlow: o.resolveFlow,
+      tenantId: o.tenantId,
+    };
   }
 
   async resolveFlow(flowId: string, version: string | null): Promise<Flow | null> {
@@ -117,6 +141,12 @@ function extendedScope(execution: Execution, extraRoots: Context): EvaluationSco
   };
 }
 
-export function createNodeContext(execution: Execution, node: LoadedNode, budget: Budget, visit: number, attempt: number): NodeContext {
+export function createNodeContext(
+  execution: Execution,
+  node: LoadedNode,
+  budget: Budget,
+  visit: number,
+  attempt: number,
+): NodeContext {
   return new NodeContextImpl(execution, node, budget, visit, attempt);
 }

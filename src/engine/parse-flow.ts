@@ -19,12 +19,18 @@ export interface ParseFlowOptions {
 export function parseFlow(source: string | object, options: ParseFlowOptions = {}): Flow {
   if (isLoadedFlow(source)) return source;
   const document = typeof source === 'string' ? parseDocumentText(source) : source;
-  return withWarningsLogged(loadFlowDocument(document, { registry: options.registry ?? defaultRegistry }), options);
+  return withWarningsLogged(
+    loadFlowDocument(document, { registry: options.registry ?? defaultRegistry }),
+    options,
+  );
 }
 
 export async function loadFlowFile(path: string, options: ParseFlowOptions = {}): Promise<Flow> {
   const document = await readDocumentFile(path);
-  return withWarningsLogged(loadFlowDocument(document, { registry: options.registry ?? defaultRegistry }), options);
+  return withWarningsLogged(
+    loadFlowDocument(document, { registry: options.registry ?? defaultRegistry }),
+    options,
+  );
 }
 
 function withWarningsLogged(flow: Flow, options: ParseFlowOptions): Flow {

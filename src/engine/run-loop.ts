@@ -10,14 +10,16 @@ import { successor } from './successor.js';
 /** The entry node (flows.md §2.2): the first `start`, or node_not_found. */
 export function entryNode(execution: Execution): LoadedNode {
   const start = execution.flow.startNode;
-  if (!start) throw nodeNotFound(null, `flow '${execution.flow.id ?? '(unnamed)'}' has no start node`);
+  if (!start)
+    throw nodeNotFound(null, `flow '${execution.flow.id ?? '(unnamed)'}' has no start node`);
   return start;
 }
 
 /** Between nodes: the flow budget is checked (flows.md §6.3). */
 export function checkFlowBudget(execution: Execution, node: LoadedNode): void {
   const { budget } = execution;
-  if (budget.deadline !== null && Date.now() >= budget.deadline) throw flowTimeout(execution.flow.id, node.def.id);
+  if (budget.deadline !== null && Date.now() >= budget.deadline)
+    throw flowTimeout(execution.flow.id, node.def.id);
 }
 
 /** Run mode (flows.md §6.3): walks from the entry node to an end; returns the flow result. */
@@ -56,7 +58,8 @@ export async function runExecution(execution: Execution): Promise<unknown> {
     return result;
   } catch (error) {
     const failure = settleFailure(execution, error);
-    if (failure instanceof FlowError) await execution.fire('onFlowEnd', { error: hookError(failure) });
+    if (failure instanceof FlowError)
+      await execution.fire('onFlowEnd', { error: hookError(failure) });
     throw failure;
   } finally {
     execution.budget.dispose();

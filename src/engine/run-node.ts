@@ -4,7 +4,14 @@ import { FlowError, FlowResultError } from '../flow-errors.js';
 import { isPromiseLike } from '../util/maybe-promise.js';
 import { Budget, type BudgetAbort, isBudgetAbort, raceAbort, sleep } from './budget.js';
 import type { Execution } from './execution.js';
-import { asFlowError, errorResult, flowCancelled, flowTimeout, nodeExecutionError, nodeTimeout } from './flow-failures.js';
+import {
+  asFlowError,
+  errorResult,
+  flowCancelled,
+  flowTimeout,
+  nodeExecutionError,
+  nodeTimeout,
+} from './flow-failures.js';
 import { hookError } from './hooks.js';
 import { createNodeContext } from './node-context.js';
 
@@ -24,7 +31,8 @@ export async function runNode(execution: Execution, node: LoadedNode): Promise<u
     if (isPromiseLike(result)) result = await result;
   } catch (error) {
     const failure = isForeignAbort(execution, error) ? error : toFlowError(execution, node, error);
-    if (hooks && failure instanceof FlowError) await execution.fire('onNodeEnd', { node: id, error: hookError(failure) });
+    if (hooks && failure instanceof FlowError)
+      await execution.fire('onNodeEnd', { node: id, error: hookError(failure) });
     throw failure;
   }
   execution.record(node, result);
@@ -49,26 +57,40 @@ function attempts(execution: Execution, node: LoadedNode): unknown {
     } catch (error) {
       const reason = flowBudget.reason;
       if (reason) return settleAttempts(node, flowBudget, flowBudget, () => Promise.reject(reason));
-      if (!isRetryable(error) || def.errorHandler.retryTimes === 0) return handleError(node, def.errorHandler, error);
+      if (!isRetryable(error) || def.errorHandler.retryTimes === 0)
+        return handleError(node, def.errorHandler, error);
       return settleAttempts(node, flowBudget, flowBudget, async () => {
         await waitBeforeRetry(execution, node, flowBudget, 2);
         return attemptLoop(execution, node, flowBudget, visit, 2);
       });
     }
     if (!isPromiseLike(value)) return value;
-    return settleAttempts(node, flowBudget, flowBudget, () => awaitAttempt(execution, node, flowBudget, visit, value));
+    return settleAttempts(node, flowBudget, flowBudget, () =>
+      awaitAttempt(execution, node, flowBudget, visit, value),
+    );
   }
   const budget = new Budget(flowBudget, Date.now() + def.timeoutMs, 'node');
-  return settleAttempts(node, budget, flowBudget, () => attemptLoop(execution, node, budget, visit, 1)).finally(() => budget.dispose());
+  return settleAttempts(node, budget, flowBudget, () =>
+    attemptLoop(execution, node, budget, visit, 1),
+  ).finally(() => budget.dispose());
 }
 
 /** Maps what escaped the attempts: this node's (or its flow's) timeout goes to its timeoutHandler. */
-async function settleAttempts(node: LoadedNode, budget: Budget, flowBudget: Budget, work: () => Promise<unknown>): Promise<unknown> {
+async function settleAttempts(
+  node: LoadedNode,
+  budget: Budget,
+  flowBudget: Budget,
+  work: () => Promise<unknown>,
+): Promise<unknown> {
   try {
     return await work();
   } catch (error) {
     const abort = budget.aborted ? budget.reason : error;
-    if (isBudgetAbort(abort) && abort.kind === 'timeout' && (abort.budget === budget || abort.budget === flowBudget)) {
+    if (
+      isBudgetAbort(abort) &&
+      abort.kind === 'timeout' &&
+      (abort.budget === budget || abort.budget === flowBudget)
+    ) {
       return handleTimeout(node, abort.budget === flowBudget, node.def.timeoutMs);
     }
     throw isBudgetAbort(abort) ? abort : error;
@@ -76,20 +98,33 @@ async function settleAttempts(node: LoadedNode, budget: Budget, flowBudget: Budg
 }
 
 /** Finishes the first attempt that returned a promise, retrying on failure. */
-async function awaitAttempt(execution: Execution, node: LoadedNode, budget: Budget, visit: number, pending: PromiseLike<unknown>): Promise<unknown> {
+async function awaitAttempt(
+  execution: Execution,
+  node: LoadedNode,
+  budget: Budget,
+  visit: number,
+  pending: PromiseLike<unknown>,
+): Promise<unknown> {
   try {
     const result = await raceAbort(Promise.resolve(pending), budget);
     budget.throwIfAborted();
     return result;
   } catch (error) {
     budget.throwIfAborted();
-    if (!isRetryable(error) || node.def.errorHandler.retryTimes === 0) return handleError(node, node.def.errorHandler, error);
+    if (!isRetryable(error) || node.def.errorHandler.retryTimes === 0)
+      return handleError(node, node.def.errorHandler, error);
     await waitBeforeRetry(execution, node, budget, 2);
     return attemptLoop(execution, node, budget, visit, 2);
   }
 }
 
-async function attemptLoop(execution: Execution, node: LoadedNode, budget: Budget, visit: number, firstAttempt: number): Promise<unknown> {
+async function attemptLoop(
+  execution: Execution,
+  node: LoadedNode,
+  budget: Budget,
+  visit: number,
+  firstAttempt: number,
+): Promise<unknown> {
   const handler = node.def.errorHandler;
   for (let attempt = firstAttempt; ; attempt++) {
     budget.check();
@@ -101,13 +136,19 @@ async function attemptLoop(execution: Execution, node: LoadedNode, budget: Budge
       return result;
     } catch (error) {
       budget.throwIfAborted();
-      if (!isRetryable(error) || attempt > handler.retryTimes) return handleError(node, handler, error);
+      if (!isRetryable(error) || attempt > handler.retryTimes)
+        return handleError(node, handler, error);
       await waitBeforeRetry(execution, node, budget, attempt + 1);
     }
   }
 }
 
-async function waitBeforeRetry(execution: Execution, node: LoadedNode, budget: Budget, nextAttempt: number): Promise<void> {
+async function waitBeforeRetry(
+  execution: Execution,
+  node: LoadedNode,
+  budget: Budget,
+  nextAttempt: number,
+): Promise<void> {
   const delay = retryDelay(node.def.errorHandler, nextAttempt);
   if (delay > 0) await sleep(delay, budget);
   execution.log.debug({ node: node.def.id, attempt: nextAttempt }, 'retrying node');

@@ -16,7 +16,13 @@ import { resumeNode, suspendNode, type Waiting, pendingSuspension } from './susp
 import { toFlow, type FlowSource } from './to-flow.js';
 
 export type ResumeKind = 'continue' | 'retry' | ResumeType;
-const RESUME_KINDS: ReadonlySet<string> = new Set(['continue', 'retry', 'event', 'timeout', 'cancel']);
+const RESUME_KINDS: ReadonlySet<string> = new Set([
+  'continue',
+  'retry',
+  'event',
+  'timeout',
+  'cancel',
+]);
 
 export interface StepRequest {
   /** The top-level input, used when there is no checkpoint yet. */
@@ -50,16 +56,27 @@ interface Changes {
  * runs `start` plus one node). Pure with respect to storage: the host persists `context`.
  * Every failure is flattened to FlowError -500 `flow_error` with the original as `cause`.
  */
-export async function runStep(source: FlowSource, request: StepRequest = {}, options?: EngineOptions): Promise<StepOutcome> {
+export async function runStep(
+  source: FlowSource,
+  request: StepRequest = {},
+  options?: EngineOptions,
+): Promise<StepOutcome> {
   const flow: Flow = toFlow(source, options);
   const resumeType = request.resume?.type ?? 'continue';
   let execution: Execution | undefined;
   try {
-    if (!RESUME_KINDS.has(resumeType)) throw resumeError(`unsupported resume type '${String(resumeType)}'`, null);
-    if (!request.checkpoint && resumeType !== 'continue') throw resumeError(`resume type '${resumeType}' needs a checkpoint`, null);
+    if (!RESUME_KINDS.has(resumeType))
+      throw resumeError(`unsupported resume type '${String(resumeType)}'`, null);
+    if (!request.checkpoint && resumeType !== 'continue')
+      throw resumeError(`resume type '${resumeType}' needs a checkpoint`, null);
     execution = request.checkpoint
       ? restoreCheckpoint(flow, request.checkpoint, options)
-      : newTopLevelExecution(flow, request.input, { ...options, ...(request.executionId ? { executionId: request.executionId } : {}) }, 'distributed');
+      : newTopLevelExecution(
+          flow,
+          request.input,
+          { ...options, ...(request.executionId ? { executionId: request.executionId } : {}) },
+          'distributed',
+        );
     const outcome =
       resumeType === 'event' || resumeType === 'timeout' || resumeType === 'cancel'
         ? await resumeStep(execution, resumeType, request.resume?.data)
@@ -89,8 +106,12 @@ async function resumeStep(execution: Execution, type: ResumeType, data: unknown)
 
 async function advanceStep(execution: Execution, fresh: boolean): Promise<Outcome> {
   const pending = pendingSuspension(execution);
-  if (pending) throw resumeError(`node '${pending}' is waiting for an event: it cannot be skipped`, pending);
-  const node = fresh || execution.context.$LAST_NODE === null ? await runEntry(execution) : nextAfterLast(execution);
+  if (pending)
+    throw resumeError(`node '${pending}' is waiting for an event: it cannot be skipped`, pending);
+  const node =
+    fresh || execution.context.$LAST_NODE === null
+      ? await runEntry(execution)
+      : nextAfterLast(execution);
   if (node === null) {
     const step = syntheticEndStep(execution);
     return { status: 'completed', step, context: step.context, result: step.result };
@@ -120,9 +141,14 @@ async function runEntry(execution: Execution): Promise<LoadedNode | null> {
 function nextAfterLast(execution: Execution): LoadedNode | null {
   const lastId = execution.context.$LAST_NODE as string;
   const last = execution.flow.nodesById.get(lastId);
-  if (!last) throw resumeError(`the checkpoint's last node '${lastId}' is not in this flow`, lastId);
+  if (!last)
+    throw resumeError(`the checkpoint's last node '${lastId}' is not in this flow`, lastId);
   const branch = execution.context.$BRANCH;
-  return resolveNext(execution, last, last.nodeType.branching ? branch : (execution.nodeResults[lastId] ?? null));
+  return resolveNext(
+    execution,
+    last,
+    last.nodeType.branching ? branch : (execution.nodeResults[lastId] ?? null),
+  );
 }
 
 function resolveNext(execution: Execution, node: LoadedNode, result: unknown): LoadedNode | null {

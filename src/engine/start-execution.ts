@@ -9,27 +9,51 @@ import type { Context } from '../expression/scope.js';
 export function checkTopLevelInput(input: unknown): Record<string, unknown> {
   if (input === undefined || input === null) return {};
   if (typeof input !== 'object' || Array.isArray(input)) {
-    throw new TypeError(`flow input must be a plain object, got ${Array.isArray(input) ? 'an array' : typeof input}`);
+    throw new TypeError(
+      `flow input must be a plain object, got ${Array.isArray(input) ? 'an array' : typeof input}`,
+    );
   }
   return input as Record<string, unknown>;
 }
 
 /** The root budget: the smaller of the flow's and the caller's budgets, cancelled by `signal`. */
 export function rootBudget(flow: Flow, options: ResolvedOptions, applyDeadline: boolean): Budget {
-  const limits = applyDeadline ? [flow.timeoutMs, options.timeoutMs].filter((v): v is number => v !== null) : [];
+  const limits = applyDeadline
+    ? [flow.timeoutMs, options.timeoutMs].filter((v): v is number => v !== null)
+    : [];
   const deadline = limits.length > 0 ? Date.now() + Math.min(...limits) : null;
   const budget = new Budget(null, deadline, 'flow');
   if (options.signal) budget.cancelOn(options.signal);
   return budget;
 }
 
-export function newTopLevelExecution(flow: Flow, input: unknown, engineOptions: EngineOptions | undefined, mode: ExecutionMode): Execution {
+export function newTopLevelExecution(
+  flow: Flow,
+  input: unknown,
+  engineOptions: EngineOptions | undefined,
+  mode: ExecutionMode,
+): Execution {
   const options = resolveOptions(engineOptions);
-  const context = initialContext(flow, options, engineOptions?.executionId, checkTopLevelInput(input));
-  return new Execution(flow, options, mode, context, rootBudget(flow, options, mode !== 'distributed'));
+  const context = initialContext(
+    flow,
+    options,
+    engineOptions?.executionId,
+    checkTopLevelInput(input),
+  );
+  return new Execution(
+    flow,
+    options,
+    mode,
+    context,
+    rootBudget(flow, options, mode !== 'distributed'),
+  );
 }
 
-export function restoredExecution(flow: Flow, context: Context, engineOptions: EngineOptions | undefined): Execution {
+export function restoredExecution(
+  flow: Flow,
+  context: Context,
+  engineOptions: EngineOptions | undefined,
+): Execution {
   const options = resolveOptions(engineOptions);
   return new Execution(flow, options, 'distributed', context, rootBudget(flow, options, false));
 }

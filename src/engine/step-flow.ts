@@ -14,7 +14,11 @@ import { toFlow, type FlowSource } from './to-flow.js';
  * consumer spends between steps counts against the flow budget; closing the generator early
  * ends the execution (`onFlowEnd` with result null).
  */
-export async function* stepFlow(source: FlowSource, input?: unknown, options?: EngineOptions): AsyncGenerator<Step, void, undefined> {
+export async function* stepFlow(
+  source: FlowSource,
+  input?: unknown,
+  options?: EngineOptions,
+): AsyncGenerator<Step, void, undefined> {
   const flow: Flow = toFlow(source, options);
   const execution = newTopLevelExecution(flow, input, options, 'step');
   let ended = false;

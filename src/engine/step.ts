@@ -16,8 +16,14 @@ export interface Step {
   context: Context;
 }
 
-export function makeStep(execution: Execution, node: LoadedNode, result: unknown, flags: { isEnd?: boolean; isSuspend?: boolean; branch?: string } = {}): Step {
-  const branch = flags.branch ?? (node.nodeType.branching && typeof result === 'string' ? result : '');
+export function makeStep(
+  execution: Execution,
+  node: LoadedNode,
+  result: unknown,
+  flags: { isEnd?: boolean; isSuspend?: boolean; branch?: string } = {},
+): Step {
+  const branch =
+    flags.branch ?? (node.nodeType.branching && typeof result === 'string' ? result : '');
   return {
     nodeId: node.def.id,
     type: node.def.type,

@@ -22,7 +22,9 @@ export function successor(execution: Execution, node: LoadedNode, result: unknow
   }
   const strategy = node.def.errorHandler.strategy;
   if (strategy === 'continue' || strategy === 'continue-with') {
-    execution.warn(`node '${node.def.id}' has no successor; its errorHandler '${strategy}' ends the flow with the $NODE map`);
+    execution.warn(
+      `node '${node.def.id}' has no successor; its errorHandler '${strategy}' ends the flow with the $NODE map`,
+    );
     return ESCAPE;
   }
   throw flowError(

@@ -19,7 +19,9 @@ type NodeState = Record<string, unknown>;
 
 function stateOf(execution: Execution, nodeId: string): NodeState | null {
   const value = execution.nodeResults[nodeId];
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as NodeState) : null;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as NodeState)
+    : null;
 }
 
 /** The id of the suspending node the execution still waits on, or null. */
@@ -35,20 +37,39 @@ export function pendingSuspension(execution: Execution): string | null {
  * node's state. It never suspends without a subscription: no `events` or a failed subscribe
  * marks the state `error` and fails the step.
  */
-export async function suspendNode(execution: Execution, node: LoadedNode, result: unknown): Promise<{ step: Step; waiting: Waiting }> {
+export async function suspendNode(
+  execution: Execution,
+  node: LoadedNode,
+  result: unknown,
+): Promise<{ step: Step; waiting: Waiting }> {
   const id = node.def.id;
-  const state: NodeState = typeof result === 'object' && result !== null ? { ...(result as NodeState) } : { status: 'pending' };
+  const state: NodeState =
+    typeof result === 'object' && result !== null
+      ? { ...(result as NodeState) }
+      : { status: 'pending' };
   const eventType = typeof state.event_type === 'string' ? state.event_type : '';
   const filter = (state.event_filter ?? {}) as Record<string, unknown>;
   const events = execution.options.events;
   let subscriptionId: string;
   try {
     if (!events) throw new Error('the host provides no event subscriptions (options.events)');
-    subscriptionId = await events.subscribe({ eventType, filter, correlationId: execution.executionId, flowId: execution.flow.id, nodeId: id, state });
+    subscriptionId = await events.subscribe({
+      eventType,
+      filter,
+      correlationId: execution.executionId,
+      flowId: execution.flow.id,
+      nodeId: id,
+      state,
+    });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     execution.replaceResult(id, { ...state, status: 'error', error_message: message });
-    throw nodeExecutionError(node, -500, `node '${id}' could not subscribe to '${eventType}': ${message}`, error);
+    throw nodeExecutionError(
+      node,
+      -500,
+      `node '${id}' could not subscribe to '${eventType}': ${message}`,
+      error,
+    );
   }
   const suspended = { ...state, subscription_id: subscriptionId };
   execution.replaceResult(id, suspended);
@@ -63,13 +84,19 @@ export async function suspendNode(execution: Execution, node: LoadedNode, result
 }
 
 /** flows.md §6.5 (3): applies an event/timeout/cancel to the pending node, as its new result. */
-export async function resumeNode(execution: Execution, type: ResumeType, data: unknown): Promise<Step> {
+export async function resumeNode(
+  execution: Execution,
+  type: ResumeType,
+  data: unknown,
+): Promise<Step> {
   const lastId = execution.context.$LAST_NODE;
   const node = typeof lastId === 'string' ? execution.flow.nodesById.get(lastId) : undefined;
   if (!node || typeof lastId !== 'string') throw resumeError('no suspended node to resume', null);
-  if (!node.nodeType.suspending) throw resumeError(`node '${lastId}' is not a suspending node`, lastId);
+  if (!node.nodeType.suspending)
+    throw resumeError(`node '${lastId}' is not a suspending node`, lastId);
   const state = stateOf(execution, lastId);
-  if (state?.status !== 'pending') throw resumeError(`node '${lastId}' is not pending (status: ${String(state?.status)})`, lastId);
+  if (state?.status !== 'pending')
+    throw resumeError(`node '${lastId}' is not pending (status: ${String(state?.status)})`, lastId);
   await execution.fire('onFlowResume', { node: lastId, resumeType: type, data });
   await execution.fire('onNodeResume', { node: lastId, resumeType: type, data });
   const ctx = createNodeContext(execution, node, execution.budget, execution.visitsOf(lastId), 1);

@@ -7,5 +7,7 @@ import { parseFlow } from './parse-flow.js';
 export type FlowSource = Flow | string | object;
 
 export function toFlow(source: FlowSource, options?: EngineOptions): Flow {
-  return isLoadedFlow(source) ? source : parseFlow(source, { registry: options?.registry, logger: options?.logger });
+  return isLoadedFlow(source)
+    ? source
+    : parseFlow(source, { registry: options?.registry, logger: options?.logger });
 }

@@ -8,7 +8,10 @@ import { z } from 'zod';
 
 export const durationSchema = z
   .union([z.number().min(0), z.string(), z.null()])
-  .meta({ id: 'duration', description: 'milliseconds (number or digit string) or an ISO 8601 duration such as PT30S' });
+  .meta({
+    id: 'duration',
+    description: 'milliseconds (number or digit string) or an ISO 8601 duration such as PT30S',
+  });
 
 export const HANDLER_STRATEGIES = ['abort', 'continue', 'continue-with', 'continue_with'] as const;
 
@@ -16,15 +19,17 @@ const strategySchema = z.enum(HANDLER_STRATEGIES, {
   error: () => 'expected abort | continue | continue-with',
 });
 
-export const handlerSchema = z.looseObject({
-  strategy: strategySchema.optional(),
-  defaultValue: z.unknown().optional(),
-  code: z.number().int().nullable().optional(),
-  message: z.string().nullable().optional(),
-  retryTimes: z.number().int().nullable().optional(),
-  retryDelay: durationSchema.optional(),
-  retryBackoff: z.number().min(1).optional(),
-}).meta({ id: 'handler', description: 'errorHandler / timeoutHandler' });
+export const handlerSchema = z
+  .looseObject({
+    strategy: strategySchema.optional(),
+    defaultValue: z.unknown().optional(),
+    code: z.number().int().nullable().optional(),
+    message: z.string().nullable().optional(),
+    retryTimes: z.number().int().nullable().optional(),
+    retryDelay: durationSchema.optional(),
+    retryBackoff: z.number().min(1).optional(),
+  })
+  .meta({ id: 'handler', description: 'errorHandler / timeoutHandler' });
 
 export type RawHandler = z.infer<typeof handlerSchema>;
 
@@ -48,18 +53,26 @@ export const commonNodeShape = {
 export const commonNodeSchema = z.looseObject(commonNodeShape);
 
 export const typeSchemaSchema: z.ZodType = z.lazy(() =>
-  z.looseObject({
-    dataType: z.string().optional(),
-    data_type: z.string().optional(),
-    type: z.string().optional(),
-    name: z.string().nullable().optional(),
-    isRequired: z.boolean().optional(),
-    required: z.union([z.boolean(), z.array(z.string())]).optional(),
-    itemType: typeSchemaSchema.nullable().optional(),
-    items: typeSchemaSchema.nullable().optional(),
-    children: z.union([z.record(z.string(), typeSchemaSchema), z.array(typeSchemaSchema)]).nullable().optional(),
-    properties: z.union([z.record(z.string(), typeSchemaSchema), z.array(typeSchemaSchema)]).nullable().optional(),
-  }).meta({ id: 'typeSchema', description: 'a type schema (flows.md §1.3)' }),
+  z
+    .looseObject({
+      dataType: z.string().optional(),
+      data_type: z.string().optional(),
+      type: z.string().optional(),
+      name: z.string().nullable().optional(),
+      isRequired: z.boolean().optional(),
+      required: z.union([z.boolean(), z.array(z.string())]).optional(),
+      itemType: typeSchemaSchema.nullable().optional(),
+      items: typeSchemaSchema.nullable().optional(),
+      children: z
+        .union([z.record(z.string(), typeSchemaSchema), z.array(typeSchemaSchema)])
+        .nullable()
+        .optional(),
+      properties: z
+        .union([z.record(z.string(), typeSchemaSchema), z.array(typeSchemaSchema)])
+        .nullable()
+        .optional(),
+    })
+    .meta({ id: 'typeSchema', description: 'a type schema (flows.md §1.3)' }),
 );
 
 export const RUNTIMES = ['python', 'javascript', 'typescript'] as const;
@@ -69,7 +82,9 @@ export const topLevelShape = {
   flowId: z.string().nullable().optional(),
   id: z.string().nullable().optional(),
   version: z.union([z.string(), z.number()]).nullable().optional(),
-  runtime: z.enum(RUNTIMES, { error: () => `expected ${RUNTIMES.join(' | ')} or absent` }).optional(),
+  runtime: z
+    .enum(RUNTIMES, { error: () => `expected ${RUNTIMES.join(' | ')} or absent` })
+    .optional(),
   inputType: typeSchemaSchema.nullable().optional(),
   input_type: typeSchemaSchema.nullable().optional(),
   outputType: typeSchemaSchema.nullable().optional(),
@@ -117,7 +132,9 @@ function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}`;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return `${typeof value} ${value.toString()}`;
+  if (typeof value === 'string')
+    return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}`;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return `${typeof value} ${value.toString()}`;
   return `a ${typeof value}`;
 }

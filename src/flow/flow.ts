@@ -10,7 +10,12 @@ export interface LoadedNode {
   /** Branching nodes: the ids the result may name (flows.md §2.2 rule 3). */
   readonly targets: ReadonlySet<string> | null;
   run(ctx: NodeContext): unknown;
-  resume(ctx: NodeContext, type: ResumeType, data: unknown, state: Record<string, unknown>): unknown;
+  resume(
+    ctx: NodeContext,
+    type: ResumeType,
+    data: unknown,
+    state: Record<string, unknown>,
+  ): unknown;
 }
 
 /** A validated flow document, ready to run. Immutable once loaded. */

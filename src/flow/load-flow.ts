@@ -2,7 +2,14 @@ import type { z } from 'zod';
 import { type DefinitionIssue, FlowDefinitionError } from '../errors.js';
 import { parseCondition } from '../expression/condition.js';
 import { DurationFormatError, parseDuration } from '../util/duration.js';
-import { commonNodeSchema, commonNodeShape, describeZodIssue, formatPath, topLevelSchema, topLevelShape } from './document-schema.js';
+import {
+  commonNodeSchema,
+  commonNodeShape,
+  describeZodIssue,
+  formatPath,
+  topLevelSchema,
+  topLevelShape,
+} from './document-schema.js';
 import type { Flow, LoadedNode } from './flow.js';
 import type { FlowLoader } from './flow-loader.js';
 import type { NodeTypeLookup } from './node-type-lookup.js';
@@ -59,18 +66,22 @@ function loadInSession(document: unknown, prefix: string, session: LoadSession):
     if (node) nodes.push(node);
   });
   for (const key of Object.keys(doc)) {
-    if (!(key in topLevelShape) && key !== 'nodes') warnings.push(`unknown top-level key "${key}" is ignored`);
+    if (!(key in topLevelShape) && key !== 'nodes')
+      warnings.push(`unknown top-level key "${key}" is ignored`);
   }
   const nodesById = new Map<string, LoadedNode>();
   for (const node of nodes) {
-    if (nodesById.has(node.def.id)) warnings.push(`duplicate node id "${node.def.id}": the last definition wins`);
+    if (nodesById.has(node.def.id))
+      warnings.push(`duplicate node id "${node.def.id}": the last definition wins`);
     nodesById.set(node.def.id, node);
   }
   const startNode = nodes.find((n) => n.def.type === 'start') ?? null;
-  if (!startNode && rawNodes.length > 0) warnings.push('the flow has no start node: it will fail when run');
+  if (!startNode && rawNodes.length > 0)
+    warnings.push('the flow has no start node: it will fail when run');
   const exposeEnv = top?.exposeEnv ?? top?.expose_env ?? [];
   warnings.push(...envWarnings(doc, exposeEnv));
-  const durationAt = (raw: unknown, field: string): number | null => duration(raw, formatPath(prefix, [field]), issue);
+  const durationAt = (raw: unknown, field: string): number | null =>
+    duration(raw, formatPath(prefix, [field]), issue);
   const flow: Flow = {
     id: top?.flow_id ?? top?.flowId ?? top?.id ?? null,
     version: top?.version === undefined || top.version === null ? null : String(top.version),
@@ -82,8 +93,16 @@ function loadInSession(document: unknown, prefix: string, session: LoadSession):
     globalContext: top?.globalContext ?? top?.global_context ?? {},
     exposeEnv,
     idempotencyKey: top?.idempotencyKey ?? true,
-    inputType: typeSchema(top?.inputType ?? top?.input_type, formatPath(prefix, [top?.inputType ? 'inputType' : 'input_type']), issue),
-    outputType: typeSchema(top?.outputType ?? top?.output_type, formatPath(prefix, [top?.outputType ? 'outputType' : 'output_type']), issue),
+    inputType: typeSchema(
+      top?.inputType ?? top?.input_type,
+      formatPath(prefix, [top?.inputType ? 'inputType' : 'input_type']),
+      issue,
+    ),
+    outputType: typeSchema(
+      top?.outputType ?? top?.output_type,
+      formatPath(prefix, [top?.outputType ? 'outputType' : 'output_type']),
+      issue,
+    ),
     warnings,
     document: doc,
   };
@@ -91,7 +110,13 @@ function loadInSession(document: unknown, prefix: string, session: LoadSession):
   return flow;
 }
 
-function loadNode(raw: unknown, index: number, path: string, session: LoadSession, warnings: string[]): LoadedNode | null {
+function loadNode(
+  raw: unknown,
+  index: number,
+  path: string,
+  session: LoadSession,
+  warnings: string[],
+): LoadedNode | null {
   const issue = (p: string, message: string): void => {
     session.issues.push({ path: p, message });
   };
@@ -107,22 +132,31 @@ function loadNode(raw: unknown, index: number, path: string, session: LoadSessio
   const type = common.success ? common.data.type : record.type;
   const nodeType = typeof type === 'string' ? session.registry.get(type) : undefined;
   if (!nodeType) {
-    if (typeof type === 'string') issue(`${path}.type`, `unknown node type "${type}"; registered types: ${session.registry.types().join(', ')}`);
+    if (typeof type === 'string')
+      issue(
+        `${path}.type`,
+        `unknown node type "${type}"; registered types: ${session.registry.types().join(', ')}`,
+      );
     return null;
   }
   const loader = makeLoader(path, session, warnings);
   const fields = loadFields(nodeType, record, path, loader, issue);
   if (!common.success || fields === null) {
     // Keep listing what else is wrong with this node before giving up on it.
-    if (common.success || !common.error.issues.some((zi) => zi.path[0] === 'timeout')) loader.duration(record.timeout, 'timeout');
+    if (common.success || !common.error.issues.some((zi) => zi.path[0] === 'timeout'))
+      loader.duration(record.timeout, 'timeout');
     return null;
   }
   const def: NodeDef = {
     ...fields,
-    ...normalizeCommon(common.data, { duration: (v, f) => loader.duration(v, f), warn: (m) => warnings.push(`${path}: ${m}`) }),
+    ...normalizeCommon(common.data, {
+      duration: (v, f) => loader.duration(v, f),
+      warn: (m) => warnings.push(`${path}: ${m}`),
+    }),
   };
   warnUnknownKeys(nodeType, raw as Record<string, unknown>, path, warnings);
-  for (const warning of nodeType.validate?.(def) ?? []) warnings.push(`${path} (${def.id}): ${warning}`);
+  for (const warning of nodeType.validate?.(def) ?? [])
+    warnings.push(`${path} (${def.id}): ${warning}`);
   return makeLoadedNode(def, nodeType, index);
 }
 
@@ -134,7 +168,9 @@ function loadFields(
   issue: (p: string, m: string) => void,
 ): Record<string, unknown> | null {
   let fields: unknown = raw;
-  const schema = nodeType.schema as (NodeType['schema'] & { safeParse?: (v: unknown) => z.ZodSafeParseResult<unknown> }) | undefined;
+  const schema = nodeType.schema as
+    | (NodeType['schema'] & { safeParse?: (v: unknown) => z.ZodSafeParseResult<unknown> })
+    | undefined;
   if (schema?.safeParse) {
     const result = schema.safeParse(raw);
     if (!result.success) {
@@ -150,16 +186,29 @@ function loadFields(
       return null;
     }
   }
-  const record = (typeof fields === 'object' && fields !== null ? fields : {}) as Record<string, unknown>;
+  const record = (typeof fields === 'object' && fields !== null ? fields : {}) as Record<
+    string,
+    unknown
+  >;
   return nodeType.load ? nodeType.load(record, loader) : record;
 }
 
-function warnUnknownKeys(nodeType: NodeType, raw: Record<string, unknown>, path: string, warnings: string[]): void {
+function warnUnknownKeys(
+  nodeType: NodeType,
+  raw: Record<string, unknown>,
+  path: string,
+  warnings: string[],
+): void {
   const shape = (nodeType.schema as { shape?: Record<string, unknown> } | undefined)?.shape;
   if (!shape && !nodeType.keys) return; // a plugin without a declared shape: we cannot tell
-  const known = new Set([...Object.keys(commonNodeShape), ...Object.keys(shape ?? {}), ...(nodeType.keys ?? [])]);
+  const known = new Set([
+    ...Object.keys(commonNodeShape),
+    ...Object.keys(shape ?? {}),
+    ...(nodeType.keys ?? []),
+  ]);
   for (const key of Object.keys(raw)) {
-    if (!known.has(key)) warnings.push(`${path}: unknown key "${key}" on a ${nodeType.type} node is ignored`);
+    if (!known.has(key))
+      warnings.push(`${path}: unknown key "${key}" on a ${nodeType.type} node is ignored`);
   }
 }
 
@@ -203,7 +252,10 @@ function makeLoader(path: string, session: LoadSession, warnings: string[]): Flo
       try {
         document = parseDocumentText(raw, 'json');
       } catch (error) {
-        issue(field, `the embedded flow is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+        issue(
+          field,
+          `the embedded flow is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+        );
         return null;
       }
     }
@@ -228,14 +280,20 @@ function makeLoader(path: string, session: LoadSession, warnings: string[]): Flo
         issue: (ci) => issue(ci.path ? `${field}.${ci.path}` : field, ci.message),
       });
     },
-    typeSchema: (raw, field) => typeSchema(raw, at(field), (p, m) => session.issues.push({ path: p, message: m })),
-    duration: (raw, field) => duration(raw, at(field), (p, m) => session.issues.push({ path: p, message: m })),
+    typeSchema: (raw, field) =>
+      typeSchema(raw, at(field), (p, m) => session.issues.push({ path: p, message: m })),
+    duration: (raw, field) =>
+      duration(raw, at(field), (p, m) => session.issues.push({ path: p, message: m })),
     issue,
     warn: (message) => warnings.push(`${path}: ${message}`),
   };
 }
 
-function duration(raw: unknown, path: string, issue: (p: string, m: string) => void): number | null {
+function duration(
+  raw: unknown,
+  path: string,
+  issue: (p: string, m: string) => void,
+): number | null {
   try {
     return parseDuration(raw);
   } catch (error) {
@@ -247,7 +305,11 @@ function duration(raw: unknown, path: string, issue: (p: string, m: string) => v
   }
 }
 
-function typeSchema(raw: unknown, path: string, issue: (p: string, m: string) => void): TypeSchema | null {
+function typeSchema(
+  raw: unknown,
+  path: string,
+  issue: (p: string, m: string) => void,
+): TypeSchema | null {
   if (raw === undefined || raw === null) return null;
   try {
     return parseTypeSchema(raw);
@@ -262,7 +324,19 @@ function typeSchema(raw: unknown, path: string, issue: (p: string, m: string) =>
 
 function emptyFlow(warnings: string[]): Flow {
   return {
-    id: null, version: null, runtime: null, nodes: [], nodesById: new Map(), startNode: null, timeoutMs: null,
-    globalContext: {}, exposeEnv: [], idempotencyKey: true, inputType: null, outputType: null, warnings, document: {},
+    id: null,
+    version: null,
+    runtime: null,
+    nodes: [],
+    nodesById: new Map(),
+    startNode: null,
+    timeoutMs: null,
+    globalContext: {},
+    exposeEnv: [],
+    idempotencyKey: true,
+    inputType: null,
+    outputType: null,
+    warnings,
+    document: {},
   };
 }

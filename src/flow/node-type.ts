@@ -45,7 +45,10 @@ export interface NodeRunOptions {
   tenantId: string | undefined;
 }
 
-export type ResolveFlow = (flowId: string, version: string | null) => MaybePromise<Flow | null | undefined>;
+export type ResolveFlow = (
+  flowId: string,
+  version: string | null,
+) => MaybePromise<Flow | null | undefined>;
 
 /** The host's subscription interface for suspension (flows.md §3.17). */
 export interface EventSubscriptions {
@@ -90,7 +93,12 @@ export interface NodeContext<Fields = Record<string, unknown>> {
    */
   throwIfAborted(): void;
   /** A child execution (flows.md §2.4): runs `flow` to its end in run mode, returns its result. */
-  runChild(flow: Flow, input: unknown, slot: string | number, options?: { signal?: AbortSignal }): Promise<unknown>;
+  runChild(
+    flow: Flow,
+    input: unknown,
+    slot: string | number,
+    options?: { signal?: AbortSignal },
+  ): Promise<unknown>;
   readonly log: Logger;
   readonly mode: ExecutionMode;
   readonly options: NodeRunOptions;
@@ -116,7 +124,14 @@ export interface NodeType<Fields = Record<string, unknown>> {
   /** Built-ins: turn the raw fields into the definition (child flows, conditions, spellings). */
   readonly load?: ((raw: Record<string, unknown>, loader: FlowLoader) => Fields) | undefined;
   run(ctx: NodeContext<Fields>): unknown;
-  readonly resume?: ((ctx: NodeContext<Fields>, type: ResumeType, data: unknown, state: Record<string, unknown>) => unknown) | undefined;
+  readonly resume?:
+    | ((
+        ctx: NodeContext<Fields>,
+        type: ResumeType,
+        data: unknown,
+        state: Record<string, unknown>,
+      ) => unknown)
+    | undefined;
   /** Warnings only: never fails a load. */
   readonly validate?: ((def: NodeDef<Fields>) => string[] | undefined | void) | undefined;
   /** The ids a branching node may return (flows.md §2.2 rule 3). */

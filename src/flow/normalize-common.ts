@@ -6,7 +6,15 @@ type RawCommon = z.infer<typeof commonNodeSchema>;
 
 export const DEFAULT_ABORT_CODE = -9527;
 
-const HANDLER_KEYS = new Set(['strategy', 'defaultValue', 'code', 'message', 'retryTimes', 'retryDelay', 'retryBackoff']);
+const HANDLER_KEYS = new Set([
+  'strategy',
+  'defaultValue',
+  'code',
+  'message',
+  'retryTimes',
+  'retryDelay',
+  'retryBackoff',
+]);
 
 export interface NormalizeReport {
   duration(raw: unknown, field: string): number | null;
@@ -23,19 +31,35 @@ export function normalizeCommon(raw: RawCommon, report: NormalizeReport): Common
     next: raw.next === undefined || raw.next === null ? null : String(raw.next),
     output: raw.output ?? null,
     timeoutMs: report.duration(raw.timeout, 'timeout'),
-    errorHandler: normalizeHandler(raw.errorHandler ?? raw.error_handler, raw.errorHandler ? 'errorHandler' : 'error_handler', DEFAULT_ABORT_CODE, report),
-    timeoutHandler: normalizeHandler(raw.timeoutHandler ?? raw.timeout_handler, raw.timeoutHandler ? 'timeoutHandler' : 'timeout_handler', -1, report),
+    errorHandler: normalizeHandler(
+      raw.errorHandler ?? raw.error_handler,
+      raw.errorHandler ? 'errorHandler' : 'error_handler',
+      DEFAULT_ABORT_CODE,
+      report,
+    ),
+    timeoutHandler: normalizeHandler(
+      raw.timeoutHandler ?? raw.timeout_handler,
+      raw.timeoutHandler ? 'timeoutHandler' : 'timeout_handler',
+      -1,
+      report,
+    ),
     idempotencyKey: raw.idempotencyKey ?? null,
   };
 }
 
-function normalizeHandler(raw: RawHandler | null | undefined, field: string, defaultCode: number, report: NormalizeReport): HandlerDef {
+function normalizeHandler(
+  raw: RawHandler | null | undefined,
+  field: string,
+  defaultCode: number,
+  report: NormalizeReport,
+): HandlerDef {
   const handler = raw ?? {};
   for (const key of Object.keys(handler)) {
     // Snake-case keys are ignored, as in the original (flows.md §2.1).
     if (!HANDLER_KEYS.has(key)) report.warn(`${field}.${key} is not a handler key and is ignored`);
   }
-  const strategy: HandlerStrategy = handler.strategy === 'continue_with' ? 'continue-with' : (handler.strategy ?? 'abort');
+  const strategy: HandlerStrategy =
+    handler.strategy === 'continue_with' ? 'continue-with' : (handler.strategy ?? 'abort');
   return {
     strategy,
     defaultValue: handler.defaultValue ?? null,

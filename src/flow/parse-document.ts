@@ -8,9 +8,13 @@ import { FlowDefinitionError } from '../errors.js';
  * reporting the JSON error if both fail), YAML otherwise. YAML follows the 1.1 scalar rules of
  * the original (yes/no/on/off booleans, merge keys) but date-like scalars stay strings.
  */
-export function parseDocumentText(text: string, format: 'json' | 'yaml' | 'auto' = 'auto'): unknown {
+export function parseDocumentText(
+  text: string,
+  format: 'json' | 'yaml' | 'auto' = 'auto',
+): unknown {
   const trimmed = text.trimStart();
-  if (trimmed === '') throw new FlowDefinitionError([{ path: '', message: 'the flow document is empty' }]);
+  if (trimmed === '')
+    throw new FlowDefinitionError([{ path: '', message: 'the flow document is empty' }]);
   const looksJson = trimmed.startsWith('{') || trimmed.startsWith('[');
   if (format === 'json' || (format === 'auto' && looksJson)) {
     try {
@@ -37,7 +41,8 @@ function parseYaml(text: string): unknown {
     merge: true,
     uniqueKeys: false,
     // The original turns date-like scalars into date objects; we keep them as strings (§10 #25).
-    customTags: (tags) => tags.filter((tag) => typeof tag === 'object' && tag.tag !== 'tag:yaml.org,2002:timestamp'),
+    customTags: (tags) =>
+      tags.filter((tag) => typeof tag === 'object' && tag.tag !== 'tag:yaml.org,2002:timestamp'),
   });
   if (doc.errors.length > 0) throw doc.errors[0]!;
   return doc.toJS({ maxAliasCount: 1000 }) as unknown;
@@ -54,8 +59,11 @@ export async function readDocumentFile(path: string): Promise<unknown> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : String(error);
-    throw new FlowDefinitionError([{ path: '', message: `cannot read flow file ${path}: ${reason}` }]);
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : String(error);
+    throw new FlowDefinitionError([
+      { path: '', message: `cannot read flow file ${path}: ${reason}` },
+    ]);
   }
   const ext = extname(path).toLowerCase();
   const format = ext === '.json' ? 'json' : ext === '.yaml' || ext === '.yml' ? 'yaml' : 'auto';

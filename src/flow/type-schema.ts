@@ -4,8 +4,23 @@
  */
 
 export const TYPE_NAMES = [
-  'string', 'boolean', 'integer', 'float', 'number', 'decimal', 'array', 'map', 'object',
-  'datetime', 'date', 'timestamp', 'type', 'union', 'optional', 'any', 'null',
+  'string',
+  'boolean',
+  'integer',
+  'float',
+  'number',
+  'decimal',
+  'array',
+  'map',
+  'object',
+  'datetime',
+  'date',
+  'timestamp',
+  'type',
+  'union',
+  'optional',
+  'any',
+  'null',
 ] as const;
 export type TypeName = (typeof TYPE_NAMES)[number];
 
@@ -23,7 +38,10 @@ export interface TypeSchema {
 
 export class TypeSchemaError extends Error {
   override readonly name = 'TypeSchemaError';
-  constructor(readonly path: string, message: string) {
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -45,10 +63,15 @@ export function parseTypeSchema(raw: unknown, path = ''): TypeSchema {
   const obj = raw as Record<string, unknown>;
   const dataType = first(obj, ['dataType', 'data_type', 'type']);
   if (typeof dataType !== 'string' || dataType === '') {
-    throw new TypeSchemaError(join(path, 'dataType'), `dataType is required (one of ${TYPE_NAMES.join(', ')})`);
+    throw new TypeSchemaError(
+      join(path, 'dataType'),
+      `dataType is required (one of ${TYPE_NAMES.join(', ')})`,
+    );
   }
   const required = obj.required;
-  let isRequired = Boolean(first(obj, ['isRequired', 'is_required']) ?? (typeof required === 'boolean' ? required : false));
+  let isRequired = Boolean(
+    first(obj, ['isRequired', 'is_required']) ?? (typeof required === 'boolean' ? required : false),
+  );
   const item = first(obj, ['itemType', 'item_type', 'items']);
   const rawChildren = first(obj, ['children', 'properties']);
   let children: TypeSchema['children'] = null;
@@ -74,7 +97,8 @@ export function parseTypeSchema(raw: unknown, path = ''): TypeSchema {
     desc: optionalString(first(obj, ['desc', 'description'])),
     isRequired,
     defaultValue: first(obj, ['defaultValue', 'default_value', 'default']) ?? null,
-    itemType: item === undefined || item === null ? null : parseTypeSchema(item, join(path, 'itemType')),
+    itemType:
+      item === undefined || item === null ? null : parseTypeSchema(item, join(path, 'itemType')),
     children,
   };
 }

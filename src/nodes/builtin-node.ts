@@ -11,7 +11,12 @@ export interface BuiltinSpec<S extends z.ZodObject, F> {
   branching?: boolean;
   targets?(def: NodeDef<NoInfer<F>>): string[];
   suspending?: boolean;
-  resume?(ctx: NodeContext<NoInfer<F>>, type: ResumeType, data: unknown, state: Record<string, unknown>): unknown;
+  resume?(
+    ctx: NodeContext<NoInfer<F>>,
+    type: ResumeType,
+    data: unknown,
+    state: Record<string, unknown>,
+  ): unknown;
   validate?(def: NodeDef<NoInfer<F>>): string[];
 }
 
@@ -24,7 +29,10 @@ export function builtinNode<S extends z.ZodObject, F>(spec: BuiltinSpec<S, F>): 
     suspending: spec.suspending,
     load: (raw, loader) => spec.load(raw as z.infer<S>, loader) as Record<string, unknown>,
     run: (ctx) => spec.run(ctx as unknown as NodeContext<F>),
-    resume: spec.resume ? (ctx, type, data, state) => spec.resume!(ctx as unknown as NodeContext<F>, type, data, state) : undefined,
+    resume: spec.resume
+      ? (ctx, type, data, state) =>
+          spec.resume!(ctx as unknown as NodeContext<F>, type, data, state)
+      : undefined,
     targets: spec.targets ? (def) => spec.targets!(def as unknown as NodeDef<F>) : undefined,
     validate: spec.validate ? (def) => spec.validate!(def as unknown as NodeDef<F>) : undefined,
   };

@@ -24,9 +24,29 @@ import { redisQueueNode } from './suspend/redis-queue-node.js';
 
 /** The built-in node types (flows.md §3): `code` is opt-in and not among them. */
 export const BUILTIN_NODE_TYPES = [
-  startNode, endNode, assignmentNode, switchNode, ifNode, caseNode, childNode, referenceNode,
-  loopNode, whileNode, mapNode, filterNode, findNode, reduceNode, parallelNode, httpNode, mockNode,
-  eventNode, delayNode, approvalNode, httpCallbackNode, redisQueueNode, kafkaQueueNode,
+  startNode,
+  endNode,
+  assignmentNode,
+  switchNode,
+  ifNode,
+  caseNode,
+  childNode,
+  referenceNode,
+  loopNode,
+  whileNode,
+  mapNode,
+  filterNode,
+  findNode,
+  reduceNode,
+  parallelNode,
+  httpNode,
+  mockNode,
+  eventNode,
+  delayNode,
+  approvalNode,
+  httpCallbackNode,
+  redisQueueNode,
+  kafkaQueueNode,
 ] as const;
 
 export function createDefaultRegistry(): NodeRegistry {

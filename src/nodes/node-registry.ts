@@ -10,7 +10,10 @@ export interface NodeClass {
   readonly suspending?: boolean;
   readonly schema?: { parse(raw: unknown): unknown };
   validate?(def: NodeDef): string[] | undefined | void;
-  new (def: NodeDef): { run(ctx: NodeContext): unknown; resume?(ctx: NodeContext, type: string, data: unknown, state: Record<string, unknown>): unknown };
+  new (def: NodeDef): {
+    run(ctx: NodeContext): unknown;
+    resume?(ctx: NodeContext, type: string, data: unknown, state: Record<string, unknown>): unknown;
+  };
 }
 
 export type NodeDefinition = NodeType | NodeClass;
@@ -38,7 +41,11 @@ export class NodeRegistry implements NodeTypeLookup {
     if (typeof nodeType.run !== 'function') {
       throw new NodeRegistryError(`node type "${nodeType.type}" needs a run(ctx) function`);
     }
-    if (this.#types.has(nodeType.type)) this.#log.warn({ type: nodeType.type }, 'node type re-registered: the later definition replaces the earlier');
+    if (this.#types.has(nodeType.type))
+      this.#log.warn(
+        { type: nodeType.type },
+        'node type re-registered: the later definition replaces the earlier',
+      );
     this.#types.set(nodeType.type, nodeType);
     return this;
   }
@@ -95,6 +102,8 @@ function fromClass(cls: NodeClass): NodeType {
 }
 
 /** Makes a node type object (flows.md §9.1). The object's `run` receives the definition as `ctx.def`. */
-export function defineNode<Fields = Record<string, unknown>>(definition: NodeType<Fields>): NodeType<Fields> {
+export function defineNode<Fields = Record<string, unknown>>(
+  definition: NodeType<Fields>,
+): NodeType<Fields> {
   return definition;
 }

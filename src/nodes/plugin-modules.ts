@@ -15,8 +15,13 @@ export interface PluginLoadOptions {
 }
 
 /** Module names from `PLAITA_NODE_MODULES` (comma-separated). */
-export function nodeModulesFromEnv(env: Record<string, string | undefined> = process.env): string[] {
-  return (env.PLAITA_NODE_MODULES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+export function nodeModulesFromEnv(
+  env: Record<string, string | undefined> = process.env,
+): string[] {
+  return (env.PLAITA_NODE_MODULES ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /**
@@ -24,18 +29,27 @@ export function nodeModulesFromEnv(env: Record<string, string | undefined> = pro
  * `register(registry)` (or `registerAll`), or `nodes` (definitions), or a default export of
  * either. One that fails is reported and logged; the others still load.
  */
-export async function loadNodeModules(registry: NodeRegistry, modules: readonly string[], options: PluginLoadOptions = {}): Promise<PluginLoadReport> {
+export async function loadNodeModules(
+  registry: NodeRegistry,
+  modules: readonly string[],
+  options: PluginLoadOptions = {},
+): Promise<PluginLoadReport> {
   const log = options.logger ?? getDefaultLogger();
   const report: PluginLoadReport = { loaded: [], failed: [] };
   for (const name of modules) {
     try {
-      const exports = (await import(resolveSpecifier(name, options.cwd ?? process.cwd()))) as Record<string, unknown>;
+      const exports = (await import(
+        resolveSpecifier(name, options.cwd ?? process.cwd())
+      )) as Record<string, unknown>;
       registerFrom(registry, exports, name);
       report.loaded.push(name);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       report.failed.push({ module: name, error: message });
-      log.warn({ module: name, err: message }, `node module '${name}' could not be loaded: ${message}`);
+      log.warn(
+        { module: name, err: message },
+        `node module '${name}' could not be loaded: ${message}`,
+      );
     }
   }
   return report;
@@ -50,7 +64,11 @@ function resolveSpecifier(name: string, cwd: string): string {
   }
 }
 
-function registerFrom(registry: NodeRegistry, exports: Record<string, unknown>, name: string): void {
+function registerFrom(
+  registry: NodeRegistry,
+  exports: Record<string, unknown>,
+  name: string,
+): void {
   for (const candidate of [exports, exports.default]) {
     if (typeof candidate !== 'object' && typeof candidate !== 'function') continue;
     const mod = candidate as Record<string, unknown>;
@@ -64,5 +82,7 @@ function registerFrom(registry: NodeRegistry, exports: Record<string, unknown>, 
       return;
     }
   }
-  throw new Error(`module '${name}' exports neither register(registry), registerAll(registry) nor a nodes array`);
+  throw new Error(
+    `module '${name}' exports neither register(registry), registerAll(registry) nor a nodes array`,
+  );
 }

@@ -8,7 +8,10 @@ export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
 const base = {
   v: z.literal(MESSAGE_VERSION),
-  executionId: z.string().min(1).refine((id) => !id.includes(':'), 'executionId must not contain ":"'),
+  executionId: z
+    .string()
+    .min(1)
+    .refine((id) => !id.includes(':'), 'executionId must not contain ":"'),
   tenantId: z.string().min(1),
 };
 
@@ -21,12 +24,23 @@ export const taskMessageSchema = z.discriminatedUnion('kind', [
   /** Start, or continue from the checkpoint. */
   z.looseObject({ ...base, kind: z.literal('run') }),
   /** An event was appended to the execution's inbox; deliver it if the node waits for it. */
-  z.looseObject({ ...base, kind: z.literal('event'), eventId: z.string().min(1), type: z.string().min(1), data: z.unknown().optional() }),
+  z.looseObject({
+    ...base,
+    kind: z.literal('event'),
+    eventId: z.string().min(1),
+    type: z.string().min(1),
+    data: z.unknown().optional(),
+  }),
   z.looseObject({ ...base, kind: z.literal('cancel'), reason: z.string().optional() }),
   /** Operator retry of an `error` execution. */
   z.looseObject({ ...base, kind: z.literal('retry') }),
   /** A durable timer fired: a `delay` node is due, or an event wait timed out. */
-  z.looseObject({ ...base, kind: z.literal('timer'), nodeId: z.string().min(1), timerId: z.string().min(1) }),
+  z.looseObject({
+    ...base,
+    kind: z.literal('timer'),
+    nodeId: z.string().min(1),
+    timerId: z.string().min(1),
+  }),
 ]);
 
 export type TaskMessage = z.infer<typeof taskMessageSchema>;
@@ -47,13 +61,24 @@ export function parseTaskMessage(payload: unknown): ParsedMessage {
       return { ok: false, reason: 'not JSON' };
     }
   }
-  if (typeof value === 'object' && value !== null && typeof (value as { v?: unknown }).v === 'number' && (value as { v: number }).v > MESSAGE_VERSION) {
-    return { ok: false, reason: `newer schema version v${(value as { v: number }).v} (this worker understands v${MESSAGE_VERSION})` };
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { v?: unknown }).v === 'number' &&
+    (value as { v: number }).v > MESSAGE_VERSION
+  ) {
+    return {
+      ok: false,
+      reason: `newer schema version v${(value as { v: number }).v} (this worker understands v${MESSAGE_VERSION})`,
+    };
   }
   const parsed = taskMessageSchema.safeParse(value);
   if (parsed.success) return { ok: true, message: parsed.data };
   const issue = parsed.error.issues[0];
-  return { ok: false, reason: issue ? `${issue.path.join('.') || 'message'}: ${issue.message}` : 'invalid message' };
+  return {
+    ok: false,
+    reason: issue ? `${issue.path.join('.') || 'message'}: ${issue.message}` : 'invalid message',
+  };
 }
 
 export function encodeTaskMessage(message: TaskMessage): string {

@@ -68,13 +68,22 @@ export interface TaskQueue {
   promoteDue(now?: number): Promise<number>;
   /** Cancels a delayed message by the id `enqueue` returned (or its dedupId); true if it was pending. */
   cancelDelayed(id: string): Promise<boolean>;
-  listDeadLetters(options?: { limit?: number; cursor?: string | null }): Promise<{ items: DeadLetter[]; nextCursor: string | null }>;
+  listDeadLetters(options?: {
+    limit?: number;
+    cursor?: string | null;
+  }): Promise<{ items: DeadLetter[]; nextCursor: string | null }>;
   /** Re-enqueues the dead letter's payload and removes it from the dead-letter queue. */
   replayDeadLetter(id: string): Promise<boolean>;
   /** Removes every dead letter; returns how many. */
   purgeDeadLetters(): Promise<number>;
   /** Ready + in-flight + delayed counts, and the age of the oldest ready message (queue lag). */
-  stats(): Promise<{ ready: number; inFlight: number; delayed: number; deadLetters: number; oldestReadyAgeMs: number | null }>;
+  stats(): Promise<{
+    ready: number;
+    inFlight: number;
+    delayed: number;
+    deadLetters: number;
+    oldestReadyAgeMs: number | null;
+  }>;
   close(): Promise<void>;
 }
 

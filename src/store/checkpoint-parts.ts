@@ -31,17 +31,39 @@ const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
  * is over `maxStateBytes`. Stores that keep node sizes check the running total themselves
  * with {@link checkTotalSize}.
  */
-export function encodeCheckpoint(state: ExecutionState, changedNodes: readonly string[] | undefined, maxStateBytes: number): EncodedCheckpoint {
+export function encodeCheckpoint(
+  state: ExecutionState,
+  changedNodes: readonly string[] | undefined,
+  maxStateBytes: number,
+): EncodedCheckpoint {
   const nodeMap = nodesOf(state);
   // The header keeps an empty `$NODE` as a marker that the context had one; results go apart.
-  const context = Object.hasOwn(state.context, '$NODE') ? { ...state.context, $NODE: {} } : state.context;
+  const context = Object.hasOwn(state.context, '$NODE')
+    ? { ...state.context, $NODE: {} }
+    : state.context;
   // encodeState validates the fields and tags the header with `state.` paths.
   const header = encodeState({ ...state, context }, { maxStateBytes });
   const ids = changedNodes ?? Object.keys(nodeMap);
-  const nodes = ids.filter((id) => Object.hasOwn(nodeMap, id)).map((nodeId) => encodeNode(nodeId, nodeMap[nodeId]));
-  const encoded: EncodedCheckpoint = { header, headerBytes: utf8Bytes(header), nodes, fullRewrite: changedNodes === undefined };
-  if (encoded.fullRewrite) checkTotalSize(encoded.headerBytes, nodes.map((n) => ({ path: `$NODE.${n.nodeId}`, bytes: n.bytes })), maxStateBytes);
-  for (const node of nodes) if (node.bytes > maxStateBytes) throw new StateTooLargeError(node.bytes, maxStateBytes, [{ path: `$NODE.${node.nodeId}`, bytes: node.bytes }]);
+  const nodes = ids
+    .filter((id) => Object.hasOwn(nodeMap, id))
+    .map((nodeId) => encodeNode(nodeId, nodeMap[nodeId]));
+  const encoded: EncodedCheckpoint = {
+    header,
+    headerBytes: utf8Bytes(header),
+    nodes,
+    fullRewrite: changedNodes === undefined,
+  };
+  if (encoded.fullRewrite)
+    checkTotalSize(
+      encoded.headerBytes,
+      nodes.map((n) => ({ path: `$NODE.${n.nodeId}`, bytes: n.bytes })),
+      maxStateBytes,
+    );
+  for (const node of nodes)
+    if (node.bytes > maxStateBytes)
+      throw new StateTooLargeError(node.bytes, maxStateBytes, [
+        { path: `$NODE.${node.nodeId}`, bytes: node.bytes },
+      ]);
   return encoded;
 }
 
@@ -51,7 +73,11 @@ export function encodeNode(nodeId: string, value: unknown): EncodedNode {
 }
 
 /** Total = header + every stored node result; over the limit names the three largest entries. */
-export function checkTotalSize(headerBytes: number, nodeSizes: readonly LargestEntry[], maxStateBytes: number): void {
+export function checkTotalSize(
+  headerBytes: number,
+  nodeSizes: readonly LargestEntry[],
+  maxStateBytes: number,
+): void {
   let total = headerBytes;
   for (const n of nodeSizes) total += n.bytes;
   if (total <= maxStateBytes) return;
@@ -63,20 +89,30 @@ export function checkTotalSize(headerBytes: number, nodeSizes: readonly LargestE
  * Reassembles a state from its header and node entries. `$NODE` keys follow `$VISITS` order
  * (the order nodes first recorded a result), then any others in the order given.
  */
-export function assembleState(headerText: string, nodeEntries: Iterable<readonly [string, string]>): ExecutionState {
+export function assembleState(
+  headerText: string,
+  nodeEntries: Iterable<readonly [string, string]>,
+): ExecutionState {
   const header = decodeValue(headerText) as { context?: Record<string, unknown> };
   const decoded = new Map<string, unknown>();
   for (const [nodeId, text] of nodeEntries) decoded.set(nodeId, decodeValue(text));
   const $NODE: Record<string, unknown> = {};
   // defineProperty, not assignment: a node id may be `__proto__`.
-  const put = (id: string, value: unknown): void => void Object.defineProperty($NODE, id, { value, enumerable: true, writable: true, configurable: true });
+  const put = (id: string, value: unknown): void =>
+    void Object.defineProperty($NODE, id, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   const visits = header.context?.$VISITS;
   if (visits && typeof visits === 'object') {
     for (const id of Object.keys(visits)) if (decoded.has(id)) put(id, decoded.get(id));
   }
   for (const [id, value] of decoded) if (!Object.hasOwn($NODE, id)) put(id, value);
   const hadNodes = header.context !== undefined && Object.hasOwn(header.context, '$NODE');
-  const context = hadNodes || decoded.size > 0 ? { ...(header.context ?? {}), $NODE } : (header.context ?? {});
+  const context =
+    hadNodes || decoded.size > 0 ? { ...(header.context ?? {}), $NODE } : (header.context ?? {});
   return parseExecutionState({ ...header, context });
 }
 
@@ -84,7 +120,10 @@ function nodesOf(state: ExecutionState): Record<string, unknown> {
   const nodes = state.context.$NODE;
   if (nodes === undefined) return {};
   if (typeof nodes !== 'object' || nodes === null || Array.isArray(nodes)) {
-    throw new StateSerializationError('$NODE', `${Array.isArray(nodes) ? 'an array' : typeof nodes} where a map of node results belongs`);
+    throw new StateSerializationError(
+      '$NODE',
+      `${Array.isArray(nodes) ? 'an array' : typeof nodes} where a map of node results belongs`,
+    );
   }
   return nodes as Record<string, unknown>;
 }

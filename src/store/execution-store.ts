@@ -106,9 +106,15 @@ export interface ExecutionStore {
    */
   acquireLease(executionId: string, request: LeaseRequest): Promise<Lease | null>;
   /** Extends the lease if `owner` still holds it with `generation`; false when it was lost. */
-  renewLease(executionId: string, lease: { owner: string; generation: number; ttlMs: number } & TenantScope): Promise<boolean>;
+  renewLease(
+    executionId: string,
+    lease: { owner: string; generation: number; ttlMs: number } & TenantScope,
+  ): Promise<boolean>;
   /** Gives the lease up if still held by `owner` with `generation` (idempotent). */
-  releaseLease(executionId: string, lease: { owner: string; generation: number } & TenantScope): Promise<void>;
+  releaseLease(
+    executionId: string,
+    lease: { owner: string; generation: number } & TenantScope,
+  ): Promise<void>;
   /** The current lease, or null when none is held (expired leases are not held). */
   getLease(executionId: string, options?: TenantScope): Promise<Lease | null>;
 

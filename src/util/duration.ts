@@ -18,11 +18,13 @@ const UNIT_MS = [7 * 86_400_000, 86_400_000, 3_600_000, 60_000, 1000] as const;
 export function parseDuration(value: unknown): number | null {
   if (value === null || value === undefined || value === '' || value === 0) return null;
   if (typeof value === 'number') {
-    if (!Number.isFinite(value) || value < 0) throw new DurationFormatError(`invalid duration ${value}: ${ACCEPTED}`);
+    if (!Number.isFinite(value) || value < 0)
+      throw new DurationFormatError(`invalid duration ${value}: ${ACCEPTED}`);
     const ms = Math.trunc(value);
     return ms === 0 ? null : ms;
   }
-  if (typeof value !== 'string') throw new DurationFormatError(`invalid duration ${JSON.stringify(value)}: ${ACCEPTED}`);
+  if (typeof value !== 'string')
+    throw new DurationFormatError(`invalid duration ${JSON.stringify(value)}: ${ACCEPTED}`);
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) === 0 ? null : Number(text);
   return parseIsoDuration(text);
@@ -37,7 +39,10 @@ function parseIsoDuration(text: string): number | null {
   const present = parts.map((p, i) => (p === undefined ? -1 : i)).filter((i) => i >= 0);
   // Only the last component may carry a fraction.
   for (const i of present.slice(0, -1)) {
-    if (parts[i]!.includes('.')) throw new DurationFormatError(`invalid duration "${text}": only the last component may have a fraction`);
+    if (parts[i]!.includes('.'))
+      throw new DurationFormatError(
+        `invalid duration "${text}": only the last component may have a fraction`,
+      );
   }
   let ms = 0;
   parts.forEach((p, i) => {

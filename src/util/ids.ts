@@ -16,6 +16,11 @@ export function encodeIdPart(part: string | number): string {
   return String(part).replace(/%/g, '%25').replace(/:/g, '%3A').replace(/\//g, '%2F');
 }
 
-export function childExecutionId(parentId: string, nodeId: string, visit: number, slot: string | number): string {
+export function childExecutionId(
+  parentId: string,
+  nodeId: string,
+  visit: number,
+  slot: string | number,
+): string {
   return `${parentId}/${encodeIdPart(nodeId)}/${visit}/${encodeIdPart(slot)}`;
 }

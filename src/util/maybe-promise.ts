@@ -13,6 +13,9 @@ export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
  * Applies `next` to `value` now when it is synchronous, after it settles otherwise.
  * (Not named `then`: a module exporting `then` is itself a thenable to `await import()`.)
  */
-export function whenReady<T, R>(value: MaybePromise<T>, next: (resolved: T) => MaybePromise<R>): MaybePromise<R> {
+export function whenReady<T, R>(
+  value: MaybePromise<T>,
+  next: (resolved: T) => MaybePromise<R>,
+): MaybePromise<R> {
   return isPromiseLike(value) ? Promise.resolve(value).then(next) : next(value);
 }

@@ -64,7 +64,8 @@ export interface DecisionContext {
 }
 
 /** How a thrown value is treated, read from its code / retryable fields along the cause chain. */
-export type FailureClass = 'serialization' | 'too_large' | 'fence' | 'flow_missing' | 'corrupt' | 'transient' | 'permanent';
+export type FailureClass =
+  'serialization' | 'too_large' | 'fence' | 'flow_missing' | 'corrupt' | 'transient' | 'permanent';
 
 const MAX_CAUSE_DEPTH = 8;
 
@@ -82,8 +83,16 @@ const CLASS_BY_CODE: Readonly<Record<string, FailureClass>> = {
 export function classifyFailure(error: unknown): FailureClass {
   let retryable = false;
   let current: unknown = error;
-  for (let depth = 0; depth < MAX_CAUSE_DEPTH && typeof current === 'object' && current !== null; depth++) {
-    const { code, retryable: flag, cause } = current as { code?: unknown; retryable?: unknown; cause?: unknown };
+  for (
+    let depth = 0;
+    depth < MAX_CAUSE_DEPTH && typeof current === 'object' && current !== null;
+    depth++
+  ) {
+    const {
+      code,
+      retryable: flag,
+      cause,
+    } = current as { code?: unknown; retryable?: unknown; cause?: unknown };
     if (typeof code === 'string' && Object.hasOwn(CLASS_BY_CODE, code)) return CLASS_BY_CODE[code]!;
     if (flag === true) retryable = true;
     current = cause;
@@ -93,8 +102,15 @@ export function classifyFailure(error: unknown): FailureClass {
 
 const ACK: Decision = { write: null, action: 'ack' };
 
-function terminalError(errorCode: ExecutionErrorCode, action: MessageAction = 'ack', reason?: string): Decision {
-  const decision: Decision = { write: { status: 'error', errorCode, keepLastCheckpoint: true }, action };
+function terminalError(
+  errorCode: ExecutionErrorCode,
+  action: MessageAction = 'ack',
+  reason?: string,
+): Decision {
+  const decision: Decision = {
+    write: { status: 'error', errorCode, keepLastCheckpoint: true },
+    action,
+  };
   if (reason !== undefined) decision.reason = reason;
   return decision;
 }
@@ -121,7 +137,10 @@ export function decide(result: HandlingResult, context: DecisionContext): Decisi
   }
 }
 
-function decideFailure(failure: FailureClass, { deliveryCount, maxDeliveries }: DecisionContext): Decision {
+function decideFailure(
+  failure: FailureClass,
+  { deliveryCount, maxDeliveries }: DecisionContext,
+): Decision {
   switch (failure) {
     case 'serialization':
       return terminalError('state_not_serializable');
@@ -136,7 +155,9 @@ function decideFailure(failure: FailureClass, { deliveryCount, maxDeliveries }: 
       return { write: null, action: 'dead_letter', reason: 'state_corrupt' };
     case 'transient':
       // Redelivery heals it — until the budget of deliveries is spent: then end it observably.
-      return deliveryCount >= maxDeliveries ? terminalError('delivery_exhausted', 'dead_letter', 'delivery_exhausted') : { write: null, action: 'leave' };
+      return deliveryCount >= maxDeliveries
+        ? terminalError('delivery_exhausted', 'dead_letter', 'delivery_exhausted')
+        : { write: null, action: 'leave' };
     case 'permanent':
       // An unexpected permanent failure of our own (not a node's): retrying will not help.
       return terminalError('internal_error', 'dead_letter', 'permanent_failure');

@@ -8,8 +8,18 @@ export interface EventEnvelope {
   subscription_id: string | null;
 }
 
-export function envelope(eventId: string, type: string, data: unknown, waiting: WaitingOn): EventEnvelope {
-  return { event_id: eventId, event_type: type, event_data: data, subscription_id: waiting.subscriptionId ?? null };
+export function envelope(
+  eventId: string,
+  type: string,
+  data: unknown,
+  waiting: WaitingOn,
+): EventEnvelope {
+  return {
+    event_id: eventId,
+    event_type: type,
+    event_data: data,
+    subscription_id: waiting.subscriptionId ?? null,
+  };
 }
 
 /**
@@ -28,7 +38,8 @@ export function eventMatches(waiting: WaitingOn, type: string, data: unknown): b
 function valueAt(data: unknown, path: string): unknown {
   let current = data;
   for (const key of path.split('.')) {
-    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, key)) return undefined;
+    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, key))
+      return undefined;
     current = (current as Record<string, unknown>)[key];
   }
   return current;
@@ -40,5 +51,12 @@ function jsonEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   const ka = Object.keys(a);
   const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.length === kb.length &&
+    ka.every(
+      (k) =>
+        Object.hasOwn(b, k) &&
+        jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+    )
+  );
 }

@@ -4,12 +4,23 @@ import type { Flow } from '../flow/flow.js';
 import type { FlowError } from '../flow-errors.js';
 import type { ErrorRecord } from '../errors.js';
 import type { TaskMessage } from '../queue/task-message.js';
-import { type ExecutionState, type InboxEvent, rememberAppliedEventId } from '../state/execution-state.js';
+import {
+  type ExecutionState,
+  type InboxEvent,
+  rememberAppliedEventId,
+} from '../state/execution-state.js';
 import type { Lease } from '../store/execution-store.js';
 import type { HandlingResult } from './decide.js';
 import { envelope, eventMatches } from './event-matching.js';
 import type { LeaseKeeper } from './lease-keeper.js';
-import { afterStep, flowErrorRecord, toCancelled, toCompleted, toError, toSuspended } from './state-transitions.js';
+import {
+  afterStep,
+  flowErrorRecord,
+  toCancelled,
+  toCompleted,
+  toError,
+  toSuspended,
+} from './state-transitions.js';
 import { timerId, visitOf, waitTimeoutMs } from './wait-timers.js';
 import type { WorkerDeps } from './worker-deps.js';
 
@@ -35,11 +46,21 @@ export class ExecutionDriver {
   async persist(next: ExecutionState, changedNodes: readonly string[] | null): Promise<void> {
     const state = { ...next, version: this.state.version + 1 };
     const started = performance.now();
-    await this.deps.store.save(state, { fence: { generation: this.lease.generation }, ...(changedNodes ? { changedNodes } : {}) });
+    await this.deps.store.save(state, {
+      fence: { generation: this.lease.generation },
+      ...(changedNodes ? { changedNodes } : {}),
+    });
     const ms = performance.now() - started;
     this.deps.metrics?.checkpointSeconds.observe(ms / 1000);
     this.deps.log.info(
-      { executionId: state.executionId, status: state.status, node: state.context.$LAST_NODE ?? null, version: state.version, deliveryCount: this.deliveryCount, checkpointMs: +ms.toFixed(2) },
+      {
+        executionId: state.executionId,
+        status: state.status,
+        node: state.context.$LAST_NODE ?? null,
+        version: state.version,
+        deliveryCount: this.deliveryCount,
+        checkpointMs: +ms.toFixed(2),
+      },
       'execution checkpoint',
     );
     this.state = state;
@@ -61,10 +82,23 @@ export class ExecutionDriver {
   }
 
   /** Delivers an event (or a timer) to the suspended node, then keeps stepping. */
-  async resume(kind: 'event' | 'timeout', data: unknown, applied: { eventId?: string }): Promise<HandlingResult> {
-    const outcome = await this.step({ checkpoint: this.state.context, resume: { type: kind, data } });
+  async resume(
+    kind: 'event' | 'timeout',
+    data: unknown,
+    applied: { eventId?: string },
+  ): Promise<HandlingResult> {
+    const outcome = await this.step({
+      checkpoint: this.state.context,
+      resume: { type: kind, data },
+    });
     if (outcome.status === 'failed') return this.fail(outcome.error);
-    const next = afterStep(this.state, outcome.context, null, peekNextNode(this.flow, outcome.context), this.deps.now());
+    const next = afterStep(
+      this.state,
+      outcome.context,
+      null,
+      peekNextNode(this.flow, outcome.context),
+      this.deps.now(),
+    );
     next.waiting = null;
     if (applied.eventId !== undefined) {
       next.appliedEventIds = rememberAppliedEventId(next.appliedEventIds, applied.eventId);
@@ -77,7 +111,14 @@ export class ExecutionDriver {
   /** Keeps an event that arrived before its node suspended (or for another node). */
   async keepInInbox(event: InboxEvent): Promise<HandlingResult> {
     if (this.state.inbox.some((e) => e.eventId === event.eventId)) return { kind: 'no_op' };
-    await this.persist({ ...this.state, inbox: [...this.state.inbox, event], updatedAt: this.deps.now().toISOString() }, []);
+    await this.persist(
+      {
+        ...this.state,
+        inbox: [...this.state.inbox, event],
+        updatedAt: this.deps.now().toISOString(),
+      },
+      [],
+    );
     return { kind: 'no_op' };
   }
 
@@ -98,9 +139,22 @@ export class ExecutionDriver {
     const waiting = this.state.waiting;
     if (this.state.status !== 'suspended' || !waiting?.dueAt) return;
     const delayMs = Math.max(0, Date.parse(waiting.dueAt) - this.deps.now().getTime());
-    const kind = this.flow.nodesById.get(waiting.nodeId)?.def.type === 'delay' ? 'delay' : 'timeout';
-    const id = timerId(this.state.executionId, waiting.nodeId, visitOf(this.state, waiting.nodeId), kind);
-    const message: TaskMessage = { v: 1, kind: 'timer', executionId: this.state.executionId, tenantId: this.state.tenantId, nodeId: waiting.nodeId, timerId: id };
+    const kind =
+      this.flow.nodesById.get(waiting.nodeId)?.def.type === 'delay' ? 'delay' : 'timeout';
+    const id = timerId(
+      this.state.executionId,
+      waiting.nodeId,
+      visitOf(this.state, waiting.nodeId),
+      kind,
+    );
+    const message: TaskMessage = {
+      v: 1,
+      kind: 'timer',
+      executionId: this.state.executionId,
+      tenantId: this.state.tenantId,
+      nodeId: waiting.nodeId,
+      timerId: id,
+    };
     await this.deps.queue.enqueue(message, { delayMs, dedupId: id });
   }
 
@@ -113,11 +167,17 @@ export class ExecutionDriver {
 
   deliverable(type: string, data: unknown): boolean {
     const waiting = this.state.waiting;
-    return this.state.status === 'suspended' && waiting !== null && eventMatches(waiting, type, data);
+    return (
+      this.state.status === 'suspended' && waiting !== null && eventMatches(waiting, type, data)
+    );
   }
 
   async deliverFromInbox(event: InboxEvent): Promise<HandlingResult> {
-    return this.resume('event', envelope(event.eventId, event.type, event.data, this.state.waiting!), { eventId: event.eventId });
+    return this.resume(
+      'event',
+      envelope(event.eventId, event.type, event.data, this.state.waiting!),
+      { eventId: event.eventId },
+    );
   }
 
   private async step(request: StepRequest): Promise<StepOutcome> {
@@ -127,10 +187,16 @@ export class ExecutionDriver {
       signal: this.keeper.signal,
       tenantId: this.state.tenantId,
       resolveFlow: (flowId, version) => this.deps.resolver.byVersion(flowId, version),
-      events: { subscribe: (r) => `sub:${this.state.executionId}:${r.nodeId}:${visitOf(this.state, r.nodeId) + 1}` },
+      events: {
+        subscribe: (r) =>
+          `sub:${this.state.executionId}:${r.nodeId}:${visitOf(this.state, r.nodeId) + 1}`,
+      },
     });
     const nodeType = outcome.step?.type ?? 'none';
-    this.deps.metrics?.nodeSeconds.observe({ type: nodeType }, (performance.now() - started) / 1000);
+    this.deps.metrics?.nodeSeconds.observe(
+      { type: nodeType },
+      (performance.now() - started) / 1000,
+    );
     return outcome;
   }
 
@@ -147,21 +213,41 @@ export class ExecutionDriver {
     return result;
   }
 
-  private async persistOutcome(outcome: Exclude<StepOutcome, { status: 'failed' }>, changed: string[] | null, nodeId: string | null, now: Date): Promise<HandlingResult | null> {
+  private async persistOutcome(
+    outcome: Exclude<StepOutcome, { status: 'failed' }>,
+    changed: string[] | null,
+    nodeId: string | null,
+    now: Date,
+  ): Promise<HandlingResult | null> {
     switch (outcome.status) {
       case 'completed':
-        await this.persist(toCompleted(this.state, outcome.context, nodeId, outcome.result, now), changed);
+        await this.persist(
+          toCompleted(this.state, outcome.context, nodeId, outcome.result, now),
+          changed,
+        );
         return { kind: 'completed' };
       case 'suspended': {
         const timeout = waitTimeoutMs(this.flow, outcome.waiting.nodeId);
         const dueAt = outcome.waiting.dueAt ?? (timeout === null ? null : now.getTime() + timeout);
-        await this.persist(toSuspended(this.state, outcome.context, outcome.waiting, dueAt, now), changed);
+        await this.persist(
+          toSuspended(this.state, outcome.context, outcome.waiting, dueAt, now),
+          changed,
+        );
         await this.ensureTimers();
         const early = this.matchingInboxEvent();
         return early ? this.deliverFromInbox(early) : { kind: 'suspended' };
       }
       case 'advanced':
-        await this.persist(afterStep(this.state, outcome.context, nodeId, peekNextNode(this.flow, outcome.context), now), changed);
+        await this.persist(
+          afterStep(
+            this.state,
+            outcome.context,
+            nodeId,
+            peekNextNode(this.flow, outcome.context),
+            now,
+          ),
+          changed,
+        );
         return null;
     }
   }
@@ -178,7 +264,16 @@ export class ExecutionDriver {
     const waiting = this.state.waiting;
     if (!waiting?.dueAt) return;
     for (const kind of ['delay', 'timeout'] as const) {
-      await this.deps.queue.cancelDelayed(timerId(this.state.executionId, waiting.nodeId, visitOf(this.state, waiting.nodeId), kind)).catch(() => false);
+      await this.deps.queue
+        .cancelDelayed(
+          timerId(
+            this.state.executionId,
+            waiting.nodeId,
+            visitOf(this.state, waiting.nodeId),
+            kind,
+          ),
+        )
+        .catch(() => false);
     }
   }
 }

@@ -20,11 +20,15 @@ export class FlowResolver {
   ) {}
 
   async byHash(flowHash: string | null): Promise<Flow> {
-    if (!flowHash) throw new FlowDefinitionMissingError('the execution pins no flow definition (flowHash is empty)');
+    if (!flowHash)
+      throw new FlowDefinitionMissingError(
+        'the execution pins no flow definition (flowHash is empty)',
+      );
     const cached = this.#byHash.get(flowHash);
     if (cached) return cached;
     const stored = await this.flows.getByHash(flowHash);
-    if (!stored) throw new FlowDefinitionMissingError(`flow definition ${flowHash} is not in the flow store`);
+    if (!stored)
+      throw new FlowDefinitionMissingError(`flow definition ${flowHash} is not in the flow store`);
     return this.#remember(flowHash, stored.document);
   }
 

@@ -66,7 +66,11 @@ export class FlowWorker {
       queue: options.queue,
       resolver: new FlowResolver(options.flows, options.registry),
       settings,
-      engine: { ...options.engine, ...(options.registry ? { registry: options.registry } : {}), logger: options.engine?.logger ?? log },
+      engine: {
+        ...options.engine,
+        ...(options.registry ? { registry: options.registry } : {}),
+        logger: options.engine?.logger ?? log,
+      },
       log,
       metrics: this.metrics,
       now: () => new Date(),
@@ -98,13 +102,22 @@ export class FlowWorker {
     await this.#loop;
     this.#loop = null;
     const drained = Promise.all([...this.#inFlight]).then(() => true);
-    const timedOut = new Promise<false>((resolve) => setTimeout(() => resolve(false), this.#drainTimeoutMs).unref());
-    if (!(await Promise.race([drained, timedOut]))) this.#deps.log.warn({ inFlight: this.#inFlight.size }, 'drain timed out; unfinished messages will be redelivered');
+    const timedOut = new Promise<false>((resolve) =>
+      setTimeout(() => resolve(false), this.#drainTimeoutMs).unref(),
+    );
+    if (!(await Promise.race([drained, timedOut])))
+      this.#deps.log.warn(
+        { inFlight: this.#inFlight.size },
+        'drain timed out; unfinished messages will be redelivered',
+      );
   }
 
   /** Handles one batch now (tests, the embedded tier); returns how many messages were handled. */
   async tick(blockMs = 0): Promise<number> {
-    const deliveries = await this.#deps.queue.receive(this.workerId, { max: this.#concurrency, blockMs });
+    const deliveries = await this.#deps.queue.receive(this.workerId, {
+      max: this.#concurrency,
+      blockMs,
+    });
     await Promise.all(deliveries.map((d) => this.#handle(d)));
     return deliveries.length;
   }
@@ -117,7 +130,10 @@ export class FlowWorker {
         continue;
       }
       try {
-        const deliveries = await this.#deps.queue.receive(this.workerId, { max: this.#concurrency - this.#inFlight.size, blockMs: this.#pollBlockMs });
+        const deliveries = await this.#deps.queue.receive(this.workerId, {
+          max: this.#concurrency - this.#inFlight.size,
+          blockMs: this.#pollBlockMs,
+        });
         failures = 0;
         for (const delivery of deliveries) this.#track(this.#handle(delivery));
       } catch (error) {
@@ -135,12 +151,18 @@ export class FlowWorker {
 
   async #handle(delivery: Delivery): Promise<void> {
     this.metrics.inFlight.inc();
-    this.metrics.messages.inc({ outcome: 'consumed', kind: delivery.parsed.ok ? delivery.parsed.message.kind : 'malformed' });
+    this.metrics.messages.inc({
+      outcome: 'consumed',
+      kind: delivery.parsed.ok ? delivery.parsed.message.kind : 'malformed',
+    });
     try {
       await this.#handler.handle(delivery);
     } catch (error) {
       // Acting on the decision failed (queue down): the message stays pending and comes back.
-      this.#deps.log.warn({ messageId: delivery.id, err: error }, 'message handling failed; it will be redelivered');
+      this.#deps.log.warn(
+        { messageId: delivery.id, err: error },
+        'message handling failed; it will be redelivered',
+      );
     } finally {
       this.metrics.inFlight.dec();
     }

@@ -23,7 +23,9 @@ export class LeaseKeeper {
     private readonly options: { leaseTtlMs: number; visibilityTimeoutMs: number; log: Logger },
   ) {
     this.#every(Math.max(50, Math.floor(options.leaseTtlMs / 3)), () => this.#renewLease());
-    this.#every(Math.max(50, Math.floor(options.visibilityTimeoutMs / 3)), () => this.#renewMessage());
+    this.#every(Math.max(50, Math.floor(options.visibilityTimeoutMs / 3)), () =>
+      this.#renewMessage(),
+    );
   }
 
   /** Fires on lease loss, message loss or a cancel request seen on a tick. */
@@ -38,7 +40,8 @@ export class LeaseKeeper {
   /** Cancels the work in hand: the running node's signal fires. */
   markCancelRequested(): void {
     this.#cancelRequested = true;
-    if (!this.#controller.signal.aborted) this.#controller.abort(new CancelRequested('cancelled by request'));
+    if (!this.#controller.signal.aborted)
+      this.#controller.abort(new CancelRequested('cancelled by request'));
   }
 
   /** Throws the loss reason when the lease or the message was lost. */
@@ -57,7 +60,7 @@ export class LeaseKeeper {
     const timer = setInterval(() => {
       if (running) return;
       running = true;
-      tick().finally(() => (running = false));
+      void tick().finally(() => (running = false));
     }, ms);
     timer.unref();
     this.#timers.push(timer);
@@ -66,9 +69,17 @@ export class LeaseKeeper {
   async #renewLease(): Promise<void> {
     const { lease } = this;
     try {
-      const held = await this.store.renewLease(lease.executionId, { tenantId: lease.tenantId, owner: lease.owner, generation: lease.generation, ttlMs: this.options.leaseTtlMs });
+      const held = await this.store.renewLease(lease.executionId, {
+        tenantId: lease.tenantId,
+        owner: lease.owner,
+        generation: lease.generation,
+        ttlMs: this.options.leaseTtlMs,
+      });
       if (!held) return this.#lose(`lease of ${lease.executionId} was lost`);
-      if (!this.#cancelRequested && (await this.store.isCancelRequested(lease.executionId, { tenantId: lease.tenantId }))) {
+      if (
+        !this.#cancelRequested &&
+        (await this.store.isCancelRequested(lease.executionId, { tenantId: lease.tenantId }))
+      ) {
         this.markCancelRequested();
       }
     } catch (error) {
@@ -79,14 +90,19 @@ export class LeaseKeeper {
 
   async #renewMessage(): Promise<void> {
     try {
-      if (!(await this.queue.renew(this.delivery, this.consumer))) this.#lose(`message ${this.delivery.id} was reclaimed by another consumer`);
+      if (!(await this.queue.renew(this.delivery, this.consumer)))
+        this.#lose(`message ${this.delivery.id} was reclaimed by another consumer`);
     } catch (error) {
-      this.options.log.warn({ messageId: this.delivery.id, err: error }, 'message visibility renewal failed');
+      this.options.log.warn(
+        { messageId: this.delivery.id, err: error },
+        'message visibility renewal failed',
+      );
     }
   }
 
   #lose(message: string): void {
-    if (!this.#controller.signal.aborted) this.#controller.abort(new LeaseLostError(message, { executionId: this.lease.executionId }));
+    if (!this.#controller.signal.aborted)
+      this.#controller.abort(new LeaseLostError(message, { executionId: this.lease.executionId }));
   }
 }
 

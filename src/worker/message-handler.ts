@@ -40,7 +40,10 @@ export class MessageHandler {
     } catch (error) {
       result = { kind: 'failure', error };
     }
-    const decision = decide(result, { deliveryCount: delivery.deliveryCount, maxDeliveries: this.deps.settings.maxDeliveries });
+    const decision = decide(result, {
+      deliveryCount: delivery.deliveryCount,
+      maxDeliveries: this.deps.settings.maxDeliveries,
+    });
     try {
       await this.act(delivery, decision, result, handling);
     } finally {
@@ -56,12 +59,17 @@ export class MessageHandler {
     const scope = { tenantId: message.tenantId };
     // One owner per handling: two messages of one execution in this process exclude each other too.
     const owner = `${settings.workerId}#${++this.#handlings}`;
-    const lease = await store.acquireLease(message.executionId, { ...scope, owner, ttlMs: settings.leaseTtlMs });
+    const lease = await store.acquireLease(message.executionId, {
+      ...scope,
+      owner,
+      ttlMs: settings.leaseTtlMs,
+    });
     if (!lease) return this.onLeaseConflict(message);
     handling.lease = lease;
     const state = await store.load(message.executionId, scope);
     if (!state) return { kind: 'unknown_execution' };
-    if (isTerminal(state.status) && !(message.kind === 'retry' && state.status === 'error')) return { kind: 'already_terminal' };
+    if (isTerminal(state.status) && !(message.kind === 'retry' && state.status === 'error'))
+      return { kind: 'already_terminal' };
     const flow = await this.deps.resolver.byHash(state.flowHash);
     const keeper = new LeaseKeeper(store, this.deps.queue, lease, delivery, settings.workerId, {
       leaseTtlMs: settings.leaseTtlMs,
@@ -73,7 +81,8 @@ export class MessageHandler {
     handling.driver = driver;
     this.active.set(message.executionId, keeper);
     try {
-      if (message.kind !== 'cancel' && (await store.isCancelRequested(message.executionId, scope))) keeper.markCancelRequested();
+      if (message.kind !== 'cancel' && (await store.isCancelRequested(message.executionId, scope)))
+        keeper.markCancelRequested();
       return await this.apply(message, driver);
     } finally {
       keeper.stop();
@@ -83,7 +92,8 @@ export class MessageHandler {
 
   private async apply(message: TaskMessage, driver: ExecutionDriver): Promise<HandlingResult> {
     const state = driver.state;
-    if (driver.keeper.cancelRequested && message.kind !== 'retry') return driver.cancel('cancelled by request');
+    if (driver.keeper.cancelRequested && message.kind !== 'retry')
+      return driver.cancel('cancelled by request');
     let result: HandlingResult;
     switch (message.kind) {
       case 'cancel':
@@ -101,7 +111,9 @@ export class MessageHandler {
         return this.run(driver, state);
     }
     // A `running` execution nobody holds lost its worker mid-way: whoever gets the lease continues it.
-    return result.kind === 'no_op' && driver.state.status === 'running' ? this.run(driver, driver.state) : result;
+    return result.kind === 'no_op' && driver.state.status === 'running'
+      ? this.run(driver, driver.state)
+      : result;
   }
 
   private async run(driver: ExecutionDriver, state: ExecutionState): Promise<HandlingResult> {
@@ -110,17 +122,28 @@ export class MessageHandler {
       const early = driver.matchingInboxEvent();
       return early ? driver.deliverFromInbox(early) : { kind: 'no_op' };
     }
-    const nextNode = peekNextNode(driver.flow, typeof state.context.$EXECUTION_ID === 'string' ? state.context : null);
+    const nextNode = peekNextNode(
+      driver.flow,
+      typeof state.context.$EXECUTION_ID === 'string' ? state.context : null,
+    );
     // A node whose visit was started this many times without finishing keeps killing its worker.
-    if (nextNode !== null && unfinishedStarts(state, nextNode) >= this.deps.settings.maxNodeAttempts) return { kind: 'crash_loop', nodeId: nextNode };
+    if (
+      nextNode !== null &&
+      unfinishedStarts(state, nextNode) >= this.deps.settings.maxNodeAttempts
+    )
+      return { kind: 'crash_loop', nodeId: nextNode };
     await driver.persist(toRunning(state, nextNode, this.deps.now()), []);
     return driver.run();
   }
 
   private async retry(driver: ExecutionDriver): Promise<HandlingResult> {
     const state = driver.state;
-    if (state.status !== 'error' || state.manualRetries >= this.deps.settings.maxManualRetries) return { kind: 'no_op' };
-    const nextNode = peekNextNode(driver.flow, typeof state.context.$EXECUTION_ID === 'string' ? state.context : null);
+    if (state.status !== 'error' || state.manualRetries >= this.deps.settings.maxManualRetries)
+      return { kind: 'no_op' };
+    const nextNode = peekNextNode(
+      driver.flow,
+      typeof state.context.$EXECUTION_ID === 'string' ? state.context : null,
+    );
     await driver.persist(toRetried(state, nextNode, this.deps.now()), []);
     return driver.run();
   }
@@ -130,9 +153,16 @@ export class MessageHandler {
     const { type } = message;
     if (driver.state.appliedEventIds.includes(eventId)) return { kind: 'no_op' }; // a repeated event id is applied once
     if (driver.deliverable(type, message.data)) {
-      return driver.resume('event', envelope(eventId, type, message.data, driver.state.waiting!), { eventId });
+      return driver.resume('event', envelope(eventId, type, message.data, driver.state.waiting!), {
+        eventId,
+      });
     }
-    return driver.keepInInbox({ eventId, type, data: message.data ?? null, receivedAt: this.deps.now().toISOString() });
+    return driver.keepInInbox({
+      eventId,
+      type,
+      data: message.data ?? null,
+      receivedAt: this.deps.now().toISOString(),
+    });
   }
 
   private async timer(message: TimerMessage, driver: ExecutionDriver): Promise<HandlingResult> {
@@ -140,7 +170,14 @@ export class MessageHandler {
     const timer = parseTimerId(message.timerId);
     const waiting = state.waiting;
     // Fires once: only for the same visit of the same node, still waiting.
-    if (!timer || state.status !== 'suspended' || !waiting || waiting.nodeId !== timer.nodeId || visitOf(state, timer.nodeId) !== timer.visit) return { kind: 'no_op' };
+    if (
+      !timer ||
+      state.status !== 'suspended' ||
+      !waiting ||
+      waiting.nodeId !== timer.nodeId ||
+      visitOf(state, timer.nodeId) !== timer.visit
+    )
+      return { kind: 'no_op' };
     if (timer.kind === 'timeout') return driver.resume('timeout', null, {});
     const now = this.deps.now().getTime();
     const planned = waiting.dueAt ? Date.parse(waiting.dueAt) : now;
@@ -155,7 +192,9 @@ export class MessageHandler {
       planned_trigger_timestamp: planned,
       success: true,
     };
-    return driver.resume('event', envelope(message.timerId, waiting.eventType, payload, waiting), { eventId: message.timerId });
+    return driver.resume('event', envelope(message.timerId, waiting.eventType, payload, waiting), {
+      eventId: message.timerId,
+    });
   }
 
   private async onLeaseConflict(message: TaskMessage): Promise<HandlingResult> {
@@ -170,7 +209,12 @@ export class MessageHandler {
   }
 
   /** Carries out the decision: the state write first (it must be durable), then the message. */
-  private async act(delivery: Delivery, decision: Decision, result: HandlingResult, handling: Handling): Promise<void> {
+  private async act(
+    delivery: Delivery,
+    decision: Decision,
+    result: HandlingResult,
+    handling: Handling,
+  ): Promise<void> {
     const { queue, metrics, log } = this.deps;
     const kind = delivery.parsed.ok ? delivery.parsed.message.kind : 'malformed';
     if (decision.write) {
@@ -178,7 +222,10 @@ export class MessageHandler {
         await this.writeDecision(decision.write.errorCode, result, handling, delivery);
       } catch (error) {
         // The outcome is not durable: leave the message for the next delivery.
-        log.warn({ messageId: delivery.id, err: error }, 'could not record the outcome; leaving the message for redelivery');
+        log.warn(
+          { messageId: delivery.id, err: error },
+          'could not record the outcome; leaving the message for redelivery',
+        );
         metrics?.messages.inc({ outcome: 'left', kind });
         return;
       }
@@ -192,7 +239,10 @@ export class MessageHandler {
         metrics?.deadLetters.inc({ reason: decision.reason ?? 'unknown' });
         break;
       case 'requeue':
-        if (delivery.parsed.ok) await queue.enqueue(delivery.parsed.message, { delayMs: this.deps.settings.conflictDelayMs });
+        if (delivery.parsed.ok)
+          await queue.enqueue(delivery.parsed.message, {
+            delayMs: this.deps.settings.conflictDelayMs,
+          });
         await queue.ack(delivery);
         break;
       case 'leave':
@@ -200,10 +250,24 @@ export class MessageHandler {
         break;
     }
     metrics?.messages.inc({ outcome: decision.action, kind });
-    log.debug({ messageId: delivery.id, kind, result: result.kind, action: decision.action, deliveryCount: delivery.deliveryCount }, 'message handled');
+    log.debug(
+      {
+        messageId: delivery.id,
+        kind,
+        result: result.kind,
+        action: decision.action,
+        deliveryCount: delivery.deliveryCount,
+      },
+      'message handled',
+    );
   }
 
-  private async writeDecision(errorCode: ExecutionErrorCode, result: HandlingResult, handling: Handling, delivery: Delivery): Promise<void> {
+  private async writeDecision(
+    errorCode: ExecutionErrorCode,
+    result: HandlingResult,
+    handling: Handling,
+    delivery: Delivery,
+  ): Promise<void> {
     let driver = handling.driver;
     if (!driver) driver = await this.driverForWrite(delivery, handling);
     if (!driver) throw new Error('the execution could not be leased to record its outcome');
@@ -211,35 +275,71 @@ export class MessageHandler {
   }
 
   /** Failures before a driver existed (e.g. the store was down at load): lease and load again. */
-  private async driverForWrite(delivery: Delivery, handling: Handling): Promise<ExecutionDriver | null> {
+  private async driverForWrite(
+    delivery: Delivery,
+    handling: Handling,
+  ): Promise<ExecutionDriver | null> {
     if (!delivery.parsed.ok) return null;
     const { executionId, tenantId } = delivery.parsed.message;
     const { store, settings } = this.deps;
-    handling.lease ??= await store.acquireLease(executionId, { tenantId, owner: `${settings.workerId}#${++this.#handlings}`, ttlMs: settings.leaseTtlMs });
+    handling.lease ??= await store.acquireLease(executionId, {
+      tenantId,
+      owner: `${settings.workerId}#${++this.#handlings}`,
+      ttlMs: settings.leaseTtlMs,
+    });
     if (!handling.lease) return null;
     const state = await store.load(executionId, { tenantId });
     if (!state || isTerminal(state.status)) return null;
     const flow = await this.deps.resolver.byHash(state.flowHash).catch(() => null);
-    const keeper = new LeaseKeeper(store, this.deps.queue, handling.lease, delivery, settings.workerId, { leaseTtlMs: settings.leaseTtlMs, visibilityTimeoutMs: settings.visibilityTimeoutMs, log: this.deps.log });
+    const keeper = new LeaseKeeper(
+      store,
+      this.deps.queue,
+      handling.lease,
+      delivery,
+      settings.workerId,
+      {
+        leaseTtlMs: settings.leaseTtlMs,
+        visibilityTimeoutMs: settings.visibilityTimeoutMs,
+        log: this.deps.log,
+      },
+    );
     keeper.stop();
-    handling.driver = new ExecutionDriver(this.deps, flow ?? placeholderFlow, handling.lease, keeper, state);
+    handling.driver = new ExecutionDriver(
+      this.deps,
+      flow ?? placeholderFlow,
+      handling.lease,
+      keeper,
+      state,
+    );
     return handling.driver;
   }
 
   private async release(handling: Handling): Promise<void> {
     const { lease } = handling;
     if (!lease) return;
-    await this.deps.store.releaseLease(lease.executionId, { tenantId: lease.tenantId, owner: lease.owner, generation: lease.generation }).catch(() => undefined);
+    await this.deps.store
+      .releaseLease(lease.executionId, {
+        tenantId: lease.tenantId,
+        owner: lease.owner,
+        generation: lease.generation,
+      })
+      .catch(() => undefined);
     const status = handling.driver?.state.status;
     if (status && isTerminal(status)) this.deps.metrics?.executions.inc({ status });
   }
 }
 
 /** Only used to write an error record when the pinned flow itself is missing. */
-const placeholderFlow = { nodes: [], nodesById: new Map(), startNode: null } as unknown as ExecutionDriver['flow'];
+const placeholderFlow = {
+  nodes: [],
+  nodesById: new Map(),
+  startNode: null,
+} as unknown as ExecutionDriver['flow'];
 
 function delayMsOf(state: ExecutionState, nodeId: string): number | null {
-  const node = (state.context.$NODE as Record<string, { service_config?: { delay_ms?: unknown } }> | undefined)?.[nodeId];
+  const node = (
+    state.context.$NODE as Record<string, { service_config?: { delay_ms?: unknown } }> | undefined
+  )?.[nodeId];
   return typeof node?.service_config?.delay_ms === 'number' ? node.service_config.delay_ms : null;
 }
 
@@ -248,19 +348,32 @@ function describe(result: HandlingResult): string | null {
     case 'malformed':
       return result.reason;
     case 'failure':
-      return result.error instanceof Error ? `${result.error.name}: ${result.error.message}` : String(result.error);
+      return result.error instanceof Error
+        ? `${result.error.name}: ${result.error.message}`
+        : String(result.error);
     default:
       return result.kind;
   }
 }
 
-function errorRecord(code: ExecutionErrorCode, result: HandlingResult, driver: ExecutionDriver): ErrorRecord {
-  const failure = result.kind === 'failure' ? (result.error as { name?: string; message?: string; toRecord?: () => ErrorRecord }) : null;
+function errorRecord(
+  code: ExecutionErrorCode,
+  result: HandlingResult,
+  driver: ExecutionDriver,
+): ErrorRecord {
+  const failure =
+    result.kind === 'failure'
+      ? (result.error as { name?: string; message?: string; toRecord?: () => ErrorRecord })
+      : null;
   const details = failure?.toRecord?.().details;
   const record: ErrorRecord = {
     code,
     name: failure?.name ?? code,
-    message: failure?.message ?? (result.kind === 'crash_loop' ? `node '${result.nodeId}' was started ${driver.state.timings[result.nodeId]?.attempts ?? '?'} times without finishing` : code),
+    message:
+      failure?.message ??
+      (result.kind === 'crash_loop'
+        ? `node '${result.nodeId}' was started ${driver.state.timings[result.nodeId]?.attempts ?? '?'} times without finishing`
+        : code),
     retryable: false,
     ...(details ? { details } : {}),
   };

@@ -15,7 +15,11 @@ export interface ReapOptions {
  * progress for `idle`, and re-enqueues `run` so they continue from their checkpoint. It never
  * throws progress away; repeated crashes end in `node_crash_loop` at the worker.
  */
-export async function reapStale(store: ExecutionStore, queue: TaskQueue, options: ReapOptions = {}): Promise<string[]> {
+export async function reapStale(
+  store: ExecutionStore,
+  queue: TaskQueue,
+  options: ReapOptions = {},
+): Promise<string[]> {
   const now = options.now ?? Date.now();
   const idleMs = options.idleMs ?? 10 * 60_000;
   const limit = options.limit ?? 1000;
@@ -23,12 +27,22 @@ export async function reapStale(store: ExecutionStore, queue: TaskQueue, options
   const reaped: string[] = [];
   let cursor: string | null = null;
   do {
-    const page = await store.list({ ...(tenantId ? { tenantId } : {}), status: ['running', 'queued'], limit: 200, cursor });
+    const page = await store.list({
+      ...(tenantId ? { tenantId } : {}),
+      status: ['running', 'queued'],
+      limit: 200,
+      cursor,
+    });
     for (const item of page.items) {
       if (reaped.length >= limit) return reaped;
       if (now - Date.parse(item.updatedAt) < idleMs) continue;
       if (await store.getLease(item.executionId, { tenantId: item.tenantId })) continue;
-      await queue.enqueue({ v: 1, kind: 'run', executionId: item.executionId, tenantId: item.tenantId });
+      await queue.enqueue({
+        v: 1,
+        kind: 'run',
+        executionId: item.executionId,
+        tenantId: item.tenantId,
+      });
       reaped.push(item.executionId);
     }
     cursor = page.nextCursor;

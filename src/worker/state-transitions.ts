@@ -1,7 +1,7 @@
 import type { Waiting } from '../engine/suspension.js';
 import type { Context } from '../expression/scope.js';
 import type { ErrorRecord } from '../errors.js';
-import type { FlowError } from '../flow-errors.js';
+import type { ErrorCause, FlowError } from '../flow-errors.js';
 import type { ExecutionState, ExecutionStatus, WaitingOn } from '../state/execution-state.js';
 
 /**
@@ -22,7 +22,11 @@ function ended(status: ExecutionStatus, now: Date): Partial<ExecutionState> {
  * operators) and `timings[nodeId].attempts` (starts of the current, unfinished visit — the
  * crash-loop guard; a node legitimately revisited in a loop starts a new visit at 1).
  */
-export function countStart(state: ExecutionState, nodeId: string | null, now: Date): Pick<ExecutionState, 'attempts' | 'timings'> {
+export function countStart(
+  state: ExecutionState,
+  nodeId: string | null,
+  now: Date,
+): Pick<ExecutionState, 'attempts' | 'timings'> {
   if (nodeId === null) return { attempts: state.attempts, timings: state.timings };
   const previous = state.timings[nodeId];
   const restart = previous !== undefined && previous.endedAt === null;
@@ -30,7 +34,12 @@ export function countStart(state: ExecutionState, nodeId: string | null, now: Da
     attempts: { ...state.attempts, [nodeId]: (state.attempts[nodeId] ?? 0) + 1 },
     timings: {
       ...state.timings,
-      [nodeId]: { startedAt: now.toISOString(), endedAt: null, attempts: restart ? previous.attempts + 1 : 1, durationMs: null },
+      [nodeId]: {
+        startedAt: now.toISOString(),
+        endedAt: null,
+        attempts: restart ? previous.attempts + 1 : 1,
+        durationMs: null,
+      },
     },
   };
 }
@@ -41,12 +50,26 @@ export function unfinishedStarts(state: ExecutionState, nodeId: string | null): 
   return timing && timing.endedAt === null ? timing.attempts : 0;
 }
 
-export function toRunning(state: ExecutionState, nextNode: string | null, now: Date): ExecutionState {
-  return next(state, { status: 'running', waiting: null, ...countStart(state, nextNode, now) }, now);
+export function toRunning(
+  state: ExecutionState,
+  nextNode: string | null,
+  now: Date,
+): ExecutionState {
+  return next(
+    state,
+    { status: 'running', waiting: null, ...countStart(state, nextNode, now) },
+    now,
+  );
 }
 
 /** After a step: the new checkpoint, the node's timing closed, and the next node's start counted. */
-export function afterStep(state: ExecutionState, context: Context, nodeId: string | null, nextNode: string | null, now: Date): ExecutionState {
+export function afterStep(
+  state: ExecutionState,
+  context: Context,
+  nodeId: string | null,
+  nextNode: string | null,
+  now: Date,
+): ExecutionState {
   const closed = closeTiming(state, nodeId, now);
   return next(closed, { status: 'running', context, ...countStart(closed, nextNode, now) }, now);
 }
@@ -55,23 +78,55 @@ function closeTiming(state: ExecutionState, nodeId: string | null, now: Date): E
   const timing = nodeId === null ? undefined : state.timings[nodeId];
   if (!timing || nodeId === null || timing.endedAt !== null) return state;
   const startedAt = Date.parse(timing.startedAt);
-  return { ...state, timings: { ...state.timings, [nodeId]: { ...timing, endedAt: now.toISOString(), durationMs: now.getTime() - startedAt } } };
+  return {
+    ...state,
+    timings: {
+      ...state.timings,
+      [nodeId]: { ...timing, endedAt: now.toISOString(), durationMs: now.getTime() - startedAt },
+    },
+  };
 }
 
-export function toCompleted(state: ExecutionState, context: Context, nodeId: string | null, result: unknown, now: Date): ExecutionState {
-  return next(closeTiming(state, nodeId, now), { ...ended('completed', now), context, result, error: null }, now);
+export function toCompleted(
+  state: ExecutionState,
+  context: Context,
+  nodeId: string | null,
+  result: unknown,
+  now: Date,
+): ExecutionState {
+  return next(
+    closeTiming(state, nodeId, now),
+    { ...ended('completed', now), context, result, error: null },
+    now,
+  );
 }
 
-export function toSuspended(state: ExecutionState, context: Context, waiting: Waiting, dueAt: number | null, now: Date): ExecutionState {
+export function toSuspended(
+  state: ExecutionState,
+  context: Context,
+  waiting: Waiting,
+  dueAt: number | null,
+  now: Date,
+): ExecutionState {
   state = closeTiming(state, waiting.nodeId, now);
-  const on: WaitingOn = { nodeId: waiting.nodeId, eventType: waiting.eventType, filter: waiting.filter, dueAt: dueAt === null ? null : new Date(dueAt).toISOString() };
+  const on: WaitingOn = {
+    nodeId: waiting.nodeId,
+    eventType: waiting.eventType,
+    filter: waiting.filter,
+    dueAt: dueAt === null ? null : new Date(dueAt).toISOString(),
+  };
   if (waiting.subscriptionId !== null) on.subscriptionId = waiting.subscriptionId;
   return next(state, { status: 'suspended', context, waiting: on }, now);
 }
 
 /** The flow itself failed (a node aborted, an end error): the record keeps the node's own code. */
 export function flowErrorRecord(error: FlowError): ErrorRecord {
-  const original = (error.cause ?? null) as { name?: string; message?: string; code?: string | number | null; type?: string } | null;
+  const original: {
+    name?: string;
+    message?: string;
+    code?: string | number | null;
+    type?: string;
+  } | null = (error.cause as ErrorCause | undefined) ?? null;
   const record: ErrorRecord = {
     code: original?.code ?? error.code,
     name: original?.name ?? error.name,
@@ -88,15 +143,43 @@ export function toError(state: ExecutionState, error: ErrorRecord, now: Date): E
   return next(state, { ...ended('error', now), error }, now);
 }
 
-export function toCancelled(state: ExecutionState, reason: string | null, now: Date): ExecutionState {
-  return next(state, { ...ended('cancelled', now), error: reason ? { code: 'cancelled', name: 'Cancelled', message: reason, retryable: false } : null }, now);
+export function toCancelled(
+  state: ExecutionState,
+  reason: string | null,
+  now: Date,
+): ExecutionState {
+  return next(
+    state,
+    {
+      ...ended('cancelled', now),
+      error: reason
+        ? { code: 'cancelled', name: 'Cancelled', message: reason, retryable: false }
+        : null,
+    },
+    now,
+  );
 }
 
 /** An operator retry of an `error` execution: back to running from the last good checkpoint. */
-export function toRetried(state: ExecutionState, nextNode: string | null, now: Date): ExecutionState {
+export function toRetried(
+  state: ExecutionState,
+  nextNode: string | null,
+  now: Date,
+): ExecutionState {
   // A fresh crash-loop budget for the node that failed: its unfinished visit starts over.
   const timings = { ...state.timings };
   if (nextNode !== null) delete timings[nextNode];
   const fresh = { ...state, timings };
-  return next(fresh, { status: 'running', error: null, endedAt: null, result: null, manualRetries: state.manualRetries + 1, ...countStart(fresh, nextNode, now) }, now);
+  return next(
+    fresh,
+    {
+      status: 'running',
+      error: null,
+      endedAt: null,
+      result: null,
+      manualRetries: state.manualRetries + 1,
+      ...countStart(fresh, nextNode, now),
+    },
+    now,
+  );
 }

@@ -5,15 +5,23 @@ import type { ExecutionState } from '../state/execution-state.js';
 export type TimerKind = 'delay' | 'timeout';
 
 /** Stable per suspension: the same visit of the same node always gets the same timer id. */
-export function timerId(executionId: string, nodeId: string, visit: number, kind: TimerKind): string {
+export function timerId(
+  executionId: string,
+  nodeId: string,
+  visit: number,
+  kind: TimerKind,
+): string {
   return `${executionId}:${nodeId}:${visit}:${kind}`;
 }
 
-export function parseTimerId(id: string): { nodeId: string; visit: number; kind: TimerKind } | null {
+export function parseTimerId(
+  id: string,
+): { nodeId: string; visit: number; kind: TimerKind } | null {
   const parts = id.split(':');
   const kind = parts.at(-1);
   const visit = Number(parts.at(-2));
-  if (parts.length < 4 || (kind !== 'delay' && kind !== 'timeout') || !Number.isInteger(visit)) return null;
+  if (parts.length < 4 || (kind !== 'delay' && kind !== 'timeout') || !Number.isInteger(visit))
+    return null;
   return { nodeId: parts.slice(1, -2).join(':'), visit, kind };
 }
 
@@ -26,8 +34,14 @@ export function waitTimeoutMs(flow: Flow, nodeId: string): number | null {
   if (!node) return null;
   if (node.def.timeoutMs !== null) return node.def.timeoutMs;
   const def = node.def as Record<string, unknown>;
-  if (node.def.type === 'http_callback' && typeof def.timeoutMinutes === 'number') return def.timeoutMinutes * 60_000;
-  if (node.def.type === 'redis_queue' && typeof def.timeoutSeconds === 'number' && def.timeoutSeconds > 0) return def.timeoutSeconds * 1000;
+  if (node.def.type === 'http_callback' && typeof def.timeoutMinutes === 'number')
+    return def.timeoutMinutes * 60_000;
+  if (
+    node.def.type === 'redis_queue' &&
+    typeof def.timeoutSeconds === 'number' &&
+    def.timeoutSeconds > 0
+  )
+    return def.timeoutSeconds * 1000;
   return null;
 }
 

@@ -10,7 +10,10 @@ export interface CliRun {
   stderr: string;
 }
 
-export function cli(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): CliRun {
+export function cli(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): CliRun {
   const out = spawnSync(process.execPath, [`${ROOT}dist/cli.js`, ...args], {
     cwd: options.cwd ?? ROOT,
     encoding: 'utf8',

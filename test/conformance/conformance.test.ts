@@ -10,14 +10,17 @@ import { FlowDefinitionError, FlowError, parseFlow, runFlow } from '../../src/in
  */
 const here = dirname(fileURLToPath(import.meta.url));
 const shared = resolve(here, '../../../shared/conformance/cases');
-const casesDir = process.env.PLAITA_CONFORMANCE_DIR ?? (existsSync(shared) ? shared : join(here, 'cases'));
+const casesDir =
+  process.env.PLAITA_CONFORMANCE_DIR ?? (existsSync(shared) ? shared : join(here, 'cases'));
 
 interface ConformanceCase {
   name: string;
   flow: unknown;
   input?: Record<string, unknown>;
   env?: Record<string, string>;
-  expect: { result: unknown } | { error: { code: number | null; type: string | null; messageIncludes: string | null } };
+  expect:
+    | { result: unknown }
+    | { error: { code: number | null; type: string | null; messageIncludes: string | null } };
 }
 
 const cases: ConformanceCase[] = readdirSync(casesDir)
@@ -42,22 +45,29 @@ describe(`conformance cases (${casesDir})`, () => {
   });
 
   for (const c of cases) {
-    it(c.name, async () => {
-      const got = await outcome(c);
-      if ('result' in c.expect) {
-        if ('error' in got) throw got.error;
-        // JSON deep equality: key order ignored, 2 equals 2.0 (both are the same JS number).
-        expect(got.result).toEqual(c.expect.result);
-        return;
-      }
-      expect('error' in got, `expected an error, got result ${JSON.stringify((got as { result: unknown }).result)}`).toBe(true);
-      const error = (got as { error: unknown }).error;
-      const want = c.expect.error;
-      expect(error instanceof FlowError || error instanceof FlowDefinitionError).toBe(true);
-      const e = error as { code: unknown; type?: unknown; message: string };
-      if (want.code !== null) expect(e.code).toBe(want.code);
-      if (want.type !== null) expect(e.type).toBe(want.type);
-      if (want.messageIncludes !== null) expect(e.message).toContain(want.messageIncludes);
-    }, 30_000);
+    it(
+      c.name,
+      async () => {
+        const got = await outcome(c);
+        if ('result' in c.expect) {
+          if ('error' in got) throw got.error;
+          // JSON deep equality: key order ignored, 2 equals 2.0 (both are the same JS number).
+          expect(got.result).toEqual(c.expect.result);
+          return;
+        }
+        expect(
+          'error' in got,
+          `expected an error, got result ${JSON.stringify((got as { result: unknown }).result)}`,
+        ).toBe(true);
+        const error = (got as { error: unknown }).error;
+        const want = c.expect.error;
+        expect(error instanceof FlowError || error instanceof FlowDefinitionError).toBe(true);
+        const e = error as { code: unknown; type?: unknown; message: string };
+        if (want.code !== null) expect(e.code).toBe(want.code);
+        if (want.type !== null) expect(e.type).toBe(want.type);
+        if (want.messageIncludes !== null) expect(e.message).toContain(want.messageIncludes);
+      },
+      30_000,
+    );
   }
 });

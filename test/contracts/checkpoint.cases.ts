@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { StateTooLargeError } from '../../src/errors.js';
-import { checkpointContext, expectSameState, rejectionOf, type ExecutionStoreFactory, useHarness, withNodes } from './store-harness.js';
+import {
+  checkpointContext,
+  expectSameState,
+  rejectionOf,
+  type ExecutionStoreFactory,
+  useHarness,
+  withNodes,
+} from './store-harness.js';
 
 const KB = 1024;
 
@@ -14,10 +21,18 @@ export function checkpointCases(factory: ExecutionStoreFactory): void {
       await h.store.save(v1);
       // `start` differs in the state passed, but is not named as changed: the store keeps the
       // stored one, which proves it was not rewritten.
-      const v2 = withNodes(v1, { start: { n: 'changed in memory' }, fetch: { rows: [1, 2] }, map: new Map([[1, 2]]) });
+      const v2 = withNodes(v1, {
+        start: { n: 'changed in memory' },
+        fetch: { rows: [1, 2] },
+        map: new Map([[1, 2]]),
+      });
       await h.store.save(v2, { changedNodes: ['map'] });
       const loaded = await load(v1.executionId);
-      expect(loaded!.context.$NODE).toEqual({ start: { n: 1 }, fetch: { rows: [1, 2] }, map: new Map([[1, 2]]) });
+      expect(loaded!.context.$NODE).toEqual({
+        start: { n: 1 },
+        fetch: { rows: [1, 2] },
+        map: new Map([[1, 2]]),
+      });
       expect(loaded!.context.$LAST_NODE).toBe('map');
       expect(loaded!.version).toBe(2);
     });
@@ -35,18 +50,30 @@ export function checkpointCases(factory: ExecutionStoreFactory): void {
       await h.store.save(v1);
       const v2 = withNodes(v1, { first: 'again', second: 2, third: 3 });
       await h.store.save(v2, { changedNodes: ['first', 'third'] });
-      expect(Object.keys((await load(v1.executionId))!.context.$NODE as object)).toEqual(['first', 'second', 'third']);
+      expect(Object.keys((await load(v1.executionId))!.context.$NODE as object)).toEqual([
+        'first',
+        'second',
+        'third',
+      ]);
     });
 
     it('without $VISITS, $NODE still keeps the order results were first recorded', async () => {
       const base = h.state();
       const save = (nodes: Record<string, unknown>, version: number, changedNodes?: string[]) =>
-        h.store.save({ ...base, version, context: { $NODE: nodes } }, changedNodes ? { changedNodes } : {});
+        h.store.save(
+          { ...base, version, context: { $NODE: nodes } },
+          changedNodes ? { changedNodes } : {},
+        );
       await save({ zeta: 1, alpha: 2 }, 1);
       await save({ zeta: 1, alpha: 2, mid: 3 }, 2, ['mid']);
       await save({ zeta: 'z', alpha: 2, mid: 3, beta: 4 }, 3, ['beta', 'zeta']);
       const loaded = await load(base.executionId);
-      expect(Object.keys(loaded!.context.$NODE as object)).toEqual(['zeta', 'alpha', 'mid', 'beta']);
+      expect(Object.keys(loaded!.context.$NODE as object)).toEqual([
+        'zeta',
+        'alpha',
+        'mid',
+        'beta',
+      ]);
       expect(loaded!.context.$NODE).toEqual({ zeta: 'z', alpha: 2, mid: 3, beta: 4 });
     });
 
@@ -69,12 +96,18 @@ export function checkpointCases(factory: ExecutionStoreFactory): void {
       const nodes: Record<string, string> = {};
       let state = withNodes(h.state(), {}, 0);
       await store.save(state);
-      for (const [id, size] of [['a', 6], ['b', 5], ['c', 4]] as const) {
+      for (const [id, size] of [
+        ['a', 6],
+        ['b', 5],
+        ['c', 4],
+      ] as const) {
         nodes[id] = 'x'.repeat(size * KB);
         state = withNodes(state, { ...nodes });
         await store.save(state, { changedNodes: [id] });
       }
-      const error = await rejectionOf(store.save(withNodes(state, { ...nodes, d: 'y'.repeat(7 * KB) }), { changedNodes: ['d'] }));
+      const error = await rejectionOf(
+        store.save(withNodes(state, { ...nodes, d: 'y'.repeat(7 * KB) }), { changedNodes: ['d'] }),
+      );
       expect(error).toBeInstanceOf(StateTooLargeError);
       expect(error.retryable).toBe(false);
       const tooLarge = error as StateTooLargeError;
@@ -103,14 +136,21 @@ export function checkpointCases(factory: ExecutionStoreFactory): void {
     it('delete removes the execution, its node results and its lease', async () => {
       const state = withNodes(h.state(), { a: 1, b: 2 }, 1);
       await h.store.save(state);
-      await h.store.acquireLease(state.executionId, { tenantId: h.tenant, owner: 'w1', ttlMs: 60_000 });
+      await h.store.acquireLease(state.executionId, {
+        tenantId: h.tenant,
+        owner: 'w1',
+        ttlMs: 60_000,
+      });
       expect(await h.store.delete(state.executionId, { tenantId: h.tenant })).toBe(true);
       expect(await h.store.delete(state.executionId, { tenantId: h.tenant })).toBe(false);
       expect(await load(state.executionId)).toBeNull();
       expect(await h.store.getLease(state.executionId, { tenantId: h.tenant })).toBeNull();
       expect((await h.store.list({ tenantId: h.tenant })).items).toEqual([]);
       // Saved again under the same id, nothing of the old execution comes back.
-      const again = { ...h.state({ executionId: state.executionId }), context: checkpointContext({ c: 3 }) };
+      const again = {
+        ...h.state({ executionId: state.executionId }),
+        context: checkpointContext({ c: 3 }),
+      };
       await h.store.save(again, { changedNodes: [] });
       expectSameState(await load(state.executionId), again);
     });

@@ -10,7 +10,8 @@ export function corpusCases(factory: ExecutionStoreFactory): void {
     it('the same corpus of states gives the same outcome on every store', async () => {
       const store = await h.open({ maxStateBytes: CORPUS_MAX_STATE_BYTES });
       const outcomes: Record<string, string> = {};
-      for (const testCase of STATE_CORPUS) outcomes[testCase.name] = await corpusOutcome(store, testCase, h.tenant, randomUUID());
+      for (const testCase of STATE_CORPUS)
+        outcomes[testCase.name] = await corpusOutcome(store, testCase, h.tenant, randomUUID());
       expect(outcomes).toEqual(Object.fromEntries(STATE_CORPUS.map((c) => [c.name, c.expected])));
     });
   });

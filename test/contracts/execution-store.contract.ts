@@ -20,9 +20,17 @@ import { roundTripCases } from './round-trip.cases.js';
 import { serializationCases } from './serialization.cases.js';
 import type { ExecutionStoreFactory, ExecutionStoreSuiteOptions } from './store-harness.js';
 
-export type { ExecutionStoreFactory, ExecutionStoreSuiteOptions, OutageHook } from './store-harness.js';
+export type {
+  ExecutionStoreFactory,
+  ExecutionStoreSuiteOptions,
+  OutageHook,
+} from './store-harness.js';
 
-export function describeExecutionStore(name: string, factory: ExecutionStoreFactory, options: ExecutionStoreSuiteOptions = {}): void {
+export function describeExecutionStore(
+  name: string,
+  factory: ExecutionStoreFactory,
+  options: ExecutionStoreSuiteOptions = {},
+): void {
   describe(`ExecutionStore conformance: ${name}`, () => {
     roundTripCases(factory, options.propertyRuns ?? 60);
     serializationCases(factory);

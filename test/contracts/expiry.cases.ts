@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { expectSameState, sleep, type ExecutionStoreFactory, useHarness, withNodes } from './store-harness.js';
+import {
+  expectSameState,
+  sleep,
+  type ExecutionStoreFactory,
+  useHarness,
+  withNodes,
+} from './store-harness.js';
 
 const HOUR = 3600_000;
 
@@ -9,14 +15,20 @@ export function expiryCases(factory: ExecutionStoreFactory, expiresBySweep: bool
 
     it('a terminal execution is gone once its TTL has passed, and the sweep removes it', async () => {
       const store = await h.open({ terminalTtlMs: 150 });
-      const done = withNodes(h.state({ status: 'completed', endedAt: new Date().toISOString() }), { a: 1 }, 1);
+      const done = withNodes(
+        h.state({ status: 'completed', endedAt: new Date().toISOString() }),
+        { a: 1 },
+        1,
+      );
       const running = withNodes(h.state({ status: 'running' }), { a: 1 }, 1);
       await store.save(done);
       await store.save(running);
       expectSameState(await store.load(done.executionId, { tenantId: h.tenant }), done);
       await sleep(400);
       expect(await store.load(done.executionId, { tenantId: h.tenant })).toBeNull();
-      expect((await store.list({ tenantId: h.tenant })).items.map((i) => i.executionId)).toEqual([running.executionId]);
+      expect((await store.list({ tenantId: h.tenant })).items.map((i) => i.executionId)).toEqual([
+        running.executionId,
+      ]);
       expect(await store.getLease(done.executionId, { tenantId: h.tenant })).toBeNull();
       const swept = await store.sweepExpired();
       if (expiresBySweep) expect(swept).toBeGreaterThanOrEqual(1);
@@ -26,7 +38,10 @@ export function expiryCases(factory: ExecutionStoreFactory, expiresBySweep: bool
 
     it('terminalTtlMs 0 keeps terminal executions forever', async () => {
       const store = await h.open({ terminalTtlMs: 0 });
-      const done = h.state({ status: 'error', error: { code: 'x', name: 'E', message: 'm', retryable: false } });
+      const done = h.state({
+        status: 'error',
+        error: { code: 'x', name: 'E', message: 'm', retryable: false },
+      });
       await store.save(done);
       await store.sweepExpired(Date.now() + 100 * 365 * 24 * HOUR);
       expectSameState(await store.load(done.executionId, { tenantId: h.tenant }), done);
@@ -34,7 +49,10 @@ export function expiryCases(factory: ExecutionStoreFactory, expiresBySweep: bool
 
     it('a terminal execution saved as running again (operator retry) no longer expires', async () => {
       const store = await h.open({ terminalTtlMs: 150 });
-      const failed = h.state({ status: 'error', error: { code: 'x', name: 'E', message: 'm', retryable: false } });
+      const failed = h.state({
+        status: 'error',
+        error: { code: 'x', name: 'E', message: 'm', retryable: false },
+      });
       await store.save(failed);
       const retried = { ...failed, status: 'running' as const, error: null, version: 1 };
       await store.save(retried);
@@ -51,7 +69,8 @@ export function expiryCases(factory: ExecutionStoreFactory, expiresBySweep: bool
         const kept = h.state({ status: 'suspended' });
         await store.save(kept);
         expect(await store.sweepExpired(Date.now() + 2 * HOUR)).toBeGreaterThanOrEqual(2);
-        for (const state of states) expect(await store.load(state.executionId, { tenantId: h.tenant })).toBeNull();
+        for (const state of states)
+          expect(await store.load(state.executionId, { tenantId: h.tenant })).toBeNull();
         expectSameState(await store.load(kept.executionId, { tenantId: h.tenant }), kept);
       });
     }

@@ -11,8 +11,19 @@ import { canonicalJson, sha256Hex } from '../../src/util/canonical-json.js';
 
 export type FlowStoreFactory = () => FlowStore | Promise<FlowStore>;
 
-function flowDocument(flowId: string, version: string | number, message = 'hi'): Record<string, unknown> {
-  return { flow_id: flowId, version, nodes: [{ id: 'start', type: 'start' }, { id: 'end', type: 'end', result: { message } }] };
+function flowDocument(
+  flowId: string,
+  version: string | number,
+  message = 'hi',
+): Record<string, unknown> {
+  return {
+    flow_id: flowId,
+    version,
+    nodes: [
+      { id: 'start', type: 'start' },
+      { id: 'end', type: 'end', result: { message } },
+    ],
+  };
 }
 
 export interface FlowStoreSuiteOptions {
@@ -20,7 +31,11 @@ export interface FlowStoreSuiteOptions {
   sharesBackend?: boolean;
 }
 
-export function describeFlowStore(name: string, factory: FlowStoreFactory, options: FlowStoreSuiteOptions = {}): void {
+export function describeFlowStore(
+  name: string,
+  factory: FlowStoreFactory,
+  options: FlowStoreSuiteOptions = {},
+): void {
   describe(`FlowStore conformance: ${name}`, () => {
     let opened: FlowStore[] = [];
     const open = async (): Promise<FlowStore> => {
@@ -39,7 +54,12 @@ export function describeFlowStore(name: string, factory: FlowStoreFactory, optio
       const flowId = `flow-${randomUUID()}`;
       const document = flowDocument(flowId, 2);
       const stored = await store.put(document);
-      expect(stored).toMatchObject({ flowHash: sha256Hex(canonicalJson(document)), flowId, version: '2', document });
+      expect(stored).toMatchObject({
+        flowHash: sha256Hex(canonicalJson(document)),
+        flowId,
+        version: '2',
+        document,
+      });
       expect(new Date(stored.createdAt).toISOString()).toBe(stored.createdAt);
       expect(await store.getByHash(stored.flowHash)).toEqual(stored);
       expect(await store.getByVersion(flowId, '2')).toEqual(stored);
@@ -93,13 +113,18 @@ export function describeFlowStore(name: string, factory: FlowStoreFactory, optio
       const stored = await store.put(document);
       (document.nodes as unknown[]).push('mutated');
       (stored.document.nodes as unknown[]).push('mutated too');
-      expect((await store.getByHash(stored.flowHash))!.document).toEqual(flowDocument(stored.flowId!, '1'));
+      expect((await store.getByHash(stored.flowHash))!.document).toEqual(
+        flowDocument(stored.flowId!, '1'),
+      );
     });
 
-    it.runIf(options.sharesBackend ?? true)('a second store on the same backend sees what the first published', async () => {
-      const [a, b] = [await open(), await open()];
-      const stored = await a.put(flowDocument(`flow-${randomUUID()}`, '1'));
-      expect(await b.getByHash(stored.flowHash)).toEqual(stored);
-    });
+    it.runIf(options.sharesBackend ?? true)(
+      'a second store on the same backend sees what the first published',
+      async () => {
+        const [a, b] = [await open(), await open()];
+        const stored = await a.put(flowDocument(`flow-${randomUUID()}`, '1'));
+        expect(await b.getByHash(stored.flowHash)).toEqual(stored);
+      },
+    );
   });
 }

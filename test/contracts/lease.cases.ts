@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { FenceRejectedError } from '../../src/errors.js';
-import { expectSameState, rejectionOf, sleep, type ExecutionStoreFactory, useHarness } from './store-harness.js';
+import {
+  expectSameState,
+  rejectionOf,
+  sleep,
+  type ExecutionStoreFactory,
+  useHarness,
+} from './store-harness.js';
 
 const TTL = 60_000;
 
@@ -16,7 +22,11 @@ export function leaseCases(factory: ExecutionStoreFactory): void {
     it('acquire takes the lease, getLease reports it, and the generation starts above 0', async () => {
       const { executionId } = await saved();
       const before = Date.now();
-      const lease = await h.store.acquireLease(executionId, { tenantId: h.tenant, owner: 'w1', ttlMs: TTL });
+      const lease = await h.store.acquireLease(executionId, {
+        tenantId: h.tenant,
+        owner: 'w1',
+        ttlMs: TTL,
+      });
       expect(lease).toMatchObject({ executionId, tenantId: h.tenant, owner: 'w1' });
       expect(lease!.generation).toBeGreaterThan(0);
       expect(lease!.expiresAt).toBeGreaterThanOrEqual(before + TTL);
@@ -26,43 +36,123 @@ export function leaseCases(factory: ExecutionStoreFactory): void {
 
     it('another owner cannot take a held lease; the holder re-acquires with a new generation', async () => {
       const { executionId } = await saved();
-      const first = await h.store.acquireLease(executionId, { tenantId: h.tenant, owner: 'w1', ttlMs: TTL });
-      expect(await h.store.acquireLease(executionId, { tenantId: h.tenant, owner: 'w2', ttlMs: TTL })).toBeNull();
-      const again = await h.store.acquireLease(executionId, { tenantId: h.tenant, owner: 'w1', ttlMs: TTL });
+      const first = await h.store.acquireLease(executionId, {
+        tenantId: h.tenant,
+        owner: 'w1',
+        ttlMs: TTL,
+      });
+      expect(
+        await h.store.acquireLease(executionId, { tenantId: h.tenant, owner: 'w2', ttlMs: TTL }),
+      ).toBeNull();
+      const again = await h.store.acquireLease(executionId, {
+        tenantId: h.tenant,
+        owner: 'w1',
+        ttlMs: TTL,
+      });
       expect(again!.generation).toBeGreaterThan(first!.generation);
     });
 
     it('renew extends only the holder with its generation', async () => {
       const { executionId } = await saved();
-      const lease = (await h.store.acquireLease(executionId, { tenantId: h.tenant, owner: 'w1', ttlMs: 1000 }))!;
+      const lease = (await h.store.acquireLease(executionId, {
+        tenantId: h.tenant,
+        owner: 'w1',
+        ttlMs: 1000,
+      }))!;
       const scope = { tenantId: h.tenant, ttlMs: TTL };
-      expect(await h.store.renewLease(executionId, { ...scope, owner: 'w2', generation: lease.generation })).toBe(false);
-      expect(await h.store.renewLease(executionId, { ...scope, owner: 'w1', generation: lease.generation + 1 })).toBe(false);
-      expect(await h.store.renewLease(executionId, { ...scope, owner: 'w1', generation: lease.generation })).toBe(true);
-      expect((await h.store.getLease(executionId, { tenantId: h.tenant }))!.expiresAt).toBeGreaterThan(lease.expiresAt + 10_000);
+      expect(
+        await h.store.renewLease(executionId, {
+          ...scope,
+          owner: 'w2',
+          generation: lease.generation,
+        }),
+      ).toBe(false);
+      expect(
+        await h.store.renewLease(executionId, {
+          ...scope,
+          owner: 'w1',
+          generation: lease.generation + 1,
+        }),
+      ).toBe(false);
+      expect(
+        await h.store.renewLease(executionId, {
+          ...scope,
+          owner: 'w1',
+          generation: lease.generation,
+        }),
+      ).toBe(true);
+      expect(
+        (await h.store.getLease(executionId, { tenantId: h.tenant }))!.expiresAt,
+      ).toBeGreaterThan(lease.expiresAt + 10_000);
     });
 
     it('release gives the lease up only for the holder, idempotently', async () => {
       const { executionId } = await saved();
-      const lease = (await h.store.acquireLease(executionId, { tenantId: h.tenant, owner: 'w1', ttlMs: TTL }))!;
-      await h.store.releaseLease(executionId, { tenantId: h.tenant, owner: 'w2', generation: lease.generation });
-      await h.store.releaseLease(executionId, { tenantId: h.tenant, owner: 'w1', generation: lease.generation - 1 });
+      const lease = (await h.store.acquireLease(executionId, {
+        tenantId: h.tenant,
+        owner: 'w1',
+        ttlMs: TTL,
+      }))!;
+      await h.store.releaseLease(executionId, {
+        tenantId: h.tenant,
+        owner: 'w2',
+        generation: lease.generation,
+      });
+      await h.store.releaseLease(executionId, {
+        tenantId: h.tenant,
+        owner: 'w1',
+        generation: lease.generation - 1,
+      });
       expect(await h.store.getLease(executionId, { tenantId: h.tenant })).toEqual(lease);
-      await h.store.releaseLease(executionId, { tenantId: h.tenant, owner: 'w1', generation: lease.generation });
-      await h.store.releaseLease(executionId, { tenantId: h.tenant, owner: 'w1', generation: lease.generation });
+      await h.store.releaseLease(executionId, {
+        tenantId: h.tenant,
+        owner: 'w1',
+        generation: lease.generation,
+      });
+      await h.store.releaseLease(executionId, {
+        tenantId: h.tenant,
+        owner: 'w1',
+        generation: lease.generation,
+      });
       expect(await h.store.getLease(executionId, { tenantId: h.tenant })).toBeNull();
-      expect(await h.store.renewLease(executionId, { tenantId: h.tenant, owner: 'w1', generation: lease.generation, ttlMs: TTL })).toBe(false);
-      const next = await h.store.acquireLease(executionId, { tenantId: h.tenant, owner: 'w2', ttlMs: TTL });
+      expect(
+        await h.store.renewLease(executionId, {
+          tenantId: h.tenant,
+          owner: 'w1',
+          generation: lease.generation,
+          ttlMs: TTL,
+        }),
+      ).toBe(false);
+      const next = await h.store.acquireLease(executionId, {
+        tenantId: h.tenant,
+        owner: 'w2',
+        ttlMs: TTL,
+      });
       expect(next!.generation).toBeGreaterThan(lease.generation);
     });
 
     it('an expired lease is not held: it cannot be renewed and another owner takes it', async () => {
       const { executionId } = await saved();
-      const lease = (await h.store.acquireLease(executionId, { tenantId: h.tenant, owner: 'w1', ttlMs: 50 }))!;
+      const lease = (await h.store.acquireLease(executionId, {
+        tenantId: h.tenant,
+        owner: 'w1',
+        ttlMs: 50,
+      }))!;
       await sleep(120);
       expect(await h.store.getLease(executionId, { tenantId: h.tenant })).toBeNull();
-      expect(await h.store.renewLease(executionId, { tenantId: h.tenant, owner: 'w1', generation: lease.generation, ttlMs: TTL })).toBe(false);
-      const taken = await h.store.acquireLease(executionId, { tenantId: h.tenant, owner: 'w2', ttlMs: TTL });
+      expect(
+        await h.store.renewLease(executionId, {
+          tenantId: h.tenant,
+          owner: 'w1',
+          generation: lease.generation,
+          ttlMs: TTL,
+        }),
+      ).toBe(false);
+      const taken = await h.store.acquireLease(executionId, {
+        tenantId: h.tenant,
+        owner: 'w2',
+        ttlMs: TTL,
+      });
       expect(taken).toMatchObject({ owner: 'w2' });
       expect(taken!.generation).toBeGreaterThan(lease.generation);
     });
@@ -71,19 +161,38 @@ export function leaseCases(factory: ExecutionStoreFactory): void {
       const { executionId } = await saved();
       const generations: number[] = [];
       for (const owner of ['w1', 'w1', 'w2', 'w3']) {
-        const lease = (await h.store.acquireLease(executionId, { tenantId: h.tenant, owner, ttlMs: TTL }))!;
+        const lease = (await h.store.acquireLease(executionId, {
+          tenantId: h.tenant,
+          owner,
+          ttlMs: TTL,
+        }))!;
         generations.push(lease.generation);
-        await h.store.releaseLease(executionId, { tenantId: h.tenant, owner, generation: lease.generation });
+        await h.store.releaseLease(executionId, {
+          tenantId: h.tenant,
+          owner,
+          generation: lease.generation,
+        });
       }
-      for (let i = 1; i < generations.length; i++) expect(generations[i]).toBeGreaterThan(generations[i - 1]!);
+      for (let i = 1; i < generations.length; i++)
+        expect(generations[i]).toBeGreaterThan(generations[i - 1]!);
     });
 
     it('leases need an execution, in the right tenant', async () => {
       const { executionId } = await saved();
-      expect(await h.store.acquireLease('never-saved', { tenantId: h.tenant, owner: 'w1', ttlMs: TTL })).toBeNull();
-      expect(await h.store.acquireLease(executionId, { tenantId: `${h.tenant}-other`, owner: 'w1', ttlMs: TTL })).toBeNull();
+      expect(
+        await h.store.acquireLease('never-saved', { tenantId: h.tenant, owner: 'w1', ttlMs: TTL }),
+      ).toBeNull();
+      expect(
+        await h.store.acquireLease(executionId, {
+          tenantId: `${h.tenant}-other`,
+          owner: 'w1',
+          ttlMs: TTL,
+        }),
+      ).toBeNull();
       expect(await h.store.getLease('never-saved', { tenantId: h.tenant })).toBeNull();
-      await expect(h.store.acquireLease(executionId, { tenantId: h.tenant, owner: 'w1', ttlMs: 0 })).rejects.toThrow(RangeError);
+      await expect(
+        h.store.acquireLease(executionId, { tenantId: h.tenant, owner: 'w1', ttlMs: 0 }),
+      ).rejects.toThrow(RangeError);
     });
 
     it('a fenced save with the current generation is written; a stale one is rejected and writes nothing', async () => {
@@ -94,9 +203,18 @@ export function leaseCases(factory: ExecutionStoreFactory): void {
       await h.store.save(v1, { fence: { generation: first.generation } });
       expectSameState(await h.store.load(state.executionId, { tenantId: h.tenant }), v1);
 
-      await h.store.releaseLease(state.executionId, { tenantId: h.tenant, owner: 'w1', generation: first.generation });
+      await h.store.releaseLease(state.executionId, {
+        tenantId: h.tenant,
+        owner: 'w1',
+        generation: first.generation,
+      });
       await h.store.acquireLease(state.executionId, { ...scope, owner: 'w2' });
-      const error = await rejectionOf(h.store.save({ ...v1, version: 2, status: 'completed' }, { fence: { generation: first.generation } }));
+      const error = await rejectionOf(
+        h.store.save(
+          { ...v1, version: 2, status: 'completed' },
+          { fence: { generation: first.generation } },
+        ),
+      );
       expect(error).toBeInstanceOf(FenceRejectedError);
       expect(error.code).toBe('fence_rejected');
       expect(error.retryable).toBe(false);
@@ -112,7 +230,11 @@ export function leaseCases(factory: ExecutionStoreFactory): void {
 
     it('an unfenced save keeps the lease', async () => {
       const state = await saved();
-      const lease = await h.store.acquireLease(state.executionId, { tenantId: h.tenant, owner: 'w1', ttlMs: TTL });
+      const lease = await h.store.acquireLease(state.executionId, {
+        tenantId: h.tenant,
+        owner: 'w1',
+        ttlMs: TTL,
+      });
       await h.store.save({ ...state, version: 1 });
       expect(await h.store.getLease(state.executionId, { tenantId: h.tenant })).toEqual(lease);
     });
@@ -122,11 +244,15 @@ export function leaseCases(factory: ExecutionStoreFactory): void {
       const scope = { tenantId: h.tenant };
       expect(await h.store.isCancelRequested(state.executionId, scope)).toBe(false);
       expect(await h.store.requestCancel('never-saved', scope)).toBe(false);
-      expect(await h.store.requestCancel(state.executionId, { tenantId: `${h.tenant}-other` })).toBe(false);
+      expect(
+        await h.store.requestCancel(state.executionId, { tenantId: `${h.tenant}-other` }),
+      ).toBe(false);
       expect(await h.store.requestCancel(state.executionId, scope)).toBe(true);
       await h.store.save({ ...state, version: 1, status: 'running' });
       expect(await h.store.isCancelRequested(state.executionId, scope)).toBe(true);
-      expect(await h.store.isCancelRequested(state.executionId, { tenantId: `${h.tenant}-other` })).toBe(false);
+      expect(
+        await h.store.isCancelRequested(state.executionId, { tenantId: `${h.tenant}-other` }),
+      ).toBe(false);
     });
   });
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../../src/errors.js';
-import { expectSameState, rejectionOf, type ExecutionStoreFactory, type OutageHook, useHarness } from './store-harness.js';
+import {
+  expectSameState,
+  rejectionOf,
+  type ExecutionStoreFactory,
+  type OutageHook,
+  useHarness,
+} from './store-harness.js';
 
 const CONNECT_TIMEOUT_MS = 1000;
 

@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import type { ExecutionState } from '../../src/state/execution-state.js';
 import { codableContext, codableValue } from '../state/arbitraries.js';
 import { findDifference } from '../state/strict-difference.js';
-import { checkpointContext, expectSameState, type ExecutionStoreFactory, useHarness } from './store-harness.js';
+import {
+  checkpointContext,
+  expectSameState,
+  type ExecutionStoreFactory,
+  useHarness,
+} from './store-harness.js';
 
 /** Every field of the state holds a value that is not its default. */
 function everyField(base: ExecutionState): ExecutionState {
@@ -14,12 +19,39 @@ function everyField(base: ExecutionState): ExecutionState {
     flowHash: 'a'.repeat(64),
     status: 'suspended',
     context: checkpointContext({ fetch: { status: 200, body: [1, 2] }, approve: null }),
-    waiting: { nodeId: 'approve', eventType: 'approval', filter: { role: 'manager' }, dueAt: '2031-01-01T00:00:00.000Z', subscriptionId: 'sub-1' },
+    waiting: {
+      nodeId: 'approve',
+      eventType: 'approval',
+      filter: { role: 'manager' },
+      dueAt: '2031-01-01T00:00:00.000Z',
+      subscriptionId: 'sub-1',
+    },
     result: { total: 12n, when: new Date('2030-05-01T10:00:00.000Z') },
-    error: { code: 'node_error', name: 'FlowError', message: 'boom', retryable: false, node: 'fetch', details: { attempt: 2 } },
+    error: {
+      code: 'node_error',
+      name: 'FlowError',
+      message: 'boom',
+      retryable: false,
+      node: 'fetch',
+      details: { attempt: 2 },
+    },
     attempts: { fetch: 2, approve: 1 },
-    timings: { fetch: { startedAt: '2030-01-01T00:00:00.000Z', endedAt: '2030-01-01T00:00:01.500Z', attempts: 2, durationMs: 1500 } },
-    inbox: [{ eventId: 'ev-1', type: 'approval', data: { ok: true, at: new Date(0) }, receivedAt: '2030-01-01T00:00:02.000Z' }],
+    timings: {
+      fetch: {
+        startedAt: '2030-01-01T00:00:00.000Z',
+        endedAt: '2030-01-01T00:00:01.500Z',
+        attempts: 2,
+        durationMs: 1500,
+      },
+    },
+    inbox: [
+      {
+        eventId: 'ev-1',
+        type: 'approval',
+        data: { ok: true, at: new Date(0) },
+        receivedAt: '2030-01-01T00:00:02.000Z',
+      },
+    ],
     appliedEventIds: ['ev-0'],
     manualRetries: 1,
     dedupKey: 'order-17',
@@ -54,8 +86,19 @@ export function roundTripCases(factory: ExecutionStoreFactory, propertyRuns: num
     });
 
     it('a string holding U+0000 and one holding a lone surrogate round-trip, in values, keys and node ids', async () => {
-      const nasty = { nul: 'a\u0000b', lone: 'x\ud800y', low: '\udc00', ['k\u0000']: 1, ['\udfff']: 2 };
-      const state = h.state({ context: checkpointContext({ fetch: nasty, ['node\u0000\ud800']: 'nul id', ['back\\slash']: 1 }, { $INPUT: nasty }) });
+      const nasty = {
+        nul: 'a\u0000b',
+        lone: 'x\ud800y',
+        low: '\udc00',
+        ['k\u0000']: 1,
+        ['\udfff']: 2,
+      };
+      const state = h.state({
+        context: checkpointContext(
+          { fetch: nasty, ['node\u0000\ud800']: 'nul id', ['back\\slash']: 1 },
+          { $INPUT: nasty },
+        ),
+      });
       await h.store.save(state);
       expectSameState(await h.store.load(state.executionId, { tenantId: h.tenant }), state);
     });
@@ -75,7 +118,7 @@ export function roundTripCases(factory: ExecutionStoreFactory, propertyRuns: num
       await h.store.save(state);
       result.items.push(3);
       const first = await h.store.load(state.executionId, { tenantId: h.tenant });
-      ((first!.context.$NODE as Record<string, { items: number[] }>).fetch!).items.push(4);
+      (first!.context.$NODE as Record<string, { items: number[] }>).fetch!.items.push(4);
       const second = await h.store.load(state.executionId, { tenantId: h.tenant });
       expect((second!.context.$NODE as Record<string, unknown>).fetch).toEqual({ items: [1, 2] });
     });
@@ -87,7 +130,9 @@ export function roundTripCases(factory: ExecutionStoreFactory, propertyRuns: num
       expect(await h.store.load(state.executionId, { tenantId: `${h.tenant}-other` })).toBeNull();
       expect(await h.store.load(state.executionId)).toBeNull();
       expect(await h.store.load('bad\u0000id', { tenantId: h.tenant })).toBeNull();
-      expect(await h.store.load(state.executionId.replace(/.$/, '\ud800'), { tenantId: h.tenant })).toBeNull();
+      expect(
+        await h.store.load(state.executionId.replace(/.$/, '\ud800'), { tenantId: h.tenant }),
+      ).toBeNull();
     });
 
     it('uses the default tenant when none is given', async () => {
@@ -98,10 +143,18 @@ export function roundTripCases(factory: ExecutionStoreFactory, propertyRuns: num
     });
 
     it('property: random values of every supported type round-trip, type for type', async () => {
-      const states = fc.record({ context: codableContext, result: codableValue, data: codableValue });
+      const states = fc.record({
+        context: codableContext,
+        result: codableValue,
+        data: codableValue,
+      });
       await fc.assert(
         fc.asyncProperty(states, async ({ context, result, data }) => {
-          const state = h.state({ context, result, inbox: [{ eventId: 'e', type: 't', data, receivedAt: '2030-01-01T00:00:00.000Z' }] });
+          const state = h.state({
+            context,
+            result,
+            inbox: [{ eventId: 'e', type: 't', data, receivedAt: '2030-01-01T00:00:00.000Z' }],
+          });
           await h.store.save(state);
           const loaded = await h.store.load(state.executionId, { tenantId: h.tenant });
           expect(findDifference(loaded, state)).toBeUndefined();

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { StateSerializationError } from '../../src/errors.js';
 import type { ExecutionStore } from '../../src/store/execution-store.js';
 import type { ExecutionState } from '../../src/state/execution-state.js';
-import { expectSameState, rejectionOf, type ExecutionStoreFactory, useHarness, withNodes } from './store-harness.js';
+import {
+  expectSameState,
+  rejectionOf,
+  type ExecutionStoreFactory,
+  useHarness,
+  withNodes,
+} from './store-harness.js';
 
 function cyclic(): Record<string, unknown> {
   const value: Record<string, unknown> = { name: 'loop' };
@@ -15,7 +21,12 @@ const BAD_VALUES: [string, () => unknown, string][] = [
   ['a cycle', cyclic, '$NODE.fetch.self'],
 ];
 
-async function expectNotSerializable(store: ExecutionStore, state: ExecutionState, path: string, changedNodes?: string[]): Promise<void> {
+async function expectNotSerializable(
+  store: ExecutionStore,
+  state: ExecutionState,
+  path: string,
+  changedNodes?: string[],
+): Promise<void> {
   const error = await rejectionOf(store.save(state, changedNodes ? { changedNodes } : {}));
   expect(error).toBeInstanceOf(StateSerializationError);
   expect(error).not.toBeInstanceOf(TypeError);
@@ -36,8 +47,17 @@ export function serializationCases(factory: ExecutionStoreFactory): void {
 
         const good = withNodes(h.state(), { start: { ok: true } }, 1);
         await h.store.save(good);
-        await expectNotSerializable(h.store, withNodes(good, { start: { ok: true }, fetch: make() }), path);
-        await expectNotSerializable(h.store, withNodes(good, { start: { ok: true }, fetch: make() }), path, ['fetch']);
+        await expectNotSerializable(
+          h.store,
+          withNodes(good, { start: { ok: true }, fetch: make() }),
+          path,
+        );
+        await expectNotSerializable(
+          h.store,
+          withNodes(good, { start: { ok: true }, fetch: make() }),
+          path,
+          ['fetch'],
+        );
         expectSameState(await h.store.load(good.executionId, { tenantId: h.tenant }), good);
       });
     }
@@ -45,7 +65,9 @@ export function serializationCases(factory: ExecutionStoreFactory): void {
     it('a value outside $NODE is named by its context path, and nothing is written', async () => {
       const good = h.state({ version: 1 });
       await h.store.save(good);
-      const error = await rejectionOf(h.store.save({ ...good, version: 2, context: { $INPUT: { at: Symbol('x') } } }));
+      const error = await rejectionOf(
+        h.store.save({ ...good, version: 2, context: { $INPUT: { at: Symbol('x') } } }),
+      );
       expect(error.code).toBe('state_not_serializable');
       expect((error as StateSerializationError).path).toBe('$INPUT.at');
       expectSameState(await h.store.load(good.executionId, { tenantId: h.tenant }), good);

@@ -17,7 +17,9 @@ import { findDifference } from '../state/strict-difference.js';
  * and `sweepExpired` cases only assert on their own executions. Drop the backend (schema, file,
  * key prefix) in the test file's own afterAll.
  */
-export type ExecutionStoreFactory = (options: ExecutionStoreOptions) => ExecutionStore | Promise<ExecutionStore>;
+export type ExecutionStoreFactory = (
+  options: ExecutionStoreOptions,
+) => ExecutionStore | Promise<ExecutionStore>;
 
 /**
  * Makes the backend fail for `store` (e.g. kills its connections while a write waits on a lock,
@@ -77,7 +79,8 @@ export function useHarness(factory: ExecutionStoreFactory): Harness {
       return tenant;
     },
     open,
-    state: (overrides = {}) => newExecutionState({ executionId: randomUUID(), tenantId: tenant, ...overrides }),
+    state: (overrides = {}) =>
+      newExecutionState({ executionId: randomUUID(), tenantId: tenant, ...overrides }),
   };
 }
 
@@ -102,7 +105,10 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** A context shaped like the engine's checkpoint (flows.md §6.6) with these node results. */
-export function checkpointContext(nodes: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function checkpointContext(
+  nodes: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   const ids = Object.keys(nodes);
   return {
     $INPUT: { customer: 42 },
@@ -115,6 +121,10 @@ export function checkpointContext(nodes: Record<string, unknown>, extra: Record<
 }
 
 /** The same state with `$NODE` (and `$VISITS`, `$LAST_NODE`) replaced. */
-export function withNodes(state: ExecutionState, nodes: Record<string, unknown>, version = state.version + 1): ExecutionState {
+export function withNodes(
+  state: ExecutionState,
+  nodes: Record<string, unknown>,
+  version = state.version + 1,
+): ExecutionState {
   return { ...state, version, context: checkpointContext(nodes, { $INPUT: state.context.$INPUT }) };
 }

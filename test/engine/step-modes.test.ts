@@ -1,9 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { FlowError, parseFlow, runStep, stepFlow, type FlowHooks, type Step } from '../../src/index.js';
+import {
+  FlowError,
+  parseFlow,
+  runStep,
+  stepFlow,
+  type FlowHooks,
+  type Step,
+} from '../../src/index.js';
 import { readFileSync } from 'node:fs';
 
-const approval = parseFlow(readFileSync(new URL('../../examples/approval.json', import.meta.url), 'utf8'));
-const approvalInput = { id: 'EXP-7', requester: 'Bob', amount: 120.5, reason: 'conference travel', approvers: ['alice@example.com'] };
+const approval = parseFlow(
+  readFileSync(new URL('../../examples/approval.json', import.meta.url), 'utf8'),
+);
+const approvalInput = {
+  id: 'EXP-7',
+  requester: 'Bob',
+  amount: 120.5,
+  reason: 'conference travel',
+  approvers: ['alice@example.com'],
+};
 
 function envelope(decision: 'approve' | 'reject'): Record<string, unknown> {
   return {
@@ -15,7 +30,9 @@ function envelope(decision: 'approve' | 'reject'): Record<string, unknown> {
       flow_id: 'expense_approval',
       trigger_type: 'approval_completed',
       final_decision: decision,
-      approval_details: [{ approver_id: 'alice@example.com', decision, comments: 'ok', timestamp: 1767225600000 }],
+      approval_details: [
+        { approver_id: 'alice@example.com', decision, comments: 'ok', timestamp: 1767225600000 },
+      ],
       success: true,
     },
   };
@@ -46,26 +63,51 @@ describe('distributed mode (runStep)', () => {
     const s1 = await runStep(approval, { input: approvalInput, executionId: 'exec-1' }, options);
     expect(s1.status).toBe('advanced');
     expect(s1.step?.nodeId).toBe('prepare');
-    expect(s1.step?.result).toEqual({ title: 'Expense EXP-7', content: 'Bob asks for 120.5 EUR: conference travel', approvers: ['alice@example.com'] });
+    expect(s1.step?.result).toEqual({
+      title: 'Expense EXP-7',
+      content: 'Bob asks for 120.5 EUR: conference travel',
+      approvers: ['alice@example.com'],
+    });
 
     const s2 = await runStep(approval, { checkpoint: s1.context }, options);
     expect(s2.status).toBe('suspended');
-    const state = s2.step!.result as { status: string; event_type: string; subscription_id: string; service_config: { approver_config: { approvers: string[] } } };
+    const state = s2.step!.result as {
+      status: string;
+      event_type: string;
+      subscription_id: string;
+      service_config: { approver_config: { approvers: string[] } };
+    };
     expect(s2.step).toMatchObject({ nodeId: 'approve', isSuspend: true });
     expect(state.status).toBe('pending');
     expect(state.event_type).toBe('approval_decision');
     expect(state.subscription_id).toBe('sub-approve');
     expect(state.service_config.approver_config.approvers).toEqual(['alice@example.com']);
-    expect(s2.status === 'suspended' && s2.waiting).toMatchObject({ nodeId: 'approve', eventType: 'approval_decision', subscriptionId: 'sub-approve' });
+    expect(s2.status === 'suspended' && s2.waiting).toMatchObject({
+      nodeId: 'approve',
+      eventType: 'approval_decision',
+      subscriptionId: 'sub-approve',
+    });
 
     // A pending event cannot be skipped.
     const skipped = await runStep(approval, { checkpoint: s2.context }, options);
     expect(skipped.status).toBe('failed');
-    expect(skipped.status === 'failed' && skipped.error).toMatchObject({ code: -500, type: 'flow_error' });
+    expect(skipped.status === 'failed' && skipped.error).toMatchObject({
+      code: -500,
+      type: 'flow_error',
+    });
 
     const E = envelope('approve');
-    const s3 = await runStep(approval, { checkpoint: s2.context, resume: { type: 'event', data: E } }, options);
-    expect(s3.step).toMatchObject({ nodeId: 'approve', isSuspend: false, isEnd: false, branch: '' });
+    const s3 = await runStep(
+      approval,
+      { checkpoint: s2.context, resume: { type: 'event', data: E } },
+      options,
+    );
+    expect(s3.step).toMatchObject({
+      nodeId: 'approve',
+      isSuspend: false,
+      isEnd: false,
+      branch: '',
+    });
     expect((s3.step!.result as Record<string, unknown>).status).toBe('completed');
     expect((s3.step!.result as Record<string, unknown>).event_data).toEqual(E);
     expect(subs.released).toEqual(['sub-approve']);
@@ -74,7 +116,10 @@ describe('distributed mode (runStep)', () => {
     expect(s4.step).toMatchObject({ nodeId: 'decide', result: 'approved', branch: 'approved' });
     const s5 = await runStep(approval, { checkpoint: s4.context }, options);
     expect(s5.status).toBe('completed');
-    expect(s5.step).toMatchObject({ isEnd: true, result: { status: 'approved', expense: 'EXP-7', decidedBy: 'alice@example.com' } });
+    expect(s5.step).toMatchObject({
+      isEnd: true,
+      result: { status: 'approved', expense: 'EXP-7', decidedBy: 'alice@example.com' },
+    });
     // Past the end: a synthetic end step, not an error.
     const s6 = await runStep(approval, { checkpoint: s5.context }, options);
     expect(s6.step).toMatchObject({ nodeId: null, isEnd: true, name: 'end' });
@@ -84,11 +129,19 @@ describe('distributed mode (runStep)', () => {
     const { events } = subscriptions();
     let out = await runStep(approval, { input: approvalInput }, { events });
     out = await runStep(approval, { checkpoint: out.context }, { events });
-    out = await runStep(approval, { checkpoint: out.context, resume: { type: 'event', data: envelope('reject') } }, { events });
+    out = await runStep(
+      approval,
+      { checkpoint: out.context, resume: { type: 'event', data: envelope('reject') } },
+      { events },
+    );
     out = await runStep(approval, { checkpoint: out.context }, { events });
     expect(out.step?.result).toBe('rejected');
     out = await runStep(approval, { checkpoint: out.context }, { events });
-    expect(out.step?.result).toEqual({ status: 'rejected', expense: 'EXP-7', approvalState: 'completed' });
+    expect(out.step?.result).toEqual({
+      status: 'rejected',
+      expense: 'EXP-7',
+      approvalState: 'completed',
+    });
   });
 
   it('never suspends without a subscription: no events option fails the step', async () => {
@@ -103,23 +156,47 @@ describe('distributed mode (runStep)', () => {
 
   it('rejects invalid resumes with typed errors', async () => {
     const first = await runStep(approval, { input: approvalInput });
-    const noSuspend = await runStep(approval, { checkpoint: first.context, resume: { type: 'event', data: { x: 1 } } });
-    expect(noSuspend.status === 'failed' && noSuspend.error.message).toContain('not a suspending node');
-    const badType = await runStep(approval, { checkpoint: first.context, resume: { type: 'bogus' as 'event' } });
-    expect(badType.status === 'failed' && badType.error.message).toContain('unsupported resume type');
+    const noSuspend = await runStep(approval, {
+      checkpoint: first.context,
+      resume: { type: 'event', data: { x: 1 } },
+    });
+    expect(noSuspend.status === 'failed' && noSuspend.error.message).toContain(
+      'not a suspending node',
+    );
+    const badType = await runStep(approval, {
+      checkpoint: first.context,
+      resume: { type: 'bogus' as 'event' },
+    });
+    expect(badType.status === 'failed' && badType.error.message).toContain(
+      'unsupported resume type',
+    );
     const noCheckpoint = await runStep(approval, { resume: { type: 'timeout' } });
-    expect(noCheckpoint.status === 'failed' && noCheckpoint.error.message).toContain('needs a checkpoint');
+    expect(noCheckpoint.status === 'failed' && noCheckpoint.error.message).toContain(
+      'needs a checkpoint',
+    );
   });
 
   it('timeout and cancel resumes set the state', async () => {
     const { events } = subscriptions();
     const s1 = await runStep(approval, { input: approvalInput }, { events });
     const s2 = await runStep(approval, { checkpoint: s1.context }, { events });
-    const timedOut = await runStep(approval, { checkpoint: s2.context, resume: { type: 'timeout' } }, { events });
+    const timedOut = await runStep(
+      approval,
+      { checkpoint: s2.context, resume: { type: 'timeout' } },
+      { events },
+    );
     expect((timedOut.step!.result as Record<string, unknown>).status).toBe('timeout');
-    const cancelled = await runStep(approval, { checkpoint: s2.context, resume: { type: 'cancel' } }, { events });
+    const cancelled = await runStep(
+      approval,
+      { checkpoint: s2.context, resume: { type: 'cancel' } },
+      { events },
+    );
     expect((cancelled.step!.result as Record<string, unknown>).status).toBe('cancelled');
-    const empty = await runStep(approval, { checkpoint: s2.context, resume: { type: 'event', data: {} } }, { events });
+    const empty = await runStep(
+      approval,
+      { checkpoint: s2.context, resume: { type: 'event', data: {} } },
+      { events },
+    );
     expect((empty.step!.result as Record<string, unknown>).status).toBe('pending');
   });
 
@@ -138,10 +215,23 @@ describe('distributed mode (runStep)', () => {
     const seen: string[] = [];
     const { defaultRegistry, defineNode } = await import('../../src/index.js');
     const registry = defaultRegistry.copy().register(
-      defineNode({ type: 'probe', run: (ctx) => { seen.push(ctx.idempotencyKey); return ctx.executionId; } }),
+      defineNode({
+        type: 'probe',
+        run: (ctx) => {
+          seen.push(ctx.idempotencyKey);
+          return ctx.executionId;
+        },
+      }),
     );
     const flow = parseFlow(
-      { flow_id: 'p', nodes: [{ type: 'start', id: 's', next: 'p' }, { type: 'probe', id: 'p', next: 'e' }, { type: 'end', id: 'e', output: '$NODE.p' }] },
+      {
+        flow_id: 'p',
+        nodes: [
+          { type: 'start', id: 's', next: 'p' },
+          { type: 'probe', id: 'p', next: 'e' },
+          { type: 'end', id: 'e', output: '$NODE.p' },
+        ],
+      },
       { registry },
     );
     const a = await runStep(flow, { input: {}, executionId: 'ex1' });
@@ -177,13 +267,38 @@ describe('step mode (stepFlow)', () => {
   it('keeps value types in step contexts (no JSON round trip) and copying never throws', async () => {
     const { defaultRegistry, defineNode } = await import('../../src/index.js');
     const when = new Date('2026-01-02T03:04:05Z');
-    const registry = defaultRegistry.copy().register(
-      defineNode({ type: 'rich', run: () => ({ when, tags: new Set(['a']), index: new Map([['k', 1]]), big: 10n, fn: () => 1 }) }),
+    const registry = defaultRegistry
+      .copy()
+      .register(
+        defineNode({
+          type: 'rich',
+          run: () => ({
+            when,
+            tags: new Set(['a']),
+            index: new Map([['k', 1]]),
+            big: 10n,
+            fn: () => 1,
+          }),
+        }),
+      );
+    const rich = parseFlow(
+      {
+        nodes: [
+          { type: 'start', id: 's', next: 'r' },
+          { type: 'rich', id: 'r', next: 'e' },
+          { type: 'end', id: 'e', output: '$F.concat("x")' },
+        ],
+      },
+      { registry },
     );
-    const rich = parseFlow({ nodes: [{ type: 'start', id: 's', next: 'r' }, { type: 'rich', id: 'r', next: 'e' }, { type: 'end', id: 'e', output: '$F.concat("x")' }] }, { registry });
     const steps: Step[] = [];
     for await (const step of stepFlow(rich, {})) steps.push(step);
-    const r = (steps[1]!.context.$NODE as Record<string, { when: unknown; tags: unknown; index: Map<string, number>; big: unknown }>).r!;
+    const r = (
+      steps[1]!.context.$NODE as Record<
+        string,
+        { when: unknown; tags: unknown; index: Map<string, number>; big: unknown }
+      >
+    ).r!;
     expect(r.when).toBeInstanceOf(Date);
     expect(r.tags).toBeInstanceOf(Set);
     expect(r.index.get('k')).toBe(1);
@@ -191,10 +306,21 @@ describe('step mode (stepFlow)', () => {
   });
 
   it('ends through the escape hatch with a synthetic end step', async () => {
-    const escape = parseFlow({ nodes: [{ type: 'start', id: 's', next: 'a' }, { type: 'assignment', id: 'a', output: 5, errorHandler: { strategy: 'continue' } }] });
+    const escape = parseFlow({
+      nodes: [
+        { type: 'start', id: 's', next: 'a' },
+        { type: 'assignment', id: 'a', output: 5, errorHandler: { strategy: 'continue' } },
+      ],
+    });
     const steps: Step[] = [];
     for await (const step of stepFlow(escape, {})) steps.push(step);
-    expect(steps.at(-1)).toMatchObject({ nodeId: null, type: 'end', name: 'end', isEnd: true, result: { s: null, a: 5 } });
+    expect(steps.at(-1)).toMatchObject({
+      nodeId: null,
+      type: 'end',
+      name: 'end',
+      isEnd: true,
+      result: { s: null, a: 5 },
+    });
   });
 
   it('closing the generator early fires onFlowEnd with result null', async () => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { defaultRegistry, defineNode, FlowError, parseFlow, runFlow, type NodeRegistry } from '../../src/index.js';
+import {
+  defaultRegistry,
+  defineNode,
+  FlowError,
+  parseFlow,
+  runFlow,
+  type NodeRegistry,
+} from '../../src/index.js';
 
 /** A node that waits for its signal (or `ms`) and records what it saw. */
 function probes() {
@@ -28,7 +35,8 @@ function probes() {
       run: (ctx) => {
         seen.attempts.push(ctx.attempt);
         seen.keys.push(ctx.idempotencyKey);
-        if (ctx.attempt < Number((ctx.def as Record<string, unknown>).failures ?? 0) + 1) throw new Error(`fail ${ctx.attempt}`);
+        if (ctx.attempt < Number((ctx.def as Record<string, unknown>).failures ?? 0) + 1)
+          throw new Error(`fail ${ctx.attempt}`);
         return ctx.attempt;
       },
     }),
@@ -39,14 +47,21 @@ function probes() {
 const chain = (node: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   flow_id: 't',
   ...extra,
-  nodes: [{ type: 'start', id: 's', next: 'n' }, { id: 'n', next: 'e', ...node }, { type: 'end', id: 'e', output: '$NODE.n' }],
+  nodes: [
+    { type: 'start', id: 's', next: 'n' },
+    { id: 'n', next: 'e', ...node },
+    { type: 'end', id: 'e', output: '$NODE.n' },
+  ],
 });
 
 describe('timeouts', () => {
   it("a node timeout aborts the node's signal and fails with NodeTimeout -1 node_error", async () => {
     const { seen, registry } = probes();
     const started = Date.now();
-    const error = await runFlow(parseFlow(chain({ type: 'wait', timeout: 50 }), { registry }), {}).catch((e: unknown) => e);
+    const error = await runFlow(
+      parseFlow(chain({ type: 'wait', timeout: 50 }), { registry }),
+      {},
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FlowError);
     expect(error).toMatchObject({ code: -1, type: 'node_error', name: 'NodeTimeout', node: 'n' });
     expect(seen.aborted).toBe(1);
@@ -55,19 +70,34 @@ describe('timeouts', () => {
 
   it('the flow budget binding makes the node timeout a flow_error', async () => {
     const { registry } = probes();
-    const error = await runFlow(parseFlow(chain({ type: 'wait', timeout: 'PT5S' }, { timeout: 'PT0.05S' }), { registry }), {}).catch((e: unknown) => e);
+    const error = await runFlow(
+      parseFlow(chain({ type: 'wait', timeout: 'PT5S' }, { timeout: 'PT0.05S' }), { registry }),
+      {},
+    ).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: -1, type: 'flow_error', name: 'NodeTimeout' });
   });
 
   it('the run option timeout combines with the flow timeout as the smaller', async () => {
     const { registry } = probes();
-    const error = await runFlow(parseFlow(chain({ type: 'wait' }, { timeout: 'PT10S' }), { registry }), {}, { timeout: 40 }).catch((e: unknown) => e);
+    const error = await runFlow(
+      parseFlow(chain({ type: 'wait' }, { timeout: 'PT10S' }), { registry }),
+      {},
+      { timeout: 40 },
+    ).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: -1, type: 'flow_error' });
   });
 
   it('timeoutHandler continue-with gives the default value, never retried', async () => {
     const { seen, registry } = probes();
-    const flow = parseFlow(chain({ type: 'wait', timeout: 30, timeoutHandler: { strategy: 'continue-with', defaultValue: 'late' }, errorHandler: { retryTimes: 3 } }), { registry });
+    const flow = parseFlow(
+      chain({
+        type: 'wait',
+        timeout: 30,
+        timeoutHandler: { strategy: 'continue-with', defaultValue: 'late' },
+        errorHandler: { retryTimes: 3 },
+      }),
+      { registry },
+    );
     expect(await runFlow(flow, {})).toBe('late');
     expect(seen.attempts).toEqual([1]);
   });
@@ -78,7 +108,13 @@ describe('timeouts', () => {
       chain({
         type: 'child',
         errorHandler: { strategy: 'continue-with', defaultValue: 'child failed' },
-        childFlow: { nodes: [{ type: 'start', id: 's', next: 'w' }, { type: 'wait', id: 'w', timeout: 20, next: 'e' }, { type: 'end', id: 'e', output: 1 }] },
+        childFlow: {
+          nodes: [
+            { type: 'start', id: 's', next: 'w' },
+            { type: 'wait', id: 'w', timeout: 20, next: 'e' },
+            { type: 'end', id: 'e', output: 1 },
+          ],
+        },
       }),
       { registry },
     );
@@ -95,7 +131,12 @@ describe('timeouts', () => {
         childFlow: {
           nodes: [
             { type: 'start', id: 's', next: 'w' },
-            { type: 'wait', id: 'w', errorHandler: { strategy: 'continue-with', defaultValue: 'swallowed' }, next: 'e' },
+            {
+              type: 'wait',
+              id: 'w',
+              errorHandler: { strategy: 'continue-with', defaultValue: 'swallowed' },
+              next: 'e',
+            },
             { type: 'end', id: 'e', output: '$NODE.w' },
           ],
         },
@@ -109,7 +150,9 @@ describe('timeouts', () => {
 describe('retries', () => {
   it('retryTimes allows N+1 attempts sharing one idempotency key', async () => {
     const { seen, registry } = probes();
-    const flow = parseFlow(chain({ type: 'flaky', failures: 2, errorHandler: { retryTimes: 2 } }), { registry });
+    const flow = parseFlow(chain({ type: 'flaky', failures: 2, errorHandler: { retryTimes: 2 } }), {
+      registry,
+    });
     expect(await runFlow(flow, {}, { executionId: 'x' })).toBe(3);
     expect(seen.attempts).toEqual([1, 2, 3]);
     expect(new Set(seen.keys)).toEqual(new Set(['x:n:1']));
@@ -117,7 +160,14 @@ describe('retries', () => {
 
   it('retryDelay with retryBackoff spaces the attempts', async () => {
     const { registry } = probes();
-    const flow = parseFlow(chain({ type: 'flaky', failures: 2, errorHandler: { retryTimes: 2, retryDelay: 40, retryBackoff: 2 } }), { registry });
+    const flow = parseFlow(
+      chain({
+        type: 'flaky',
+        failures: 2,
+        errorHandler: { retryTimes: 2, retryDelay: 40, retryBackoff: 2 },
+      }),
+      { registry },
+    );
     const started = Date.now();
     expect(await runFlow(flow, {})).toBe(3);
     expect(Date.now() - started).toBeGreaterThanOrEqual(40 + 80 - 5);
@@ -125,7 +175,15 @@ describe('retries', () => {
 
   it('retry waits count against the node budget', async () => {
     const { seen, registry } = probes();
-    const flow = parseFlow(chain({ type: 'flaky', failures: 5, timeout: 60, errorHandler: { retryTimes: 5, retryDelay: 'PT1S' } }), { registry });
+    const flow = parseFlow(
+      chain({
+        type: 'flaky',
+        failures: 5,
+        timeout: 60,
+        errorHandler: { retryTimes: 5, retryDelay: 'PT1S' },
+      }),
+      { registry },
+    );
     const error = await runFlow(flow, {}).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: -1, name: 'NodeTimeout' });
     expect(seen.attempts).toEqual([1]);
@@ -133,7 +191,14 @@ describe('retries', () => {
 
   it('exhausted retries abort with the handler code and message', async () => {
     const { registry } = probes();
-    const flow = parseFlow(chain({ type: 'flaky', failures: 9, errorHandler: { retryTimes: 1, code: 77, message: 'gave up' } }), { registry });
+    const flow = parseFlow(
+      chain({
+        type: 'flaky',
+        failures: 9,
+        errorHandler: { retryTimes: 1, code: 77, message: 'gave up' },
+      }),
+      { registry },
+    );
     const error = await runFlow(flow, {}).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 77, type: 'node_error', message: 'gave up', node: 'n' });
     expect((error as FlowError).cause).toMatchObject({ name: 'Error', message: 'fail 2' });
@@ -144,7 +209,10 @@ describe('cancellation', () => {
   it("aborting options.signal fires the running node's signal and fails with FlowCancelled", async () => {
     const { seen, registry } = probes();
     const controller = new AbortController();
-    const flow = parseFlow(chain({ type: 'wait', errorHandler: { strategy: 'continue', retryTimes: 3 } }), { registry });
+    const flow = parseFlow(
+      chain({ type: 'wait', errorHandler: { strategy: 'continue', retryTimes: 3 } }),
+      { registry },
+    );
     const pending = runFlow(flow, {}, { signal: controller.signal });
     setTimeout(() => controller.abort(), 20);
     const error = await pending.catch((e: unknown) => e);
@@ -155,7 +223,11 @@ describe('cancellation', () => {
 
   it('an already aborted signal runs nothing', async () => {
     const { seen, registry } = probes();
-    const error = await runFlow(parseFlow(chain({ type: 'flaky' }), { registry }), {}, { signal: AbortSignal.abort() }).catch((e: unknown) => e);
+    const error = await runFlow(
+      parseFlow(chain({ type: 'flaky' }), { registry }),
+      {},
+      { signal: AbortSignal.abort() },
+    ).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'FlowCancelled' });
     expect(seen.attempts).toEqual([]);
   });
@@ -172,8 +244,19 @@ describe('map', () => {
         childFlow: {
           nodes: [
             { type: 'start', id: 's', next: 'pick' },
-            { type: 'if', id: 'pick', condition: { field: '$INPUT.item', operator: 'eq', value: 2 }, next: 'boom', else_next: 'w' },
-            { type: 'end', id: 'boom', resultType: 'error', error: { code: 9, message: 'item 2 failed' } },
+            {
+              type: 'if',
+              id: 'pick',
+              condition: { field: '$INPUT.item', operator: 'eq', value: 2 },
+              next: 'boom',
+              else_next: 'w',
+            },
+            {
+              type: 'end',
+              id: 'boom',
+              resultType: 'error',
+              error: { code: 9, message: 'item 2 failed' },
+            },
             { type: 'wait', id: 'w', next: 'e' },
             { type: 'end', id: 'e', output: 1 },
           ],

@@ -22,9 +22,19 @@ describe('flow loading', () => {
       runtime: 'ruby',
       nodes: [
         { type: 'start', id: 's', next: 'a' },
-        { type: 'assignment', id: 'a', errorHandler: { strategy: 'retry' }, timeout: 'P1M', next: 'b' },
+        {
+          type: 'assignment',
+          id: 'a',
+          errorHandler: { strategy: 'retry' },
+          timeout: 'P1M',
+          next: 'b',
+        },
         { type: 'frobnicate', id: 'b' },
-        { type: 'switch', id: 'c', branches: [{ name: 'x', condition: { field: 1, operator: 'approx', value: 2 } }] },
+        {
+          type: 'switch',
+          id: 'c',
+          branches: [{ name: 'x', condition: { field: 1, operator: 'approx', value: 2 } }],
+        },
         { type: 'http', id: 'd', url: 'http://x', method: 'FETCH' },
         { type: 'loop', id: 'l', collection: [] },
         { id: 'no-type' },
@@ -32,7 +42,9 @@ describe('flow loading', () => {
     });
     const byPath = Object.fromEntries(issues.map((i) => [i.path, i.message]));
     expect(byPath.runtime).toContain('python | javascript | typescript');
-    expect(byPath['nodes[1].errorHandler.strategy']).toBe('expected abort | continue | continue-with');
+    expect(byPath['nodes[1].errorHandler.strategy']).toBe(
+      'expected abort | continue | continue-with',
+    );
     expect(byPath['nodes[1].timeout']).toContain('ISO 8601');
     expect(byPath['nodes[2].type']).toContain('unknown node type "frobnicate"');
     expect(byPath['nodes[2].type']).toContain('assignment');
@@ -44,9 +56,20 @@ describe('flow loading', () => {
 
   it('reports problems inside embedded child flows with their full path', () => {
     const issues = issuesOf({
-      nodes: [{ type: 'start', id: 's', next: 'c' }, { type: 'child', id: 'c', childFlow: { nodes: [{ type: 'start', id: 's', next: 'e', errorHandler: { strategy: 'nope' } }] } }],
+      nodes: [
+        { type: 'start', id: 's', next: 'c' },
+        {
+          type: 'child',
+          id: 'c',
+          childFlow: {
+            nodes: [{ type: 'start', id: 's', next: 'e', errorHandler: { strategy: 'nope' } }],
+          },
+        },
+      ],
     });
-    expect(issues.map((i) => i.path)).toContain('nodes[1].childFlow.nodes[0].errorHandler.strategy');
+    expect(issues.map((i) => i.path)).toContain(
+      'nodes[1].childFlow.nodes[0].errorHandler.strategy',
+    );
   });
 
   it('reads YAML with the 1.1 scalar rules, anchors and merge keys; dates stay strings', async () => {
@@ -68,13 +91,21 @@ nodes:
 `;
     const flow = parseFlow(yaml);
     expect(flow.warnings.some((w) => w.includes('defaults'))).toBe(true);
-    expect(await runFlow(flow, {})).toEqual({ flag: true, day: '2024-01-02', nope: false, true: 1 });
+    expect(await runFlow(flow, {})).toEqual({
+      flag: true,
+      day: '2024-01-02',
+      nope: false,
+      true: 1,
+    });
   });
 
   it('loads .json/.yaml files by extension and rejects empty or broken text precisely', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'plaita-load-'));
     const yamlPath = join(dir, 'f.yml');
-    writeFileSync(yamlPath, 'nodes:\n  - {type: start, id: s, next: e}\n  - {type: end, id: e, output: 7}\n');
+    writeFileSync(
+      yamlPath,
+      'nodes:\n  - {type: start, id: s, next: e}\n  - {type: end, id: e, output: 7}\n',
+    );
     expect(await runFlow(await loadFlowFile(yamlPath), {})).toBe(7);
     expect(issuesOf('   ')[0]!.message).toContain('empty');
     expect(issuesOf('{"nodes": [}')[0]!.message).toContain('not valid JSON');
@@ -107,17 +138,42 @@ nodes:
       expose_env: ['X'],
       nodes: [
         { type: 'start', id: 's', next: 'w' },
-        { type: 'while', id: 'w', max_iterations: 2, condition: { field: 1, operator: 'eq', value: 1 }, child_flow: { nodes: [{ type: 'start', id: 's', next: 'e' }, { type: 'end', id: 'e', output: '$INPUT.index' }] }, next: 'e' },
-        { type: 'end', id: 'e', result_type: 'success', output: { w: '$NODE.w', g: '$GLOBAL.g', x: '$ENV.X', id: '$FLOW_ID', alias: '$FLOW' } },
+        {
+          type: 'while',
+          id: 'w',
+          max_iterations: 2,
+          condition: { field: 1, operator: 'eq', value: 1 },
+          child_flow: {
+            nodes: [
+              { type: 'start', id: 's', next: 'e' },
+              { type: 'end', id: 'e', output: '$INPUT.index' },
+            ],
+          },
+          next: 'e',
+        },
+        {
+          type: 'end',
+          id: 'e',
+          result_type: 'success',
+          output: { w: '$NODE.w', g: '$GLOBAL.g', x: '$ENV.X', id: '$FLOW_ID', alias: '$FLOW' },
+        },
       ],
     });
-    expect(await runFlow(flow, {}, { env: { X: 'y' } })).toEqual({ w: 1, g: 1, x: 'y', id: 'camel', alias: 'camel' });
+    expect(await runFlow(flow, {}, { env: { X: 'y' } })).toEqual({
+      w: 1,
+      g: 1,
+      x: 'y',
+      id: 'camel',
+      alias: 'camel',
+    });
   });
 });
 
 describe('flow JSON Schema', () => {
   it('the published schema/flow.schema.json is the one generated from the zod schemas', () => {
-    const published = JSON.parse(readFileSync(new URL('../../schema/flow.schema.json', import.meta.url), 'utf8')) as unknown;
+    const published = JSON.parse(
+      readFileSync(new URL('../../schema/flow.schema.json', import.meta.url), 'utf8'),
+    ) as unknown;
     expect(published).toEqual(JSON.parse(JSON.stringify(flowDocumentJsonSchema(defaultRegistry))));
   });
 });

@@ -4,12 +4,46 @@ import { FenceRejectedError, StateCorruptError, StoreUnavailableError } from '..
 import { classifyPgError } from '../../src/store/postgres/classify-pg-error.js';
 import { classifySqliteError } from '../../src/store/sqlite/classify-sqlite-error.js';
 
-const withCode = (code: string): Error => Object.assign(new Error(`driver error ${code}`), { code });
+const withCode = (code: string): Error =>
+  Object.assign(new Error(`driver error ${code}`), { code });
 const quiet = { connecting: false, connectionLost: false };
 
 describe('classifyPgError', () => {
-  const transient = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', '08000', '08003', '08006', '08001', '08P01', '57P01', '57P02', '57P03', '57P05', '57014', '40001', '40P01', '53300', '55P03'];
-  const permanent = ['23505', '22021', '42P01', '42501', '28P01', '3D000', '57P04', '53100', 'XX000', 'EACCES'];
+  const transient = [
+    'ECONNREFUSED',
+    'ECONNRESET',
+    'ETIMEDOUT',
+    'EPIPE',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    '08000',
+    '08003',
+    '08006',
+    '08001',
+    '08P01',
+    '57P01',
+    '57P02',
+    '57P03',
+    '57P05',
+    '57014',
+    '40001',
+    '40P01',
+    '53300',
+    '55P03',
+  ];
+  const permanent = [
+    '23505',
+    '22021',
+    '42P01',
+    '42501',
+    '28P01',
+    '3D000',
+    '57P04',
+    '53100',
+    'XX000',
+    'EACCES',
+  ];
 
   it.each(transient)('%s is transient, with the driver error as cause', (code) => {
     const error = withCode(code);
@@ -27,8 +61,12 @@ describe('classifyPgError', () => {
   it('an error without a code is transient only on the connect path or after the connection was lost', () => {
     const error = new Error('Connection terminated unexpectedly');
     expect(classifyPgError(error, quiet)).toBe(error);
-    expect(classifyPgError(error, { connecting: true, connectionLost: false })).toBeInstanceOf(StoreUnavailableError);
-    expect(classifyPgError(error, { connecting: false, connectionLost: true })).toBeInstanceOf(StoreUnavailableError);
+    expect(classifyPgError(error, { connecting: true, connectionLost: false })).toBeInstanceOf(
+      StoreUnavailableError,
+    );
+    expect(classifyPgError(error, { connecting: false, connectionLost: true })).toBeInstanceOf(
+      StoreUnavailableError,
+    );
   });
 
   it('a permanent SQLSTATE stays permanent even when the connection was lost afterwards', () => {
@@ -43,20 +81,36 @@ describe('classifyPgError', () => {
 });
 
 describe('classifySqliteError', () => {
-  it.each(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_RECOVERY', 'SQLITE_LOCKED', 'SQLITE_LOCKED_SHAREDCACHE'])('%s is transient', (code) => {
+  it.each([
+    'SQLITE_BUSY',
+    'SQLITE_BUSY_SNAPSHOT',
+    'SQLITE_BUSY_RECOVERY',
+    'SQLITE_LOCKED',
+    'SQLITE_LOCKED_SHAREDCACHE',
+  ])('%s is transient', (code) => {
     const error = withCode(code);
     const classified = classifySqliteError(error);
     expect(classified).toBeInstanceOf(StoreUnavailableError);
     expect((classified as StoreUnavailableError).cause).toBe(error);
   });
 
-  it.each(['SQLITE_CORRUPT', 'SQLITE_CORRUPT_INDEX', 'SQLITE_NOTADB'])('%s is StateCorruptError', (code) => {
-    const classified = classifySqliteError(withCode(code));
-    expect(classified).toBeInstanceOf(StateCorruptError);
-    expect((classified as StateCorruptError).retryable).toBe(false);
-  });
+  it.each(['SQLITE_CORRUPT', 'SQLITE_CORRUPT_INDEX', 'SQLITE_NOTADB'])(
+    '%s is StateCorruptError',
+    (code) => {
+      const classified = classifySqliteError(withCode(code));
+      expect(classified).toBeInstanceOf(StateCorruptError);
+      expect((classified as StateCorruptError).retryable).toBe(false);
+    },
+  );
 
-  it.each(['SQLITE_CANTOPEN', 'SQLITE_READONLY', 'SQLITE_FULL', 'SQLITE_IOERR_WRITE', 'SQLITE_CONSTRAINT_PRIMARYKEY', 'SQLITE_BUSYNESS'])('%s is returned unchanged (permanent)', (code) => {
+  it.each([
+    'SQLITE_CANTOPEN',
+    'SQLITE_READONLY',
+    'SQLITE_FULL',
+    'SQLITE_IOERR_WRITE',
+    'SQLITE_CONSTRAINT_PRIMARYKEY',
+    'SQLITE_BUSYNESS',
+  ])('%s is returned unchanged (permanent)', (code) => {
     const error = withCode(code);
     expect(classifySqliteError(error)).toBe(error);
   });

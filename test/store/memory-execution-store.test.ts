@@ -1,4 +1,6 @@
 import { MemoryExecutionStore } from '../../src/store/memory/memory-execution-store.js';
 import { describeExecutionStore } from '../contracts/execution-store.contract.js';
 
-describeExecutionStore('memory', (options) => new MemoryExecutionStore(options), { propertyRuns: 150 });
+describeExecutionStore('memory', (options) => new MemoryExecutionStore(options), {
+  propertyRuns: 150,
+});

@@ -14,7 +14,11 @@ afterAll(async () => {
 gate.describe('PostgreSQL', () => {
   describeExecutionStore(
     'postgres',
-    (options) => new PostgresExecutionStore({ connectionString: POSTGRES_URL }, { schema, applicationName, ...options }),
+    (options) =>
+      new PostgresExecutionStore(
+        { connectionString: POSTGRES_URL },
+        { schema, applicationName, ...options },
+      ),
     { outage: () => terminateWhileLocked(schema, applicationName), propertyRuns: 60 },
   );
 });

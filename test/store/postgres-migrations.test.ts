@@ -18,24 +18,37 @@ afterAll(async () => {
 });
 
 const applied = (schema: string) =>
-  withAdmin(async (client) => (await client.query<{ version: number; applied_at: Date }>(`SELECT version, applied_at FROM "${schema}".schema_migrations ORDER BY version`)).rows);
+  withAdmin(
+    async (client) =>
+      (
+        await client.query<{ version: number; applied_at: Date }>(
+          `SELECT version, applied_at FROM "${schema}".schema_migrations ORDER BY version`,
+        )
+      ).rows,
+  );
 
 gate.describe('PostgreSQL migrations', () => {
-  gate.it('several stores (separate pools, so separate sessions) migrating one fresh schema at once all succeed, once', async () => {
-    const schema = freshSchema();
-    const stores = Array.from({ length: 4 }, () => new PostgresExecutionStore({ connectionString: POSTGRES_URL }, { schema }));
-    const flows = new PostgresFlowStore({ connectionString: POSTGRES_URL }, { schema });
-    try {
-      await Promise.all([
-        ...stores.map((store, i) => store.save(newExecutionState({ executionId: `e${i}` }))),
-        flows.put({ flow_id: 'f', version: '1', nodes: [] }),
-      ]);
-      expect((await applied(schema)).map((row) => row.version)).toEqual([1, 2]);
-      expect((await stores[0]!.list()).items).toHaveLength(4);
-    } finally {
-      await Promise.all([...stores, flows].map((s) => s.close()));
-    }
-  });
+  gate.it(
+    'several stores (separate pools, so separate sessions) migrating one fresh schema at once all succeed, once',
+    async () => {
+      const schema = freshSchema();
+      const stores = Array.from(
+        { length: 4 },
+        () => new PostgresExecutionStore({ connectionString: POSTGRES_URL }, { schema }),
+      );
+      const flows = new PostgresFlowStore({ connectionString: POSTGRES_URL }, { schema });
+      try {
+        await Promise.all([
+          ...stores.map((store, i) => store.save(newExecutionState({ executionId: `e${i}` }))),
+          flows.put({ flow_id: 'f', version: '1', nodes: [] }),
+        ]);
+        expect((await applied(schema)).map((row) => row.version)).toEqual([1, 2]);
+        expect((await stores[0]!.list()).items).toHaveLength(4);
+      } finally {
+        await Promise.all([...stores, flows].map((s) => s.close()));
+      }
+    },
+  );
 
   gate.it('a store on a schema already current applies nothing', async () => {
     const schema = freshSchema();
@@ -54,7 +67,11 @@ gate.describe('PostgreSQL migrations', () => {
     const store = new PostgresExecutionStore({ connectionString: POSTGRES_URL }, { schema });
     try {
       await store.list();
-      await withAdmin((client) => client.query(`INSERT INTO "${schema}".schema_migrations (version, name) VALUES (99, 'future')`));
+      await withAdmin((client) =>
+        client.query(
+          `INSERT INTO "${schema}".schema_migrations (version, name) VALUES (99, 'future')`,
+        ),
+      );
       const later = new PostgresExecutionStore({ connectionString: POSTGRES_URL }, { schema });
       const error = await later.list().catch((e: unknown) => e);
       await later.close();
@@ -67,6 +84,8 @@ gate.describe('PostgreSQL migrations', () => {
   });
 
   gate.it('rejects a schema name that is not a plain identifier', () => {
-    expect(() => new PostgresExecutionStore({ connectionString: POSTGRES_URL }, { schema: 'a"; drop' })).toThrow(RangeError);
+    expect(
+      () => new PostgresExecutionStore({ connectionString: POSTGRES_URL }, { schema: 'a"; drop' }),
+    ).toThrow(RangeError);
   });
 });

@@ -9,7 +9,8 @@ import { dropSchema, testSchema, withAdmin } from './support/postgres-schema.js'
 const gate = await postgresGate();
 const schema = testSchema('plaita_storage');
 let store: PostgresExecutionStore | undefined;
-const open = (): PostgresExecutionStore => (store = new PostgresExecutionStore({ connectionString: POSTGRES_URL }, { schema }));
+const open = (): PostgresExecutionStore =>
+  (store = new PostgresExecutionStore({ connectionString: POSTGRES_URL }, { schema }));
 afterEach(async () => {
   await store?.close();
   store = undefined;
@@ -31,40 +32,68 @@ const totals = (executionId: string) =>
   });
 
 gate.describe('PostgreSQL storage layout', () => {
-  gate.it('keeps the codec text byte for byte in json columns, queryable with -> in psql', async () => {
-    const state = newExecutionState({ executionId: 'layout', status: 'running', context: { $NODE: { b: { z: 1, a: new Date(0) }, a: 'x\u0000y' } } });
-    await open().save(state);
-    const expected = encodeCheckpoint(state, undefined, 1 << 24);
-    const stored = await withAdmin(async (client) => {
-      const header = await client.query<{ text: string; status: string }>(`SELECT header::text AS text, header->>'status' AS status FROM "${schema}".executions WHERE execution_id = 'layout'`);
-      const nodes = await client.query<{ node_id: string; value: string }>(`SELECT node_id, value::text AS value FROM "${schema}".node_results WHERE execution_id = 'layout' ORDER BY seq`);
-      return { header: header.rows[0]!, nodes: nodes.rows };
-    });
-    expect(stored.header.text).toBe(expected.header);
-    expect(stored.header.status).toBe('running');
-    expect(stored.nodes).toEqual(expected.nodes.map((n) => ({ node_id: n.nodeId, value: n.text })));
-  });
+  gate.it(
+    'keeps the codec text byte for byte in json columns, queryable with -> in psql',
+    async () => {
+      const state = newExecutionState({
+        executionId: 'layout',
+        status: 'running',
+        context: { $NODE: { b: { z: 1, a: new Date(0) }, a: 'x\u0000y' } },
+      });
+      await open().save(state);
+      const expected = encodeCheckpoint(state, undefined, 1 << 24);
+      const stored = await withAdmin(async (client) => {
+        const header = await client.query<{ text: string; status: string }>(
+          `SELECT header::text AS text, header->>'status' AS status FROM "${schema}".executions WHERE execution_id = 'layout'`,
+        );
+        const nodes = await client.query<{ node_id: string; value: string }>(
+          `SELECT node_id, value::text AS value FROM "${schema}".node_results WHERE execution_id = 'layout' ORDER BY seq`,
+        );
+        return { header: header.rows[0]!, nodes: nodes.rows };
+      });
+      expect(stored.header.text).toBe(expected.header);
+      expect(stored.header.status).toBe('running');
+      expect(stored.nodes).toEqual(
+        expected.nodes.map((n) => ({ node_id: n.nodeId, value: n.text })),
+      );
+    },
+  );
 
-  gate.it('the running size total stays exact under concurrent unfenced incremental saves of one execution', async () => {
-    const s = open();
-    const base = newExecutionState({ executionId: 'sizes' });
-    await s.save({ ...base, context: { $NODE: { shared: 'x' } } });
-    await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        s.save({ ...base, version: i + 1, context: { $NODE: { shared: 'y'.repeat(100 * (i + 1)), [`own${i}`]: 'z'.repeat(i * 10) } } }, { changedNodes: ['shared', `own${i}`] }),
-      ),
-    );
-    const { stored, actual } = await totals('sizes');
-    expect(Number(stored)).toBe(Number(actual));
-  });
+  gate.it(
+    'the running size total stays exact under concurrent unfenced incremental saves of one execution',
+    async () => {
+      const s = open();
+      const base = newExecutionState({ executionId: 'sizes' });
+      await s.save({ ...base, context: { $NODE: { shared: 'x' } } });
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          s.save(
+            {
+              ...base,
+              version: i + 1,
+              context: {
+                $NODE: { shared: 'y'.repeat(100 * (i + 1)), [`own${i}`]: 'z'.repeat(i * 10) },
+              },
+            },
+            { changedNodes: ['shared', `own${i}`] },
+          ),
+        ),
+      );
+      const { stored, actual } = await totals('sizes');
+      expect(Number(stored)).toBe(Number(actual));
+    },
+  );
 
-  gate.it('a full rewrite of more node results than one statement can bind is written whole', async () => {
-    const s = open();
-    const nodes = Object.fromEntries(Array.from({ length: 16_500 }, (_, i) => [`n${i}`, i]));
-    const state = newExecutionState({ executionId: 'many', context: { $NODE: nodes } });
-    await s.save(state);
-    expect((await s.load('many'))!.context.$NODE).toEqual(nodes);
-    const { stored, actual } = await totals('many');
-    expect(Number(stored)).toBe(Number(actual));
-  });
+  gate.it(
+    'a full rewrite of more node results than one statement can bind is written whole',
+    async () => {
+      const s = open();
+      const nodes = Object.fromEntries(Array.from({ length: 16_500 }, (_, i) => [`n${i}`, i]));
+      const state = newExecutionState({ executionId: 'many', context: { $NODE: nodes } });
+      await s.save(state);
+      expect((await s.load('many'))!.context.$NODE).toEqual(nodes);
+      const { stored, actual } = await totals('many');
+      expect(Number(stored)).toBe(Number(actual));
+    },
+  );
 });

@@ -23,4 +23,7 @@ function holdWriteLock(_store: ExecutionStore): Promise<() => Promise<void>> {
 }
 
 // Every store of the suite opens the same real file, as separate connections.
-describeExecutionStore('sqlite', (options) => new SqliteExecutionStore({ path, ...options }), { outage: holdWriteLock, propertyRuns: 100 });
+describeExecutionStore('sqlite', (options) => new SqliteExecutionStore({ path, ...options }), {
+  outage: holdWriteLock,
+  propertyRuns: 100,
+});

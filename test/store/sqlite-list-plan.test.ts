@@ -10,7 +10,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteExecutionStore } from '../../src/store/sqlite/sqlite-execution-store.js';
-import { SELECT_EXPIRED, SQLITE_LIST_DIALECT } from '../../src/store/sqlite/sqlite-execution-sql.js';
+import {
+  SELECT_EXPIRED,
+  SQLITE_LIST_DIALECT,
+} from '../../src/store/sqlite/sqlite-execution-sql.js';
 import { planList } from '../../src/store/sql/list-plan.js';
 import { listSql } from '../../src/store/sql/list-sql.js';
 import { LIST_SHAPES, SEED_TARGET, SEEDED_ROWS, seedColumns } from './support/list-shapes.js';
@@ -37,11 +40,25 @@ afterAll(() => {
 describe('SQLite list plans', () => {
   for (const shape of LIST_SHAPES) {
     it(`${shape.name}: SEARCH using ${shape.index}, no table SCAN`, () => {
-      const statement = listSql(planList(shape.query), 'executions', Date.now(), SQLITE_LIST_DIALECT);
-      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${statement.text}`).all(...statement.values) as { detail: string }[]).map((row) => row.detail);
+      const statement = listSql(
+        planList(shape.query),
+        'executions',
+        Date.now(),
+        SQLITE_LIST_DIALECT,
+      );
+      const plan = (
+        db.prepare(`EXPLAIN QUERY PLAN ${statement.text}`).all(...statement.values) as {
+          detail: string;
+        }[]
+      ).map((row) => row.detail);
       const searches = plan.filter((detail) => /^(SEARCH|SCAN) executions\b/.test(detail));
-      expect(searches.length).toBe(Array.isArray(shape.query.status) ? shape.query.status.length : 1);
-      for (const search of searches) expect(search).toMatch(new RegExp(`^SEARCH executions USING INDEX ${shape.index} \\(tenant_id=\\?`));
+      expect(searches.length).toBe(
+        Array.isArray(shape.query.status) ? shape.query.status.length : 1,
+      );
+      for (const search of searches)
+        expect(search).toMatch(
+          new RegExp(`^SEARCH executions USING INDEX ${shape.index} \\(tenant_id=\\?`),
+        );
       const sorts = plan.filter((detail) => detail.includes('TEMP B-TREE'));
       // Several statuses: MERGE (UNION ALL) of one co-routine per status, each an ordered
       // SEARCH with LIMIT; SQLite re-sorts each co-routine's at most `limit + 1` rows.
@@ -55,7 +72,15 @@ describe('SQLite list plans', () => {
   }
 
   it('the sweep reads the partial expiry index, not the table', () => {
-    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${SELECT_EXPIRED}`).all({ now: Date.now(), limit: 500 }) as { detail: string }[]).map((r) => r.detail);
-    expect(plan).toEqual([expect.stringMatching(/^SEARCH executions USING (COVERING )?INDEX executions_by_expiry \(expires_at<\?\)$/)]);
+    const plan = (
+      db.prepare(`EXPLAIN QUERY PLAN ${SELECT_EXPIRED}`).all({ now: Date.now(), limit: 500 }) as {
+        detail: string;
+      }[]
+    ).map((r) => r.detail);
+    expect(plan).toEqual([
+      expect.stringMatching(
+        /^SEARCH executions USING (COVERING )?INDEX executions_by_expiry \(expires_at<\?\)$/,
+      ),
+    ]);
   });
 });

@@ -16,7 +16,9 @@ let fileNumber = 0;
 const freshPath = (): string => join(dir, `store-${++fileNumber}.db`);
 let stores: SqliteExecutionStore[] = [];
 const open = (path: string, connectTimeoutMs?: number): SqliteExecutionStore => {
-  const store = new SqliteExecutionStore(connectTimeoutMs === undefined ? { path } : { path, connectTimeoutMs });
+  const store = new SqliteExecutionStore(
+    connectTimeoutMs === undefined ? { path } : { path, connectTimeoutMs },
+  );
   stores.push(store);
   return store;
 };
@@ -49,7 +51,10 @@ describe('SqliteExecutionStore on a file', () => {
   it("two store objects on the same file see each other's writes", async () => {
     const path = freshPath();
     const [a, b] = [open(path), open(path)];
-    const state = newExecutionState({ executionId: 'shared', context: { $NODE: { n: new Set([1]) } } });
+    const state = newExecutionState({
+      executionId: 'shared',
+      context: { $NODE: { n: new Set([1]) } },
+    });
     await a.save(state);
     expect(await b.load('shared')).toEqual(state);
     const lease = await b.acquireLease('shared', { owner: 'w1', ttlMs: 60_000 });
@@ -65,7 +70,9 @@ describe('SqliteExecutionStore on a file', () => {
     await store.save(newExecutionState({ executionId: 'busy', version: 0 }));
     const { exited } = await lockInAnotherProcess(path, 1500);
     const started = Date.now();
-    const error = await rejectionOf(store.save(newExecutionState({ executionId: 'busy', version: 1 })));
+    const error = await rejectionOf(
+      store.save(newExecutionState({ executionId: 'busy', version: 1 })),
+    );
     expect(Date.now() - started).toBeLessThan(1500);
     expect(error).toBeInstanceOf(StoreUnavailableError);
     expect(error.retryable).toBe(true);

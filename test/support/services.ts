@@ -6,7 +6,8 @@ import { describe, it } from 'vitest';
  * elsewhere the tests skip with a one-line reason.
  */
 export const REDIS_URL = process.env.PLAITA_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-export const POSTGRES_URL = process.env.PLAITA_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const POSTGRES_URL =
+  process.env.PLAITA_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 const inCi = process.env.CI === 'true' || process.env.CI === '1';
 
@@ -42,10 +43,18 @@ async function gate(name: string, url: string, port: number): Promise<ServiceGat
         throw new Error(`${reason} (CI=true: services are required)`);
       });
     };
-    return { available, it: fail as unknown as typeof it, describe: (title) => describe(title, () => fail(`${title}: ${name} required`)) };
+    return {
+      available,
+      it: fail as unknown as typeof it,
+      describe: (title) => describe(title, () => fail(`${title}: ${name} required`)),
+    };
   }
   console.warn(`skipping ${name} tests: ${reason}`);
-  return { available, it: it.skip as unknown as typeof it, describe: (title, body) => describe.skip(title, body) };
+  return {
+    available,
+    it: it.skip as unknown as typeof it,
+    describe: (title, body) => describe.skip(title, body),
+  };
 }
 
 export const redisGate = (): Promise<ServiceGate> => gate('Redis', REDIS_URL, 6379);

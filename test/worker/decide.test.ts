@@ -1,38 +1,149 @@
 import { describe, expect, it } from 'vitest';
-import { FenceRejectedError, StateCorruptError, StateSerializationError, StateTooLargeError, StoreUnavailableError } from '../../src/errors.js';
-import { classifyFailure, decide, type Decision, type HandlingResult } from '../../src/worker/decide.js';
-
+import {
+  FenceRejectedError,
+  StateCorruptError,
+  StateSerializationError,
+  StateTooLargeError,
+  StoreUnavailableError,
+} from '../../src/errors.js';
+import {
+  classifyFailure,
+  decide,
+  type Decision,
+  type HandlingResult,
+} from '../../src/worker/decide.js';
 
 const ack: Decision = { write: null, action: 'ack' };
-const terminal = (errorCode: string, action: Decision['action'] = 'ack', reason?: string): Decision => ({
+const terminal = (
+  errorCode: string,
+  action: Decision['action'] = 'ack',
+  reason?: string,
+): Decision => ({
   write: { status: 'error', errorCode: errorCode as never, keepLastCheckpoint: true },
   action,
   ...(reason ? { reason } : {}),
 });
 
 /** durable.md §5 step 6, one row per line: what happened → state written + message action. */
-const TABLE: Array<[string, HandlingResult, { deliveryCount: number; maxDeliveries: number }, Decision]> = [
+const TABLE: Array<
+  [string, HandlingResult, { deliveryCount: number; maxDeliveries: number }, Decision]
+> = [
   ['reached an end node', { kind: 'completed' }, { deliveryCount: 1, maxDeliveries: 5 }, ack],
-  ['suspended on an event/approval/delay node', { kind: 'suspended' }, { deliveryCount: 1, maxDeliveries: 5 }, ack],
-  ['node failed and its error policy says abort', { kind: 'node_failed' }, { deliveryCount: 1, maxDeliveries: 5 }, ack],
-  ['StateSerializationError on a checkpoint', { kind: 'failure', error: new StateSerializationError('$NODE.n.x', 'function') }, { deliveryCount: 1, maxDeliveries: 5 }, terminal('state_not_serializable')],
-  ['StateTooLargeError on a checkpoint', { kind: 'failure', error: new StateTooLargeError(20, 10, []) }, { deliveryCount: 1, maxDeliveries: 5 }, terminal('state_too_large')],
-  ['pinned flow definition missing', { kind: 'failure', error: { code: 'flow_definition_missing', retryable: false } }, { deliveryCount: 1, maxDeliveries: 5 }, terminal('flow_definition_missing')],
-  ['StoreUnavailableError → redelivered', { kind: 'failure', error: new StoreUnavailableError('down') }, { deliveryCount: 1, maxDeliveries: 5 }, { write: null, action: 'leave' }],
-  ['queue error (retryable) → redelivered', { kind: 'failure', error: { code: 'queue_unavailable', retryable: true } }, { deliveryCount: 4, maxDeliveries: 5 }, { write: null, action: 'leave' }],
-  ['lease renewal failed → redelivered', { kind: 'failure', error: { code: 'lease_lost', retryable: false } }, { deliveryCount: 2, maxDeliveries: 5 }, { write: null, action: 'leave' }],
-  ['FenceRejectedError → stop, no ack', { kind: 'failure', error: new FenceRejectedError('stale') }, { deliveryCount: 1, maxDeliveries: 5 }, { write: null, action: 'abandon' }],
-  ['transient at maxDeliveries → delivery_exhausted + dead letter', { kind: 'failure', error: new StoreUnavailableError('down') }, { deliveryCount: 5, maxDeliveries: 5 }, terminal('delivery_exhausted', 'dead_letter', 'delivery_exhausted')],
-  ['transient past maxDeliveries → delivery_exhausted + dead letter', { kind: 'failure', error: new StoreUnavailableError('down') }, { deliveryCount: 9, maxDeliveries: 5 }, terminal('delivery_exhausted', 'dead_letter', 'delivery_exhausted')],
-  ['worker died mid-node: crash loop at maxNodeAttempts', { kind: 'crash_loop', nodeId: 'boom' }, { deliveryCount: 5, maxDeliveries: 5 }, terminal('node_crash_loop')],
-  ['malformed message → dead letter', { kind: 'malformed', reason: 'not JSON' }, { deliveryCount: 1, maxDeliveries: 5 }, { write: null, action: 'dead_letter', reason: 'malformed' }],
-  ['unknown execution → dead letter', { kind: 'unknown_execution' }, { deliveryCount: 1, maxDeliveries: 5 }, { write: null, action: 'dead_letter', reason: 'unknown_execution' }],
-  ['terminal execution → idempotent ack', { kind: 'already_terminal' }, { deliveryCount: 3, maxDeliveries: 5 }, ack],
-  ['lease held by another worker → requeue then ack', { kind: 'lease_conflict' }, { deliveryCount: 1, maxDeliveries: 5 }, { write: null, action: 'requeue' }],
-  ['run on a suspended execution → no-op ack', { kind: 'no_op' }, { deliveryCount: 1, maxDeliveries: 5 }, ack],
+  [
+    'suspended on an event/approval/delay node',
+    { kind: 'suspended' },
+    { deliveryCount: 1, maxDeliveries: 5 },
+    ack,
+  ],
+  [
+    'node failed and its error policy says abort',
+    { kind: 'node_failed' },
+    { deliveryCount: 1, maxDeliveries: 5 },
+    ack,
+  ],
+  [
+    'StateSerializationError on a checkpoint',
+    { kind: 'failure', error: new StateSerializationError('$NODE.n.x', 'function') },
+    { deliveryCount: 1, maxDeliveries: 5 },
+    terminal('state_not_serializable'),
+  ],
+  [
+    'StateTooLargeError on a checkpoint',
+    { kind: 'failure', error: new StateTooLargeError(20, 10, []) },
+    { deliveryCount: 1, maxDeliveries: 5 },
+    terminal('state_too_large'),
+  ],
+  [
+    'pinned flow definition missing',
+    { kind: 'failure', error: { code: 'flow_definition_missing', retryable: false } },
+    { deliveryCount: 1, maxDeliveries: 5 },
+    terminal('flow_definition_missing'),
+  ],
+  [
+    'StoreUnavailableError → redelivered',
+    { kind: 'failure', error: new StoreUnavailableError('down') },
+    { deliveryCount: 1, maxDeliveries: 5 },
+    { write: null, action: 'leave' },
+  ],
+  [
+    'queue error (retryable) → redelivered',
+    { kind: 'failure', error: { code: 'queue_unavailable', retryable: true } },
+    { deliveryCount: 4, maxDeliveries: 5 },
+    { write: null, action: 'leave' },
+  ],
+  [
+    'lease renewal failed → redelivered',
+    { kind: 'failure', error: { code: 'lease_lost', retryable: false } },
+    { deliveryCount: 2, maxDeliveries: 5 },
+    { write: null, action: 'leave' },
+  ],
+  [
+    'FenceRejectedError → stop, no ack',
+    { kind: 'failure', error: new FenceRejectedError('stale') },
+    { deliveryCount: 1, maxDeliveries: 5 },
+    { write: null, action: 'abandon' },
+  ],
+  [
+    'transient at maxDeliveries → delivery_exhausted + dead letter',
+    { kind: 'failure', error: new StoreUnavailableError('down') },
+    { deliveryCount: 5, maxDeliveries: 5 },
+    terminal('delivery_exhausted', 'dead_letter', 'delivery_exhausted'),
+  ],
+  [
+    'transient past maxDeliveries → delivery_exhausted + dead letter',
+    { kind: 'failure', error: new StoreUnavailableError('down') },
+    { deliveryCount: 9, maxDeliveries: 5 },
+    terminal('delivery_exhausted', 'dead_letter', 'delivery_exhausted'),
+  ],
+  [
+    'worker died mid-node: crash loop at maxNodeAttempts',
+    { kind: 'crash_loop', nodeId: 'boom' },
+    { deliveryCount: 5, maxDeliveries: 5 },
+    terminal('node_crash_loop'),
+  ],
+  [
+    'malformed message → dead letter',
+    { kind: 'malformed', reason: 'not JSON' },
+    { deliveryCount: 1, maxDeliveries: 5 },
+    { write: null, action: 'dead_letter', reason: 'malformed' },
+  ],
+  [
+    'unknown execution → dead letter',
+    { kind: 'unknown_execution' },
+    { deliveryCount: 1, maxDeliveries: 5 },
+    { write: null, action: 'dead_letter', reason: 'unknown_execution' },
+  ],
+  [
+    'terminal execution → idempotent ack',
+    { kind: 'already_terminal' },
+    { deliveryCount: 3, maxDeliveries: 5 },
+    ack,
+  ],
+  [
+    'lease held by another worker → requeue then ack',
+    { kind: 'lease_conflict' },
+    { deliveryCount: 1, maxDeliveries: 5 },
+    { write: null, action: 'requeue' },
+  ],
+  [
+    'run on a suspended execution → no-op ack',
+    { kind: 'no_op' },
+    { deliveryCount: 1, maxDeliveries: 5 },
+    ack,
+  ],
   ['cancelled → ack', { kind: 'cancelled' }, { deliveryCount: 1, maxDeliveries: 5 }, ack],
-  ['stored state undecodable → dead letter, nothing written', { kind: 'failure', error: new StateCorruptError('bad bytes') }, { deliveryCount: 1, maxDeliveries: 5 }, { write: null, action: 'dead_letter', reason: 'state_corrupt' }],
-  ['unexpected permanent failure → internal_error + dead letter', { kind: 'failure', error: new TypeError('bug') }, { deliveryCount: 1, maxDeliveries: 5 }, terminal('internal_error', 'dead_letter', 'permanent_failure')],
+  [
+    'stored state undecodable → dead letter, nothing written',
+    { kind: 'failure', error: new StateCorruptError('bad bytes') },
+    { deliveryCount: 1, maxDeliveries: 5 },
+    { write: null, action: 'dead_letter', reason: 'state_corrupt' },
+  ],
+  [
+    'unexpected permanent failure → internal_error + dead letter',
+    { kind: 'failure', error: new TypeError('bug') },
+    { deliveryCount: 1, maxDeliveries: 5 },
+    terminal('internal_error', 'dead_letter', 'permanent_failure'),
+  ],
 ];
 
 describe('decide: the worker decision table', () => {
@@ -43,7 +154,11 @@ describe('decide: the worker decision table', () => {
 
 describe('classifyFailure', () => {
   it('walks the cause chain to the first known code', () => {
-    const wrapped = { code: 'flow_error', retryable: false, cause: { name: 'X', cause: new StateSerializationError('$NODE.a', 'function') } };
+    const wrapped = {
+      code: 'flow_error',
+      retryable: false,
+      cause: { name: 'X', cause: new StateSerializationError('$NODE.a', 'function') },
+    };
     expect(classifyFailure(wrapped)).toBe('serialization');
   });
 

@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultRegistry, defineNode, ExecutionTerminalError, parseFlow, UnknownExecutionError } from '../../src/index.js';
+import {
+  defaultRegistry,
+  defineNode,
+  ExecutionTerminalError,
+  parseFlow,
+  UnknownExecutionError,
+} from '../../src/index.js';
 import { PlaitaClient } from '../../src/client/plaita-client.js';
 import { LocalQueue } from '../../src/queue/local/local-queue.js';
 import { MemoryExecutionStore } from '../../src/store/memory/memory-execution-store.js';
@@ -13,7 +19,15 @@ function runtime(registry?: NodeRegistry) {
   const store = new MemoryExecutionStore();
   const flows = new MemoryFlowStore();
   const queue = new LocalQueue({ path: ':memory:' }, { visibilityTimeoutMs: 2000 });
-  const worker = new FlowWorker({ store, flows, queue, concurrency: 4, pollBlockMs: 20, leaseTtlMs: 2000, ...(registry ? { registry } : {}) });
+  const worker = new FlowWorker({
+    store,
+    flows,
+    queue,
+    concurrency: 4,
+    pollBlockMs: 20,
+    leaseTtlMs: 2000,
+    ...(registry ? { registry } : {}),
+  });
   const client = new PlaitaClient({ store, flows, queue, ...(registry ? { registry } : {}) });
   worker.start();
   const stop = async () => {
@@ -29,25 +43,48 @@ afterEach(async () => {
   current = undefined;
 });
 
-const approval = JSON.parse(readFileSync(new URL('../../examples/approval.json', import.meta.url), 'utf8')) as Record<string, unknown>;
-const approvalInput = { id: 'EXP-7', requester: 'Bob', amount: 120.5, reason: 'conference travel', approvers: ['alice@example.com'] };
+const approval = JSON.parse(
+  readFileSync(new URL('../../examples/approval.json', import.meta.url), 'utf8'),
+) as Record<string, unknown>;
+const approvalInput = {
+  id: 'EXP-7',
+  requester: 'Bob',
+  amount: 120.5,
+  reason: 'conference travel',
+  approvers: ['alice@example.com'],
+};
 
 describe('embedded runtime (memory store + local queue)', () => {
   it('keeps an event sent before the worker picked the execution up, in the inbox', async () => {
     current = runtime();
     await current.worker.stop();
-    const flow = { nodes: [{ type: 'start', id: 's', next: 'w' }, { type: 'event', id: 'w', event_type: 'go', event_filter: { 'order.id': 7 }, next: 'e' }, { type: 'end', id: 'e', output: '$NODE.w.event_data.event_data.order' }] };
+    const flow = {
+      nodes: [
+        { type: 'start', id: 's', next: 'w' },
+        { type: 'event', id: 'w', event_type: 'go', event_filter: { 'order.id': 7 }, next: 'e' },
+        { type: 'end', id: 'e', output: '$NODE.w.event_data.event_data.order' },
+      ],
+    };
     const id = await current.client.start(flow, {});
-    await current.client.sendEvent(id, { type: 'go', data: { order: { id: 8 } }, eventId: 'other' });
+    await current.client.sendEvent(id, {
+      type: 'go',
+      data: { order: { id: 8 } },
+      eventId: 'other',
+    });
     await current.client.sendEvent(id, { type: 'go', data: { order: { id: 7 } }, eventId: 'mine' });
     // Handle the event messages first: the execution is still queued, so both go to the inbox.
     const [run, ...events] = await current.queue.receive('test', { max: 10, blockMs: 0 });
     await current.queue.ack(run!);
-    for (const e of events) await current.queue.enqueue(e.parsed.ok ? e.parsed.message : (undefined as never));
+    for (const e of events)
+      await current.queue.enqueue(e.parsed.ok ? e.parsed.message : (undefined as never));
     for (const e of events) await current.queue.ack(e);
     // Two messages of one execution at once: one waits for the lease (requeued), then lands too.
-    for (let i = 0; i < 50 && (await current.client.get(id))!.inbox.length < 2; i++) await current.worker.tick(100);
-    expect((await current.client.get(id))?.inbox.map((e) => e.eventId).sort()).toEqual(['mine', 'other']);
+    for (let i = 0; i < 50 && (await current.client.get(id))!.inbox.length < 2; i++)
+      await current.worker.tick(100);
+    expect((await current.client.get(id))?.inbox.map((e) => e.eventId).sort()).toEqual([
+      'mine',
+      'other',
+    ]);
     await current.queue.enqueue({ v: 1, kind: 'run', executionId: id, tenantId: 'default' });
     await current.worker.tick(0);
     const done = await current.client.get(id);
@@ -57,7 +94,10 @@ describe('embedded runtime (memory store + local queue)', () => {
 
   it('runs a flow to completion', async () => {
     current = runtime();
-    const id = await current.client.start(parseFlow(readFileSync(new URL('../../examples/echo.json', import.meta.url), 'utf8')), { name: 'Ada' });
+    const id = await current.client.start(
+      parseFlow(readFileSync(new URL('../../examples/echo.json', import.meta.url), 'utf8')),
+      { name: 'Ada' },
+    );
     const state = await current.client.waitFor(id, { timeoutMs: 5000 });
     expect(state).toMatchObject({ status: 'completed', result: 'Ada' });
   });
@@ -68,17 +108,34 @@ describe('embedded runtime (memory store + local queue)', () => {
     const suspended = await current.client.waitFor(id, { timeoutMs: 5000 });
     expect(suspended.status).toBe('suspended');
     expect(suspended.waiting).toMatchObject({ nodeId: 'approve', eventType: 'approval_decision' });
-    await current.client.sendEvent(id, { type: 'approval_decision', data: { final_decision: 'approve', approval_details: [{ approver_id: 'alice@example.com' }] }, eventId: 'e1' });
+    await current.client.sendEvent(id, {
+      type: 'approval_decision',
+      data: { final_decision: 'approve', approval_details: [{ approver_id: 'alice@example.com' }] },
+      eventId: 'e1',
+    });
     const done = await current.client.waitFor(id, { timeoutMs: 5000, until: 'terminal' });
-    expect(done).toMatchObject({ status: 'completed', result: { status: 'approved', expense: 'EXP-7', decidedBy: 'alice@example.com' } });
-    await expect(current.client.sendEvent(id, { type: 'approval_decision', data: {} })).rejects.toBeInstanceOf(ExecutionTerminalError);
-    await expect(current.client.sendEvent('nope', { type: 'x' })).rejects.toBeInstanceOf(UnknownExecutionError);
+    expect(done).toMatchObject({
+      status: 'completed',
+      result: { status: 'approved', expense: 'EXP-7', decidedBy: 'alice@example.com' },
+    });
+    await expect(
+      current.client.sendEvent(id, { type: 'approval_decision', data: {} }),
+    ).rejects.toBeInstanceOf(ExecutionTerminalError);
+    await expect(current.client.sendEvent('nope', { type: 'x' })).rejects.toBeInstanceOf(
+      UnknownExecutionError,
+    );
   });
 
   it('keeps an event that arrives before the suspend and applies a repeated event id once', async () => {
     const gate = { open: false };
     const registry = defaultRegistry.copy().register(
-      defineNode({ type: 'slow', run: async () => { while (!gate.open) await new Promise((r) => setTimeout(r, 10)); return 1; } }),
+      defineNode({
+        type: 'slow',
+        run: async () => {
+          while (!gate.open) await new Promise((r) => setTimeout(r, 10));
+          return 1;
+        },
+      }),
     );
     current = runtime(registry);
     const flow = {
@@ -102,21 +159,58 @@ describe('embedded runtime (memory store + local queue)', () => {
 
   it('a node returning a function ends state_not_serializable after one delivery, side effect once', async () => {
     let calls = 0;
-    const registry = defaultRegistry.copy().register(defineNode({ type: 'leaky', run: () => { calls++; return { client: () => 1 }; } }));
+    const registry = defaultRegistry.copy().register(
+      defineNode({
+        type: 'leaky',
+        run: () => {
+          calls++;
+          return { client: () => 1 };
+        },
+      }),
+    );
     current = runtime(registry);
-    const id = await current.client.start({ nodes: [{ type: 'start', id: 's', next: 'l' }, { type: 'leaky', id: 'l', next: 'e' }, { type: 'end', id: 'e', output: 1 }] }, {});
+    const id = await current.client.start(
+      {
+        nodes: [
+          { type: 'start', id: 's', next: 'l' },
+          { type: 'leaky', id: 'l', next: 'e' },
+          { type: 'end', id: 'e', output: 1 },
+        ],
+      },
+      {},
+    );
     const state = await current.client.waitFor(id, { timeoutMs: 5000 });
     expect(state.status).toBe('error');
-    expect(state.error).toMatchObject({ code: 'state_not_serializable', node: 'l', retryable: false });
+    expect(state.error).toMatchObject({
+      code: 'state_not_serializable',
+      node: 'l',
+      retryable: false,
+    });
     expect(JSON.stringify(state.error)).toContain('$NODE.l.client');
     expect(calls).toBe(1);
     expect((await current.queue.stats()).inFlight + (await current.queue.stats()).ready).toBe(0);
   });
 
   it('a node returning a Date and a Set completes with types intact', async () => {
-    const registry = defaultRegistry.copy().register(defineNode({ type: 'rich', run: () => ({ at: new Date('2026-01-01T00:00:00Z'), tags: new Set(['a', 'b']) }) }));
+    const registry = defaultRegistry
+      .copy()
+      .register(
+        defineNode({
+          type: 'rich',
+          run: () => ({ at: new Date('2026-01-01T00:00:00Z'), tags: new Set(['a', 'b']) }),
+        }),
+      );
     current = runtime(registry);
-    const id = await current.client.start({ nodes: [{ type: 'start', id: 's', next: 'r' }, { type: 'rich', id: 'r', next: 'e' }, { type: 'end', id: 'e', output: '$NODE.r' }] }, {});
+    const id = await current.client.start(
+      {
+        nodes: [
+          { type: 'start', id: 's', next: 'r' },
+          { type: 'rich', id: 'r', next: 'e' },
+          { type: 'end', id: 'e', output: '$NODE.r' },
+        ],
+      },
+      {},
+    );
     const state = await current.client.waitFor(id, { timeoutMs: 5000 });
     const result = state.result as { at: Date; tags: Set<string> };
     expect(state.status).toBe('completed');
@@ -126,7 +220,16 @@ describe('embedded runtime (memory store + local queue)', () => {
 
   it('a delay node fires its durable timer', async () => {
     current = runtime();
-    const id = await current.client.start({ nodes: [{ type: 'start', id: 's', next: 'd' }, { type: 'delay', id: 'd', delay_seconds: 0.2, next: 'e' }, { type: 'end', id: 'e', output: '$NODE.d.event_data.event_data.trigger_type' }] }, {});
+    const id = await current.client.start(
+      {
+        nodes: [
+          { type: 'start', id: 's', next: 'd' },
+          { type: 'delay', id: 'd', delay_seconds: 0.2, next: 'e' },
+          { type: 'end', id: 'e', output: '$NODE.d.event_data.event_data.trigger_type' },
+        ],
+      },
+      {},
+    );
     const waiting = await current.client.waitFor(id, { timeoutMs: 5000 });
     expect(waiting.status).toBe('suspended');
     const done = await current.client.waitFor(id, { timeoutMs: 5000, until: 'terminal' });
@@ -138,9 +241,20 @@ describe('embedded runtime (memory store + local queue)', () => {
     const id = await current.client.start(approval, approvalInput);
     await current.client.waitFor(id, { timeoutMs: 5000 });
     await current.client.cancel(id);
-    expect((await current.client.waitFor(id, { timeoutMs: 5000, until: 'terminal' })).status).toBe('cancelled');
+    expect((await current.client.waitFor(id, { timeoutMs: 5000, until: 'terminal' })).status).toBe(
+      'cancelled',
+    );
 
-    const failing = await current.client.start({ nodes: [{ type: 'start', id: 's', next: 'a' }, { type: 'assignment', id: 'a', output: '$F.div(1, $INPUT.d)', next: 'e' }, { type: 'end', id: 'e', output: '$NODE.a' }] }, { d: 0 });
+    const failing = await current.client.start(
+      {
+        nodes: [
+          { type: 'start', id: 's', next: 'a' },
+          { type: 'assignment', id: 'a', output: '$F.div(1, $INPUT.d)', next: 'e' },
+          { type: 'end', id: 'e', output: '$NODE.a' },
+        ],
+      },
+      { d: 0 },
+    );
     const errored = await current.client.waitFor(failing, { timeoutMs: 5000 });
     expect(errored.error).toMatchObject({ code: -9527, node: 'a' });
     await current.client.retry(failing);
@@ -153,10 +267,28 @@ describe('embedded runtime (memory store + local queue)', () => {
   it('cancels a running execution: the node signal fires', async () => {
     let aborted = false;
     const registry = defaultRegistry.copy().register(
-      defineNode({ type: 'forever', run: (ctx) => new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => { aborted = true; reject(new Error('stopped')); })) }),
+      defineNode({
+        type: 'forever',
+        run: (ctx) =>
+          new Promise((_r, reject) =>
+            ctx.signal.addEventListener('abort', () => {
+              aborted = true;
+              reject(new Error('stopped'));
+            }),
+          ),
+      }),
     );
     current = runtime(registry);
-    const id = await current.client.start({ nodes: [{ type: 'start', id: 's', next: 'f' }, { type: 'forever', id: 'f', next: 'e' }, { type: 'end', id: 'e', output: 1 }] }, {});
+    const id = await current.client.start(
+      {
+        nodes: [
+          { type: 'start', id: 's', next: 'f' },
+          { type: 'forever', id: 'f', next: 'e' },
+          { type: 'end', id: 'e', output: 1 },
+        ],
+      },
+      {},
+    );
     await new Promise((r) => setTimeout(r, 200));
     expect((await current.client.get(id))?.status).toBe('running');
     await current.client.cancel(id);

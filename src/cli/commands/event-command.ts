@@ -15,19 +15,34 @@ export function registerEvent(program: Command, context: CommandContext): void {
       .argument('<type>', 'event type, e.g. approval_decision')
       .option('-d, --data <json>', 'event payload as JSON, or @file')
       .option('--event-id <id>', 'idempotency: a repeated event id is applied once'),
-  ).action(async (executionId: string, type: string, opts: DurableFlags & { data?: string; eventId?: string }) => {
-    const data = readJsonValue(opts.data, '--data');
-    await withRuntime(opts, async (runtime) => {
-      const before = await runtime.client.get(executionId);
-      const eventId = await runtime.client.sendEvent(executionId, { type, data, ...(opts.eventId ? { eventId: opts.eventId } : {}) });
-      if (!runtime.embedded) {
-        context.output().result({ executionId, eventId, status: 'sent' }, `event ${eventId} sent to ${executionId}`);
-        context.exit(EXIT.ok);
-        return;
-      }
-      // Embedded tier: no worker daemon, so this command resumes the execution itself.
-      const state = await driveUntilSettled(runtime, executionId, before?.version ?? 0);
-      context.exit(reportExecution(context, state, opts.store));
-    });
-  });
+  ).action(
+    async (
+      executionId: string,
+      type: string,
+      opts: DurableFlags & { data?: string; eventId?: string },
+    ) => {
+      const data = readJsonValue(opts.data, '--data');
+      await withRuntime(opts, async (runtime) => {
+        const before = await runtime.client.get(executionId);
+        const eventId = await runtime.client.sendEvent(executionId, {
+          type,
+          data,
+          ...(opts.eventId ? { eventId: opts.eventId } : {}),
+        });
+        if (!runtime.embedded) {
+          context
+            .output()
+            .result(
+              { executionId, eventId, status: 'sent' },
+              `event ${eventId} sent to ${executionId}`,
+            );
+          context.exit(EXIT.ok);
+          return;
+        }
+        // Embedded tier: no worker daemon, so this command resumes the execution itself.
+        const state = await driveUntilSettled(runtime, executionId, before?.version ?? 0);
+        context.exit(reportExecution(context, state, opts.store));
+      });
+    },
+  );
 }

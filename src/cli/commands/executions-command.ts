@@ -6,25 +6,35 @@ import { CliError, EXIT } from '../exit-codes.js';
 import { humanValue } from '../output.js';
 
 export function registerStatus(program: Command, context: CommandContext): void {
-  withDurableOptions(program.command('status').description("print an execution's state").argument('<executionId>')).action(
-    async (executionId: string, opts: DurableFlags) => {
-      await withRuntime(opts, async (runtime) => {
-        const state = await runtime.client.get(executionId);
-        if (!state) throw new CliError(`no execution ${executionId}`, EXIT.failed);
-        const { context: checkpoint, ...record } = state;
-        const lines = [
-          `${state.executionId}  ${state.status}  flow ${state.flowId ?? '?'}${state.flowVersion ? `@${state.flowVersion}` : ''}`,
-          `created ${state.createdAt}  updated ${state.updatedAt}${state.endedAt ? `  ended ${state.endedAt}` : ''}`,
-          ...(state.waiting ? [`waiting at '${state.waiting.nodeId}' for '${state.waiting.eventType}'${state.waiting.dueAt ? ` until ${state.waiting.dueAt}` : ''}`] : []),
-          ...(state.status === 'completed' ? [`result: ${humanValue(state.result)}`] : []),
-          ...(state.error ? [`error: ${state.error.message} [code ${String(state.error.code)}${state.error.node ? `, node '${state.error.node}'` : ''}]`] : []),
-          `last node: ${String(checkpoint.$LAST_NODE ?? '-')}  attempts: ${JSON.stringify(state.attempts)}`,
-        ];
-        context.output().result({ ...record, lastNode: checkpoint.$LAST_NODE ?? null }, lines.join('\n'));
-        context.exit(EXIT.ok);
-      });
-    },
-  );
+  withDurableOptions(
+    program.command('status').description("print an execution's state").argument('<executionId>'),
+  ).action(async (executionId: string, opts: DurableFlags) => {
+    await withRuntime(opts, async (runtime) => {
+      const state = await runtime.client.get(executionId);
+      if (!state) throw new CliError(`no execution ${executionId}`, EXIT.failed);
+      const { context: checkpoint, ...record } = state;
+      const lines = [
+        `${state.executionId}  ${state.status}  flow ${state.flowId ?? '?'}${state.flowVersion ? `@${state.flowVersion}` : ''}`,
+        `created ${state.createdAt}  updated ${state.updatedAt}${state.endedAt ? `  ended ${state.endedAt}` : ''}`,
+        ...(state.waiting
+          ? [
+              `waiting at '${state.waiting.nodeId}' for '${state.waiting.eventType}'${state.waiting.dueAt ? ` until ${state.waiting.dueAt}` : ''}`,
+            ]
+          : []),
+        ...(state.status === 'completed' ? [`result: ${humanValue(state.result)}`] : []),
+        ...(state.error
+          ? [
+              `error: ${state.error.message} [code ${String(state.error.code)}${state.error.node ? `, node '${state.error.node}'` : ''}]`,
+            ]
+          : []),
+        `last node: ${typeof checkpoint.$LAST_NODE === 'string' ? checkpoint.$LAST_NODE : '-'}  attempts: ${JSON.stringify(state.attempts)}`,
+      ];
+      context
+        .output()
+        .result({ ...record, lastNode: checkpoint.$LAST_NODE ?? null }, lines.join('\n'));
+      context.exit(EXIT.ok);
+    });
+  });
 }
 
 export function registerList(program: Command, context: CommandContext): void {
@@ -32,26 +42,44 @@ export function registerList(program: Command, context: CommandContext): void {
     program
       .command('list')
       .description('list executions, newest first')
-      .option('--status <status>', `one of ${EXECUTION_STATUSES.join(', ')} (comma-separated for several)`)
+      .option(
+        '--status <status>',
+        `one of ${EXECUTION_STATUSES.join(', ')} (comma-separated for several)`,
+      )
       .option('--flow <flowId>', 'only this flow')
       .option('--limit <n>', 'page size (default 20)', '20')
       .option('--cursor <cursor>', 'the nextCursor of a previous page'),
-  ).action(async (opts: DurableFlags & { status?: string; flow?: string; limit: string; cursor?: string }) => {
-    const statuses = opts.status?.split(',').map((s) => s.trim()) ?? [];
-    for (const s of statuses) if (!(EXECUTION_STATUSES as readonly string[]).includes(s)) throw new CliError(`--status ${s}: expected ${EXECUTION_STATUSES.join(' | ')}`, EXIT.usage);
-    const limit = Number(opts.limit);
-    if (!Number.isInteger(limit) || limit < 1) throw new CliError(`--limit must be a positive integer`, EXIT.usage);
-    await withRuntime(opts, async (runtime) => {
-      const page = await runtime.client.list({
-        limit,
-        ...(statuses.length ? { status: statuses as ExecutionStatus[] } : {}),
-        ...(opts.flow ? { flowId: opts.flow } : {}),
-        ...(opts.cursor ? { cursor: opts.cursor } : {}),
+  ).action(
+    async (
+      opts: DurableFlags & { status?: string; flow?: string; limit: string; cursor?: string },
+    ) => {
+      const statuses = opts.status?.split(',').map((s) => s.trim()) ?? [];
+      for (const s of statuses)
+        if (!(EXECUTION_STATUSES as readonly string[]).includes(s))
+          throw new CliError(
+            `--status ${s}: expected ${EXECUTION_STATUSES.join(' | ')}`,
+            EXIT.usage,
+          );
+      const limit = Number(opts.limit);
+      if (!Number.isInteger(limit) || limit < 1)
+        throw new CliError(`--limit must be a positive integer`, EXIT.usage);
+      await withRuntime(opts, async (runtime) => {
+        const page = await runtime.client.list({
+          limit,
+          ...(statuses.length ? { status: statuses as ExecutionStatus[] } : {}),
+          ...(opts.flow ? { flowId: opts.flow } : {}),
+          ...(opts.cursor ? { cursor: opts.cursor } : {}),
+        });
+        const rows = page.items.map(
+          (i) =>
+            `${i.executionId}  ${i.status.padEnd(9)}  ${(i.flowId ?? '-').padEnd(20)}  ${i.createdAt}`,
+        );
+        const text = rows.length
+          ? rows.join('\n') + (page.nextCursor ? `\n(more: --cursor ${page.nextCursor})` : '')
+          : 'no executions';
+        context.output().result({ items: page.items, nextCursor: page.nextCursor }, text);
+        context.exit(EXIT.ok);
       });
-      const rows = page.items.map((i) => `${i.executionId}  ${i.status.padEnd(9)}  ${(i.flowId ?? '-').padEnd(20)}  ${i.createdAt}`);
-      const text = rows.length ? rows.join('\n') + (page.nextCursor ? `\n(more: --cursor ${page.nextCursor})` : '') : 'no executions';
-      context.output().result({ items: page.items, nextCursor: page.nextCursor }, text);
-      context.exit(EXIT.ok);
-    });
-  });
+    },
+  );
 }

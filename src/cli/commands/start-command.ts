@@ -13,18 +13,26 @@ export function registerStart(program: Command, context: CommandContext): void {
       .description('enqueue an execution for the workers and print its id')
       .argument('<flow>', 'a flow file, or the flowId of a published flow')
       .option('-i, --input <json>', 'input object as JSON, or @file')
-      .option('--dedup-key <key>', 'a repeated key returns the existing execution and starts nothing')
+      .option(
+        '--dedup-key <key>',
+        'a repeated key returns the existing execution and starts nothing',
+      )
       .option('--flow-version <v>', 'with a flowId: the published version (default the latest)'),
-  ).action(async (flowArg: string, opts: DurableFlags & { input?: string; dedupKey?: string; flowVersion?: string }) => {
-    const input = readInput(opts.input);
-    await withRuntime(opts, async (runtime) => {
-      const flow = existsSync(flowArg) ? await loadFlowArg(flowArg, runtime.registry) : flowArg;
-      const executionId = await runtime.client.start(flow, input, {
-        ...(opts.dedupKey ? { dedupKey: opts.dedupKey } : {}),
-        ...(opts.flowVersion ? { version: opts.flowVersion } : {}),
+  ).action(
+    async (
+      flowArg: string,
+      opts: DurableFlags & { input?: string; dedupKey?: string; flowVersion?: string },
+    ) => {
+      const input = readInput(opts.input);
+      await withRuntime(opts, async (runtime) => {
+        const flow = existsSync(flowArg) ? await loadFlowArg(flowArg, runtime.registry) : flowArg;
+        const executionId = await runtime.client.start(flow, input, {
+          ...(opts.dedupKey ? { dedupKey: opts.dedupKey } : {}),
+          ...(opts.flowVersion ? { version: opts.flowVersion } : {}),
+        });
+        context.output().result({ executionId, status: 'queued' }, executionId);
+        context.exit(EXIT.ok);
       });
-      context.output().result({ executionId, status: 'queued' }, executionId);
-      context.exit(EXIT.ok);
-    });
-  });
+    },
+  );
 }

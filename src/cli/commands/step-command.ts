@@ -21,7 +21,10 @@ export function registerStep(program: Command, context: CommandContext): void {
     .description("debug mode: print each node's result in order")
     .argument('<flow-file>', 'flow document (.json, .yaml, .yml)')
     .option('-i, --input <json>', 'input object as JSON, or @file')
-    .option('--nodes <modules>', 'comma-separated plugin modules to load (also PLAITA_NODE_MODULES)')
+    .option(
+      '--nodes <modules>',
+      'comma-separated plugin modules to load (also PLAITA_NODE_MODULES)',
+    )
     .action(async (file: string, opts: { input?: string; nodes?: string }) => {
       const out = context.output();
       const input = readInput(opts.input);
@@ -31,7 +34,9 @@ export function registerStep(program: Command, context: CommandContext): void {
       try {
         for await (const step of stepFlow(flow, input)) {
           steps.push(printable(step));
-          lines.push(`${step.nodeId ?? '(end)'} [${step.type ?? ''}]${step.isEnd ? ' end' : ''}: ${JSON.stringify(step.result, jsonReplacer)}`);
+          lines.push(
+            `${step.nodeId ?? '(end)'} [${step.type ?? ''}]${step.isEnd ? ' end' : ''}: ${JSON.stringify(step.result, jsonReplacer)}`,
+          );
           if (!out.json) out.result({}, lines[lines.length - 1]!);
         }
         if (out.json) out.result({ status: 'completed', steps }, '');

@@ -9,7 +9,10 @@ export function registerValidate(program: Command, context: CommandContext): voi
     .command('validate')
     .description('check a flow document; print every problem with its path (exit 2 when invalid)')
     .argument('<flow-file>', 'flow document (.json, .yaml, .yml)')
-    .option('--nodes <modules>', 'comma-separated plugin modules to load (also PLAITA_NODE_MODULES)')
+    .option(
+      '--nodes <modules>',
+      'comma-separated plugin modules to load (also PLAITA_NODE_MODULES)',
+    )
     .action(async (file: string, opts: { nodes?: string }) => {
       const out = context.output();
       try {
@@ -17,7 +20,8 @@ export function registerValidate(program: Command, context: CommandContext): voi
         const warnings = flow.warnings.map((w) => `  warning: ${w}`).join('\n');
         out.result(
           { valid: true, flowId: flow.id, nodes: flow.nodes.length, warnings: flow.warnings },
-          `${file}: valid (${flow.nodes.length} nodes${flow.id ? `, flow '${flow.id}'` : ''})` + (warnings ? '\n' + warnings : ''),
+          `${file}: valid (${flow.nodes.length} nodes${flow.id ? `, flow '${flow.id}'` : ''})` +
+            (warnings ? '\n' + warnings : ''),
         );
         context.exit(EXIT.ok);
       } catch (error) {

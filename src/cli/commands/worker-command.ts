@@ -33,7 +33,8 @@ export function registerWorker(program: Command, context: CommandContext): void 
     const num = (flag: string | undefined, env: string): number | undefined => {
       if (flag === undefined) return numberEnv(env);
       const value = Number(flag);
-      if (!Number.isFinite(value) || value < 0) throw new CliError(`expected a number, got "${flag}"`, EXIT.usage);
+      if (!Number.isFinite(value) || value < 0)
+        throw new CliError(`expected a number, got "${flag}"`, EXIT.usage);
       return value;
     };
     const visibilityTimeoutMs = num(opts.visibilityTimeoutMs, 'PLAITA_VISIBILITY_TIMEOUT_MS');
@@ -46,12 +47,30 @@ export function registerWorker(program: Command, context: CommandContext): void 
       visibilityTimeoutMs,
       drainTimeoutMs: num(opts.drainTimeoutMs, 'PLAITA_DRAIN_TIMEOUT_MS'),
     };
-    const defined = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)) as Record<string, number>;
-    const worker = new FlowWorker({ store: runtime.store, queue: runtime.queue, flows: runtime.flows, registry: runtime.registry, logger: log, ...defined });
+    const defined = Object.fromEntries(
+      Object.entries(settings).filter(([, v]) => v !== undefined),
+    ) as Record<string, number>;
+    const worker = new FlowWorker({
+      store: runtime.store,
+      queue: runtime.queue,
+      flows: runtime.flows,
+      registry: runtime.registry,
+      logger: log,
+      ...defined,
+    });
     const metricsPort = num(opts.metricsPort, 'PLAITA_METRICS_PORT');
-    const server = metricsPort === undefined ? null : await serveMetrics(worker.metrics, metricsPort);
+    const server =
+      metricsPort === undefined ? null : await serveMetrics(worker.metrics, metricsPort);
     worker.start();
-    log.info({ workerId: worker.workerId, store: runtime.target.kind, queue: runtime.embedded ? 'local' : 'redis', metricsPort }, 'worker started');
+    log.info(
+      {
+        workerId: worker.workerId,
+        store: runtime.target.kind,
+        queue: runtime.embedded ? 'local' : 'redis',
+        metricsPort,
+      },
+      'worker started',
+    );
     await new Promise<void>((resolve) => {
       const shutdown = (signal: string): void => {
         log.info({ signal }, 'draining');

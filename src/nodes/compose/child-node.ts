@@ -6,10 +6,17 @@ import { checkChildInput } from './child-input.js';
 /** flows.md §3.7: runs the embedded flow with the evaluated `input`; result: its result. */
 export const childNode = builtinNode({
   type: 'child',
-  schema: z.looseObject({ input: z.unknown().optional(), childFlow: z.unknown().optional(), child_flow: z.unknown().optional() }),
+  schema: z.looseObject({
+    input: z.unknown().optional(),
+    childFlow: z.unknown().optional(),
+    child_flow: z.unknown().optional(),
+  }),
   load: (raw, loader) => ({
     input: raw.input ?? null,
-    childFlow: loader.requiredChildFlow(pick(raw.childFlow, raw.child_flow), raw.childFlow === undefined && raw.child_flow !== undefined ? 'child_flow' : 'childFlow'),
+    childFlow: loader.requiredChildFlow(
+      pick(raw.childFlow, raw.child_flow),
+      raw.childFlow === undefined && raw.child_flow !== undefined ? 'child_flow' : 'childFlow',
+    ),
   }),
   async run(ctx) {
     const flow = childFlowOf(ctx.def);

@@ -34,7 +34,11 @@ export const parallelNode = builtinNode({
     join_branches: z.array(z.string()).nullable().optional(),
     isConditional: z.boolean().optional(),
     is_conditional: z.boolean().optional(),
-    mode: z.enum(['thread', 'process', 'coroutine'], { error: () => 'expected thread | process | coroutine' }).optional(),
+    mode: z
+      .enum(['thread', 'process', 'coroutine'], {
+        error: () => 'expected thread | process | coroutine',
+      })
+      .optional(),
   }),
   load(raw, loader) {
     const branches: ParallelBranch[] = (raw.branches ?? []).map((b, i) => ({
@@ -54,7 +58,8 @@ export const parallelNode = builtinNode({
     const { branches, joinBranches, isConditional } = ctx.def;
     const selected: ParallelBranch[] = [];
     for (const branch of branches) {
-      if (!isConditional || branch.condition === null || (await ctx.matches(branch.condition))) selected.push(branch);
+      if (!isConditional || branch.condition === null || (await ctx.matches(branch.condition)))
+        selected.push(branch);
     }
     const running = new Map<string, Promise<unknown>>();
     for (const branch of selected) {
@@ -64,7 +69,9 @@ export const parallelNode = builtinNode({
     const joined = new Set(joinBranches);
     for (const [name, promise] of running) {
       if (!joined.has(name)) {
-        promise.catch((error: unknown) => ctx.log.warn({ branch: name, err: error }, 'background parallel branch failed'));
+        promise.catch((error: unknown) =>
+          ctx.log.warn({ branch: name, err: error }, 'background parallel branch failed'),
+        );
       }
     }
     const result: Record<string, unknown> = {};
@@ -73,7 +80,10 @@ export const parallelNode = builtinNode({
       try {
         result[branch.name] = await running.get(branch.name);
       } catch (error) {
-        result[branch.name] = { __parallel_error__: error instanceof Error ? error.message : String(error), __branch__: branch.name };
+        result[branch.name] = {
+          __parallel_error__: error instanceof Error ? error.message : String(error),
+          __branch__: branch.name,
+        };
       }
     }
     return result;

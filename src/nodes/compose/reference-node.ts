@@ -21,9 +21,14 @@ export const referenceNode = builtinNode({
   load(raw, loader) {
     const flowId = pick(raw.flow_id, raw.flowID);
     if (flowId === undefined) loader.issue('flow_id', 'a reference node needs "flow_id"');
-    if (pick(raw.childFlow, raw.child_flow) !== undefined) loader.warn('an inline childFlow on a reference node is ignored');
+    if (pick(raw.childFlow, raw.child_flow) !== undefined)
+      loader.warn('an inline childFlow on a reference node is ignored');
     const version = pick(raw.flow_version, raw.flowVersion);
-    return { input: raw.input ?? null, flowId: flowId ?? '', flowVersion: version === undefined || version === null ? null : String(version) };
+    return {
+      input: raw.input ?? null,
+      flowId: flowId ?? '',
+      flowVersion: version === undefined || version === null ? null : String(version),
+    };
   },
   async run(ctx) {
     const { flowId, flowVersion } = ctx.def;

@@ -20,10 +20,14 @@ export const caseNode = builtinNode({
   load(raw, loader) {
     const cases: Array<{ id: string; condition: Condition }> = [];
     (raw.cases ?? []).forEach((c, i) => {
-      if (c.id === undefined) loader.issue(`cases[${i}].id`, 'a case needs an "id" (the target node)');
+      if (c.id === undefined)
+        loader.issue(`cases[${i}].id`, 'a case needs an "id" (the target node)');
       if (!('value' in c)) loader.issue(`cases[${i}].value`, 'a case needs a "value"');
       if (c.id !== undefined && 'value' in c) {
-        cases.push({ id: String(c.id), condition: { kind: 'leaf', field: raw.target ?? null, operator: 'eq', value: c.value } });
+        cases.push({
+          id: String(c.id),
+          condition: { kind: 'leaf', field: raw.target ?? null, operator: 'eq', value: c.value },
+        });
       }
     });
     return { cases, defaultTarget: raw.default ?? 'default' };

@@ -22,7 +22,10 @@ export const endNode = builtinNode({
     let resultType: ResultType = 'success';
     if (written === 'success' || written === 'nop' || written === 'error') resultType = written;
     else loader.warn(`unknown resultType "${written}" acts as "success"`);
-    return { resultType, error: { code: raw.error?.code ?? null, message: raw.error?.message ?? null } };
+    return {
+      resultType,
+      error: { code: raw.error?.code ?? null, message: raw.error?.message ?? null },
+    };
   },
   run(ctx) {
     const { resultType, error } = ctx.def;

@@ -5,7 +5,10 @@ import { builtinNode } from '../builtin-node.js';
 export const ifNode = builtinNode({
   type: 'if',
   branching: true,
-  schema: z.looseObject({ condition: z.unknown().optional(), else_next: z.string().nullable().optional() }),
+  schema: z.looseObject({
+    condition: z.unknown().optional(),
+    else_next: z.string().nullable().optional(),
+  }),
   load(raw, loader) {
     const next = (raw as { next?: unknown }).next;
     return {

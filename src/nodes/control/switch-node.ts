@@ -28,7 +28,10 @@ const branchShape = z.looseObject({
 export const switchNode = builtinNode({
   type: 'switch',
   branching: true,
-  schema: z.looseObject({ branches: z.array(branchShape).optional(), outputType: z.unknown().optional() }),
+  schema: z.looseObject({
+    branches: z.array(branchShape).optional(),
+    outputType: z.unknown().optional(),
+  }),
   load(raw, loader) {
     const branches: SwitchBranch[] = (raw.branches ?? []).map((b, i) => ({
       name: b.name ?? null,
@@ -41,7 +44,8 @@ export const switchNode = builtinNode({
     const ordered = [...branches].sort((a, b) => b.priority - a.priority);
     return { branches, ordered };
   },
-  targets: (def) => def.branches.map((b) => b.target).filter((t): t is string => t !== null && t !== ''),
+  targets: (def) =>
+    def.branches.map((b) => b.target).filter((t): t is string => t !== null && t !== ''),
   async run(ctx) {
     for (const branch of ctx.def.ordered) {
       if (branch.condition && (await ctx.matches(branch.condition))) return branch.target;

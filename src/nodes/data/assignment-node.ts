@@ -4,7 +4,10 @@ import { displayForm } from '../../expression/values.js';
 import { whenReady } from '../../util/maybe-promise.js';
 import { builtinNode, pick } from '../builtin-node.js';
 
-const upstreamShape = z.looseObject({ upstream: z.string().nullable().optional(), value: z.unknown().optional() });
+const upstreamShape = z.looseObject({
+  upstream: z.string().nullable().optional(),
+  value: z.unknown().optional(),
+});
 
 export class OutputTypeMismatchError extends Error {
   override readonly name = 'OutputTypeMismatchError';
@@ -26,8 +29,14 @@ export const assignmentNode = builtinNode({
   load(raw, loader) {
     const outputTypeRaw = pick(raw.outputType, raw.output_type);
     return {
-      outputType: loader.typeSchema(outputTypeRaw, raw.outputType !== undefined ? 'outputType' : 'output_type'),
-      upstreamOutput: (pick(raw.upstreamOutput, raw.upstream_output) ?? []).map((e) => ({ upstream: e.upstream ?? null, value: e.value ?? null })),
+      outputType: loader.typeSchema(
+        outputTypeRaw,
+        raw.outputType !== undefined ? 'outputType' : 'output_type',
+      ),
+      upstreamOutput: (pick(raw.upstreamOutput, raw.upstream_output) ?? []).map((e) => ({
+        upstream: e.upstream ?? null,
+        value: e.value ?? null,
+      })),
     };
   },
   run(ctx) {
@@ -41,7 +50,9 @@ export const assignmentNode = builtinNode({
     // Synchronous unless a function returned a promise: no promise per node on the hot path.
     return whenReady(ctx.evaluate(value), (result) => {
       if (outputType && !matchesType(outputType, result)) {
-        throw new OutputTypeMismatchError(`the result ${truncate(displayForm(result))} does not match the declared outputType ${outputType.dataType}`);
+        throw new OutputTypeMismatchError(
+          `the result ${truncate(displayForm(result))} does not match the declared outputType ${outputType.dataType}`,
+        );
       }
       return result;
     });

@@ -18,11 +18,9 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_REDIRECTS = 5;
 const METHOD_SET: ReadonlySet<string> = new Set(HTTP_METHODS);
 
-const methodSchema = z
-  .string()
-  .refine((m) => METHOD_SET.has(m.toUpperCase()), {
-    error: `expected ${HTTP_METHODS.join(' | ')}`,
-  });
+const methodSchema = z.string().refine((m) => METHOD_SET.has(m.toUpperCase()), {
+  error: `expected ${HTTP_METHODS.join(' | ')}`,
+});
 const timeoutSchema = z
   .union([z.number().min(0), z.string()])
   .nullable()

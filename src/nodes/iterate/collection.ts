@@ -12,7 +12,11 @@ export class CollectionTypeError extends Error {
 export function iterableItems(collection: unknown): unknown[] {
   if (Array.isArray(collection)) return collection;
   if (typeof collection === 'string') return Array.from(collection);
-  if (collection !== null && typeof collection === 'object' && Object.getPrototypeOf(collection) === Object.prototype) {
+  if (
+    collection !== null &&
+    typeof collection === 'object' &&
+    Object.getPrototypeOf(collection) === Object.prototype
+  ) {
     return Object.keys(collection);
   }
   throw new CollectionTypeError(
@@ -27,8 +31,14 @@ export const collectionShape = {
   child_flow: z.unknown().optional(),
 };
 
-export function loadChildFlow(raw: { childFlow?: unknown; child_flow?: unknown }, loader: FlowLoader): Flow | null {
-  return loader.requiredChildFlow(pick(raw.childFlow, raw.child_flow), raw.childFlow === undefined && raw.child_flow !== undefined ? 'child_flow' : 'childFlow');
+export function loadChildFlow(
+  raw: { childFlow?: unknown; child_flow?: unknown },
+  loader: FlowLoader,
+): Flow | null {
+  return loader.requiredChildFlow(
+    pick(raw.childFlow, raw.child_flow),
+    raw.childFlow === undefined && raw.child_flow !== undefined ? 'child_flow' : 'childFlow',
+  );
 }
 
 export async function evaluateItems(ctx: NodeContext<{ collection: unknown }>): Promise<unknown[]> {

@@ -7,7 +7,10 @@ import { childFlowOf, collectionShape, evaluateItems, loadChildFlow } from './co
 export const filterNode = builtinNode({
   type: 'filter',
   schema: z.looseObject(collectionShape),
-  load: (raw, loader) => ({ collection: raw.collection ?? null, childFlow: loadChildFlow(raw, loader) }),
+  load: (raw, loader) => ({
+    collection: raw.collection ?? null,
+    childFlow: loadChildFlow(raw, loader),
+  }),
   async run(ctx) {
     const items = await evaluateItems(ctx);
     const flow = childFlowOf(ctx.def);
@@ -25,7 +28,10 @@ export const filterNode = builtinNode({
 export const findNode = builtinNode({
   type: 'find',
   schema: z.looseObject(collectionShape),
-  load: (raw, loader) => ({ collection: raw.collection ?? null, childFlow: loadChildFlow(raw, loader) }),
+  load: (raw, loader) => ({
+    collection: raw.collection ?? null,
+    childFlow: loadChildFlow(raw, loader),
+  }),
   async run(ctx) {
     const items = await evaluateItems(ctx);
     const flow = childFlowOf(ctx.def);

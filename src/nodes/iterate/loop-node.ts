@@ -9,7 +9,12 @@ import { childFlowOf, collectionShape, evaluateItems, loadChildFlow } from './co
  */
 export const loopNode = builtinNode({
   type: 'loop',
-  schema: z.looseObject({ ...collectionShape, condition: z.unknown().optional(), itemType: z.unknown().optional(), typeDefs: z.unknown().optional() }),
+  schema: z.looseObject({
+    ...collectionShape,
+    condition: z.unknown().optional(),
+    itemType: z.unknown().optional(),
+    typeDefs: z.unknown().optional(),
+  }),
   load: (raw, loader) => ({
     collection: raw.collection ?? null,
     childFlow: loadChildFlow(raw, loader),
@@ -24,7 +29,15 @@ export const loopNode = builtinNode({
       const item = items[index];
       last = await ctx.runChild(flow, { item, index }, index);
       const { condition } = ctx.def;
-      if (condition && !(await ctx.matches(condition, { '$LOOP-ITEM': item, '$LOOP-INDEX': index, '$LOOP-RESULT': last }))) break;
+      if (
+        condition &&
+        !(await ctx.matches(condition, {
+          '$LOOP-ITEM': item,
+          '$LOOP-INDEX': index,
+          '$LOOP-RESULT': last,
+        }))
+      )
+        break;
     }
     return last;
   },

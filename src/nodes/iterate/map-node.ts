@@ -45,7 +45,11 @@ export const mapNode = builtinNode({
   },
 });
 
-async function mapConcurrently(ctx: NodeContext<MapFields>, flow: Flow, items: unknown[]): Promise<unknown[]> {
+async function mapConcurrently(
+  ctx: NodeContext<MapFields>,
+  flow: Flow,
+  items: unknown[],
+): Promise<unknown[]> {
   const results: unknown[] = new Array<unknown>(items.length);
   const siblings = new AbortController();
   const limit = Math.min(ctx.def.maxConcurrent ?? items.length, items.length);
@@ -55,7 +59,9 @@ async function mapConcurrently(ctx: NodeContext<MapFields>, flow: Flow, items: u
     while (firstError === null && nextIndex < items.length) {
       const index = nextIndex++;
       try {
-        results[index] = await ctx.runChild(flow, { item: items[index], index }, index, { signal: siblings.signal });
+        results[index] = await ctx.runChild(flow, { item: items[index], index }, index, {
+          signal: siblings.signal,
+        });
       } catch (error) {
         if (firstError === null) {
           firstError = { error };

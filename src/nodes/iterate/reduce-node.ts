@@ -26,7 +26,8 @@ export const reduceNode = builtinNode({
     let acc = ctx.def.initial === null ? null : await ctx.evaluate(ctx.def.initial);
     let start = 0;
     if (acc === null) {
-      if (items.length === 0) throw new EmptyReduceError('reduce of an empty collection without an initial value');
+      if (items.length === 0)
+        throw new EmptyReduceError('reduce of an empty collection without an initial value');
       acc = items[0];
       start = 1;
     }

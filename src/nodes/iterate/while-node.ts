@@ -29,7 +29,12 @@ export const whileNode = builtinNode({
     let previous: unknown = null;
     for (let index = 0; ; index++) {
       ctx.throwIfAborted();
-      if (condition === null ? index >= 1 : !(await ctx.matches(condition, { '$LOOP-ITEM': previous, '$LOOP-INDEX': index }))) break;
+      if (
+        condition === null
+          ? index >= 1
+          : !(await ctx.matches(condition, { '$LOOP-ITEM': previous, '$LOOP-INDEX': index }))
+      )
+        break;
       if (index >= maxIterations) {
         ctx.warn(`while loop stopped at maxIterations (${maxIterations})`);
         break;

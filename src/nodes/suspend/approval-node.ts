@@ -54,20 +54,33 @@ export const approvalNode = builtinNode({
     const d = ctx.def;
     const now = Date.now();
     const approvers = await resolveList(ctx, d.approvers);
-    return serviceState(ctx, 'approval_decision', {}, {
-      approval_id: `approval_${ctx.nodeId}_${now}`,
-      approval_config: {
-        title: await serviceValue(ctx, d.title),
-        content: await serviceValue(ctx, d.content),
-        approval_type: d.approvalType,
-        approval_strategy: d.strategy,
-        auto_escalation: d.autoEscalation,
-        escalation_timeout_hours: d.escalationTimeoutHours,
+    return serviceState(
+      ctx,
+      'approval_decision',
+      {},
+      {
+        approval_id: `approval_${ctx.nodeId}_${now}`,
+        approval_config: {
+          title: await serviceValue(ctx, d.title),
+          content: await serviceValue(ctx, d.content),
+          approval_type: d.approvalType,
+          approval_strategy: d.strategy,
+          auto_escalation: d.autoEscalation,
+          escalation_timeout_hours: d.escalationTimeoutHours,
+        },
+        approver_config: {
+          approvers,
+          escalation_approvers: await resolveList(ctx, d.escalationApprovers),
+        },
+        form_config: {
+          form_fields: d.formFields,
+          allow_comments: d.allowComments,
+          require_comments: d.requireComments,
+        },
+        notification_config: d.notificationConfig,
       },
-      approver_config: { approvers, escalation_approvers: await resolveList(ctx, d.escalationApprovers) },
-      form_config: { form_fields: d.formFields, allow_comments: d.allowComments, require_comments: d.requireComments },
-      notification_config: d.notificationConfig,
-    }, now);
+      now,
+    );
   },
   resume: resumeSuspended,
 });

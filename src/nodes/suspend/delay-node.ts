@@ -14,7 +14,9 @@ export const delayNode = builtinNode({
     delay_seconds: z.union([z.number(), z.string()]),
     delay_unit: z
       .string()
-      .refine((u) => u.toLowerCase() in UNIT_MS, { error: 'expected seconds | minutes | hours | days' })
+      .refine((u) => u.toLowerCase() in UNIT_MS, {
+        error: 'expected seconds | minutes | hours | days',
+      })
       .optional(),
     event_type: z.string().optional(),
     event_filter: z.record(z.string(), z.unknown()).nullable().optional(),
@@ -29,13 +31,24 @@ export const delayNode = builtinNode({
     const amount = toNumber(await serviceValue(ctx, ctx.def.delaySeconds));
     const delayMs = Math.round(amount * UNIT_MS[ctx.def.delayUnit]);
     const now = Date.now();
-    return serviceState(ctx, ctx.def.eventType, ctx.def.eventFilter, { delay_ms: delayMs, trigger_timestamp: now + delayMs }, now);
+    return serviceState(
+      ctx,
+      ctx.def.eventType,
+      ctx.def.eventFilter,
+      { delay_ms: delayMs, trigger_timestamp: now + delayMs },
+      now,
+    );
   },
   resume: resumeSuspended,
 });
 
 /** A failing or non-numeric amount means 60 (flows.md §3.18). */
 function toNumber(value: unknown): number {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  const n =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && value.trim() !== ''
+        ? Number(value)
+        : NaN;
   return Number.isFinite(n) && n >= 0 ? n : DEFAULT_DELAY;
 }

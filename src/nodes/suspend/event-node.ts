@@ -6,7 +6,10 @@ import { pendingState, resumeSuspended } from './suspend-state.js';
 export const eventNode = builtinNode({
   type: 'event',
   suspending: true,
-  schema: z.looseObject({ event_type: z.string().min(1), event_filter: z.record(z.string(), z.unknown()).nullable().optional() }),
+  schema: z.looseObject({
+    event_type: z.string().min(1),
+    event_filter: z.record(z.string(), z.unknown()).nullable().optional(),
+  }),
   load: (raw) => ({ eventType: raw.event_type, eventFilter: raw.event_filter ?? {} }),
   async run(ctx) {
     let eventType = ctx.def.eventType;

@@ -33,14 +33,28 @@ export const httpCallbackNode = builtinNode({
   }),
   async run(ctx) {
     const d = ctx.def;
-    const path = d.callbackPath === null ? `/callback/${ctx.flowId ?? ''}/${ctx.nodeId}/${ctx.executionId}` : String(await serviceValue(ctx, d.callbackPath));
-    const token = d.authToken === null ? randomBytes(24).toString('hex') : await serviceValue(ctx, d.authToken);
-    return serviceState(ctx, 'http_callback', {}, {
-      callback_config: { path, method: d.method, timeout_minutes: d.timeoutMinutes, url: ctx.options.callbackBaseUrl.replace(/\/$/, '') + path },
-      auth_config: { require_auth: d.requireAuth, auth_type: d.authType, auth_token: token },
-      validation_config: { headers: d.validateHeaders, params: d.validateParams },
-      response_config: { success_response: d.successResponse, error_response: d.errorResponse },
-    });
+    const path =
+      d.callbackPath === null
+        ? `/callback/${ctx.flowId ?? ''}/${ctx.nodeId}/${ctx.executionId}`
+        : String(await serviceValue(ctx, d.callbackPath));
+    const token =
+      d.authToken === null ? randomBytes(24).toString('hex') : await serviceValue(ctx, d.authToken);
+    return serviceState(
+      ctx,
+      'http_callback',
+      {},
+      {
+        callback_config: {
+          path,
+          method: d.method,
+          timeout_minutes: d.timeoutMinutes,
+          url: ctx.options.callbackBaseUrl.replace(/\/$/, '') + path,
+        },
+        auth_config: { require_auth: d.requireAuth, auth_type: d.authType, auth_token: token },
+        validation_config: { headers: d.validateHeaders, params: d.validateParams },
+        response_config: { success_response: d.successResponse, error_response: d.errorResponse },
+      },
+    );
   },
   resume: resumeSuspended,
 });

@@ -24,7 +24,10 @@ export const kafkaQueueNode = builtinNode({
   load: (raw) => ({
     bootstrapServers: Array.isArray(raw.bootstrap_servers)
       ? raw.bootstrap_servers
-      : raw.bootstrap_servers.split(',').map((s) => s.trim()).filter(Boolean),
+      : raw.bootstrap_servers
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
     securityProtocol: raw.security_protocol ?? 'PLAINTEXT',
     saslMechanism: raw.sasl_mechanism ?? 'PLAIN',
     saslUsername: raw.sasl_username ?? null,
@@ -40,24 +43,29 @@ export const kafkaQueueNode = builtinNode({
   }),
   async run(ctx) {
     const d = ctx.def;
-    return serviceState(ctx, 'kafka_message', {}, {
-      kafka_config: {
-        bootstrap_servers: d.bootstrapServers,
-        security_protocol: d.securityProtocol,
-        sasl_mechanism: d.saslMechanism,
-        sasl_username: await serviceValue(ctx, d.saslUsername),
-        sasl_password: await serviceValue(ctx, d.saslPassword),
+    return serviceState(
+      ctx,
+      'kafka_message',
+      {},
+      {
+        kafka_config: {
+          bootstrap_servers: d.bootstrapServers,
+          security_protocol: d.securityProtocol,
+          sasl_mechanism: d.saslMechanism,
+          sasl_username: await serviceValue(ctx, d.saslUsername),
+          sasl_password: await serviceValue(ctx, d.saslPassword),
+        },
+        topic_config: { topic: await serviceValue(ctx, d.topic), partition: d.partition },
+        consumer_config: {
+          group_id: await serviceValue(ctx, d.groupId),
+          auto_offset_reset: d.autoOffsetReset,
+          enable_auto_commit: d.enableAutoCommit,
+          max_poll_records: d.maxPollRecords,
+          message_format: d.messageFormat,
+          timeout_ms: d.timeoutMs,
+        },
       },
-      topic_config: { topic: await serviceValue(ctx, d.topic), partition: d.partition },
-      consumer_config: {
-        group_id: await serviceValue(ctx, d.groupId),
-        auto_offset_reset: d.autoOffsetReset,
-        enable_auto_commit: d.enableAutoCommit,
-        max_poll_records: d.maxPollRecords,
-        message_format: d.messageFormat,
-        timeout_ms: d.timeoutMs,
-      },
-    });
+    );
   },
   resume: resumeSuspended,
 });

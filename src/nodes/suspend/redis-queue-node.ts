@@ -30,16 +30,26 @@ export const redisQueueNode = builtinNode({
   }),
   async run(ctx) {
     const d = ctx.def;
-    return serviceState(ctx, 'redis_message', {}, {
-      redis_config: {
-        host: await serviceValue(ctx, d.host),
-        port: await serviceValue(ctx, d.port),
-        db: await serviceValue(ctx, d.db),
-        password: await serviceValue(ctx, d.password),
+    return serviceState(
+      ctx,
+      'redis_message',
+      {},
+      {
+        redis_config: {
+          host: await serviceValue(ctx, d.host),
+          port: await serviceValue(ctx, d.port),
+          db: await serviceValue(ctx, d.db),
+          password: await serviceValue(ctx, d.password),
+        },
+        queue_config: {
+          queue_name: await serviceValue(ctx, d.queueName),
+          queue_type: d.queueType,
+          batch_size: d.batchSize,
+          message_format: d.messageFormat,
+        },
+        listen_config: { timeout_seconds: d.timeoutSeconds },
       },
-      queue_config: { queue_name: await serviceValue(ctx, d.queueName), queue_type: d.queueType, batch_size: d.batchSize, message_format: d.messageFormat },
-      listen_config: { timeout_seconds: d.timeoutSeconds },
-    });
+    );
   },
   resume: resumeSuspended,
 });

@@ -10,8 +10,19 @@ export interface PendingState extends Record<string, unknown> {
   status: 'pending';
 }
 
-export function pendingState(ctx: NodeContext<unknown>, eventType: string, eventFilter: Record<string, unknown>, now = Date.now()): PendingState {
-  return { event_type: eventType, event_filter: eventFilter, is_async: true, event_id: `event_${ctx.nodeId}_${now}`, status: 'pending' };
+export function pendingState(
+  ctx: NodeContext<unknown>,
+  eventType: string,
+  eventFilter: Record<string, unknown>,
+  now = Date.now(),
+): PendingState {
+  return {
+    event_type: eventType,
+    event_filter: eventFilter,
+    is_async: true,
+    event_id: `event_${ctx.nodeId}_${now}`,
+    status: 'pending',
+  };
 }
 
 /** What an external service needs to produce the event, plus the node's own configuration. */
@@ -54,7 +65,11 @@ export async function serviceValue(ctx: NodeContext<unknown>, value: unknown): P
 }
 
 /** flows.md §3.17 resume merge: event with data → completed; empty event → unchanged; timeout; cancel. */
-export function mergeResume(state: Record<string, unknown>, type: ResumeType, data: unknown): Record<string, unknown> {
+export function mergeResume(
+  state: Record<string, unknown>,
+  type: ResumeType,
+  data: unknown,
+): Record<string, unknown> {
   switch (type) {
     case 'event':
       return isEmpty(data) ? { ...state } : { ...state, status: 'completed', event_data: data };
@@ -66,10 +81,15 @@ export function mergeResume(state: Record<string, unknown>, type: ResumeType, da
 }
 
 function isEmpty(data: unknown): boolean {
-  if (data === null || data === undefined || data === '' || data === false || data === 0) return true;
+  if (data === null || data === undefined || data === '' || data === false || data === 0)
+    return true;
   if (Array.isArray(data)) return data.length === 0;
   return typeof data === 'object' && Object.keys(data).length === 0;
 }
 
-export const resumeSuspended = (_ctx: NodeContext<unknown>, type: ResumeType, data: unknown, state: Record<string, unknown>): unknown =>
-  mergeResume(state, type, data);
+export const resumeSuspended = (
+  _ctx: NodeContext<unknown>,
+  type: ResumeType,
+  data: unknown,
+  state: Record<string, unknown>,
+): unknown => mergeResume(state, type, data);

@@ -13,7 +13,13 @@ import {
 } from '../execution-store.js';
 import { decodeSummary, type ExecutionRow } from '../sql/execution-row.js';
 import { planList, toPage, type ListPlan } from '../sql/list-plan.js';
-import { asFullRewrite, fullRewriteBytes, planSave, rejectOversized, type SavePlan } from '../sql/save-plan.js';
+import {
+  asFullRewrite,
+  fullRewriteBytes,
+  planSave,
+  rejectOversized,
+  type SavePlan,
+} from '../sql/save-plan.js';
 import { resolveStoreOptions, type ResolvedStoreOptions } from '../sql/store-options.js';
 import { fenceRejected } from '../sql/fence.js';
 import { assertStorableOwner, assertTtl } from '../sql/stored-text.js';
@@ -53,7 +59,12 @@ export class MemoryExecutionStore implements ExecutionStore {
       const plan = planSave(state, options, this.options, now);
       const current = this.live(plan.row.tenantId, plan.row.executionId, now);
       if (plan.fence !== null) checkFence({ ...plan, fence: plan.fence }, current);
-      if (current === undefined || plan.checkpoint.fullRewrite) this.replace(asFullRewrite(state, plan, this.options), current, this.generationOf(plan.row));
+      if (current === undefined || plan.checkpoint.fullRewrite)
+        this.replace(
+          asFullRewrite(state, plan, this.options),
+          current,
+          this.generationOf(plan.row),
+        );
       else this.update(plan, current);
     });
   }
@@ -62,7 +73,10 @@ export class MemoryExecutionStore implements ExecutionStore {
     return this.run(() => {
       const stored = this.live(options.tenantId ?? DEFAULT_TENANT, executionId, Date.now());
       if (stored === undefined) return null;
-      return assembleState(stored.row.header, [...stored.nodes.values()].map((n) => [n.nodeId, n.text] as const));
+      return assembleState(
+        stored.row.header,
+        [...stored.nodes.values()].map((n) => [n.nodeId, n.text] as const),
+      );
     });
   }
 
@@ -74,9 +88,18 @@ export class MemoryExecutionStore implements ExecutionStore {
       const rows = [...(this.tenants.get(plan.tenantId)?.values() ?? [])]
         .map((stored) => stored.row)
         .filter((row) => isLive(row, now) && matches(row, plan))
-        .sort((a, b) => b.createdAt - a.createdAt || compareCodePoints(b.executionId, a.executionId))
+        .sort(
+          (a, b) => b.createdAt - a.createdAt || compareCodePoints(b.executionId, a.executionId),
+        )
         .slice(0, plan.limit + 1);
-      return toPage(rows.map((row) => ({ createdAt: row.createdAt, executionId: row.executionId, summary: decodeSummary(row.summary) })), plan.limit);
+      return toPage(
+        rows.map((row) => ({
+          createdAt: row.createdAt,
+          executionId: row.executionId,
+          summary: decodeSummary(row.summary),
+        })),
+        plan.limit,
+      );
     });
   }
 
@@ -96,7 +119,10 @@ export class MemoryExecutionStore implements ExecutionStore {
       const now = Date.now();
       const stored = this.live(request.tenantId ?? DEFAULT_TENANT, executionId, now);
       if (stored === undefined) return null;
-      const held = stored.lease !== null && stored.lease.expiresAt > now && stored.lease.owner !== request.owner;
+      const held =
+        stored.lease !== null &&
+        stored.lease.expiresAt > now &&
+        stored.lease.owner !== request.owner;
       if (held) return null;
       stored.leaseGeneration += 1;
       stored.lease = { owner: request.owner, expiresAt: now + request.ttlMs };
@@ -104,18 +130,25 @@ export class MemoryExecutionStore implements ExecutionStore {
     });
   }
 
-  renewLease(executionId: string, lease: { owner: string; generation: number; ttlMs: number } & TenantScope): Promise<boolean> {
+  renewLease(
+    executionId: string,
+    lease: { owner: string; generation: number; ttlMs: number } & TenantScope,
+  ): Promise<boolean> {
     return this.run(() => {
       assertTtl(lease.ttlMs);
       const now = Date.now();
       const stored = this.live(lease.tenantId ?? DEFAULT_TENANT, executionId, now);
-      if (stored?.lease == null || !holds(stored, lease) || stored.lease.expiresAt <= now) return false;
+      if (stored?.lease == null || !holds(stored, lease) || stored.lease.expiresAt <= now)
+        return false;
       stored.lease.expiresAt = now + lease.ttlMs;
       return true;
     });
   }
 
-  releaseLease(executionId: string, lease: { owner: string; generation: number } & TenantScope): Promise<void> {
+  releaseLease(
+    executionId: string,
+    lease: { owner: string; generation: number } & TenantScope,
+  ): Promise<void> {
     return this.run(() => {
       const stored = this.tenants.get(lease.tenantId ?? DEFAULT_TENANT)?.get(executionId);
       if (stored !== undefined && holds(stored, lease)) stored.lease = null;
@@ -139,7 +172,11 @@ export class MemoryExecutionStore implements ExecutionStore {
   }
 
   isCancelRequested(executionId: string, options: TenantScope = {}): Promise<boolean> {
-    return this.run(() => this.live(options.tenantId ?? DEFAULT_TENANT, executionId, Date.now())?.cancelRequested ?? false);
+    return this.run(
+      () =>
+        this.live(options.tenantId ?? DEFAULT_TENANT, executionId, Date.now())?.cancelRequested ??
+        false,
+    );
   }
 
   sweepExpired(now: number = Date.now()): Promise<number> {
@@ -180,9 +217,14 @@ export class MemoryExecutionStore implements ExecutionStore {
     return this.tenants.get(row.tenantId)?.get(row.executionId)?.leaseGeneration ?? 0;
   }
 
-  private replace(plan: SavePlan, current: StoredExecution | undefined, leaseGeneration: number): void {
+  private replace(
+    plan: SavePlan,
+    current: StoredExecution | undefined,
+    leaseGeneration: number,
+  ): void {
     let executions = this.tenants.get(plan.row.tenantId);
-    if (executions === undefined) this.tenants.set(plan.row.tenantId, (executions = new Map<string, StoredExecution>()));
+    if (executions === undefined)
+      this.tenants.set(plan.row.tenantId, (executions = new Map<string, StoredExecution>()));
     executions.set(plan.row.executionId, {
       row: plan.row,
       nodes: new Map(plan.checkpoint.nodes.map((node) => [node.nodeId, node])),
@@ -197,9 +239,20 @@ export class MemoryExecutionStore implements ExecutionStore {
   /** Incremental save: checks the running total first, then writes only the changed nodes. */
   private update(plan: SavePlan, stored: StoredExecution): void {
     let replaced = 0;
-    for (const id of [...plan.removedNodeIds, ...plan.checkpoint.nodes.map((n) => n.nodeId)]) replaced += stored.nodes.get(id)?.bytes ?? 0;
-    const total = stored.stateBytes - stored.row.headerBytes + plan.row.headerBytes - replaced + plan.writtenNodeBytes;
-    if (total > this.options.maxStateBytes) rejectOversized(plan, [...stored.nodes].map(([id, n]) => [id, n.bytes] as const), this.options.maxStateBytes);
+    for (const id of [...plan.removedNodeIds, ...plan.checkpoint.nodes.map((n) => n.nodeId)])
+      replaced += stored.nodes.get(id)?.bytes ?? 0;
+    const total =
+      stored.stateBytes -
+      stored.row.headerBytes +
+      plan.row.headerBytes -
+      replaced +
+      plan.writtenNodeBytes;
+    if (total > this.options.maxStateBytes)
+      rejectOversized(
+        plan,
+        [...stored.nodes].map(([id, n]) => [id, n.bytes] as const),
+        this.options.maxStateBytes,
+      );
     for (const id of plan.removedNodeIds) stored.nodes.delete(id);
     for (const node of plan.checkpoint.nodes) stored.nodes.set(node.nodeId, node);
     stored.row = plan.row;
@@ -207,8 +260,12 @@ export class MemoryExecutionStore implements ExecutionStore {
   }
 }
 
-function checkFence(plan: SavePlan & { fence: number }, current: StoredExecution | undefined): void {
-  if (current?.leaseGeneration !== plan.fence) throw fenceRejected(plan.row.executionId, current?.leaseGeneration ?? null, plan.fence);
+function checkFence(
+  plan: SavePlan & { fence: number },
+  current: StoredExecution | undefined,
+): void {
+  if (current?.leaseGeneration !== plan.fence)
+    throw fenceRejected(plan.row.executionId, current?.leaseGeneration ?? null, plan.fence);
 }
 
 function isLive(row: ExecutionRow, now: number): boolean {
@@ -216,12 +273,22 @@ function isLive(row: ExecutionRow, now: number): boolean {
 }
 
 function holds(stored: StoredExecution, lease: { owner: string; generation: number }): boolean {
-  return stored.lease !== null && stored.lease.owner === lease.owner && stored.leaseGeneration === lease.generation;
+  return (
+    stored.lease !== null &&
+    stored.lease.owner === lease.owner &&
+    stored.leaseGeneration === lease.generation
+  );
 }
 
 function leaseOf(stored: StoredExecution): Lease {
   const lease = stored.lease!;
-  return { executionId: stored.row.executionId, tenantId: stored.row.tenantId, owner: lease.owner, generation: stored.leaseGeneration, expiresAt: lease.expiresAt };
+  return {
+    executionId: stored.row.executionId,
+    tenantId: stored.row.tenantId,
+    owner: lease.owner,
+    generation: stored.leaseGeneration,
+    expiresAt: lease.expiresAt,
+  };
 }
 
 function matches(row: ExecutionRow, plan: ListPlan): boolean {
@@ -231,5 +298,10 @@ function matches(row: ExecutionRow, plan: ListPlan): boolean {
   if (plan.createdAfter !== null && row.createdAt <= plan.createdAfter) return false;
   if (plan.createdBefore !== null && row.createdAt >= plan.createdBefore) return false;
   const cursor = plan.cursor;
-  return cursor === null || row.createdAt < cursor.createdAt || (row.createdAt === cursor.createdAt && compareCodePoints(row.executionId, cursor.executionId) < 0);
+  return (
+    cursor === null ||
+    row.createdAt < cursor.createdAt ||
+    (row.createdAt === cursor.createdAt &&
+      compareCodePoints(row.executionId, cursor.executionId) < 0)
+  );
 }

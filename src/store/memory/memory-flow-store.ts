@@ -20,8 +20,13 @@ export class MemoryFlowStore implements FlowStore {
       const existing = this.byHash.get(record.flowHash);
       if (existing !== undefined) return toStored(existing);
       const hashes = record.flowId === null ? [] : (this.byFlowId.get(record.flowId) ?? []);
-      if (record.version !== null && hashes.some((hash) => this.byHash.get(hash)?.record.version === record.version)) {
-        throw new FlowVersionConflictError(`flow ${record.flowId} version ${record.version} is already published with different content`);
+      if (
+        record.version !== null &&
+        hashes.some((hash) => this.byHash.get(hash)?.record.version === record.version)
+      ) {
+        throw new FlowVersionConflictError(
+          `flow ${record.flowId} version ${record.version} is already published with different content`,
+        );
       }
       const kept = { record, createdAt: Date.now() };
       this.byHash.set(record.flowHash, kept);

@@ -1,7 +1,17 @@
 import { PlaitaError, StoreUnavailableError, errorCode } from '../../errors.js';
 
 /** Node socket and DNS failures: the server could not be reached, or the connection broke. */
-const TRANSIENT_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED']);
+const TRANSIENT_NODE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNABORTED',
+]);
 
 /**
  * SQLSTATEs that heal on retry. Class 08 (connection exception) is matched by its prefix.
@@ -10,7 +20,17 @@ const TRANSIENT_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT',
  * (our statement_timeout fired), 40001 serialization_failure, 40P01 deadlock_detected, 53300
  * too_many_connections, 55P03 lock_not_available.
  */
-const TRANSIENT_SQLSTATES = new Set(['57P01', '57P02', '57P03', '57P05', '57014', '40001', '40P01', '53300', '55P03']);
+const TRANSIENT_SQLSTATES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '57P05',
+  '57014',
+  '40001',
+  '40P01',
+  '53300',
+  '55P03',
+]);
 
 const SQLSTATE = /^[0-9A-Z]{5}$/;
 
@@ -34,9 +54,12 @@ export function classifyPgError(error: unknown, failure: PgFailure): unknown {
   const code = errorCode(error);
   if (code !== undefined && TRANSIENT_NODE_CODES.has(code)) return unavailable(error, code);
   if (code !== undefined && SQLSTATE.test(code)) {
-    return code.startsWith('08') || TRANSIENT_SQLSTATES.has(code) ? unavailable(error, code) : error;
+    return code.startsWith('08') || TRANSIENT_SQLSTATES.has(code)
+      ? unavailable(error, code)
+      : error;
   }
-  if (failure.connecting || failure.connectionLost) return unavailable(error, failure.connecting ? 'connecting' : 'connection lost');
+  if (failure.connecting || failure.connectionLost)
+    return unavailable(error, failure.connecting ? 'connecting' : 'connection lost');
   return error;
 }
 

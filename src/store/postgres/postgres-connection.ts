@@ -46,14 +46,17 @@ export class PostgresConnection {
     private readonly prepare: Prepare,
   ) {
     this.ownsPool = !('pool' in source);
-    this.pool = 'pool' in source ? source.pool : new pg.Pool({
-      connectionString: source.connectionString,
-      connectionTimeoutMillis: options.connectTimeoutMs,
-      statement_timeout: options.statementTimeoutMs,
-      application_name: options.applicationName,
-      max: options.poolSize,
-      keepAlive: true,
-    });
+    this.pool =
+      'pool' in source
+        ? source.pool
+        : new pg.Pool({
+            connectionString: source.connectionString,
+            connectionTimeoutMillis: options.connectTimeoutMs,
+            statement_timeout: options.statementTimeoutMs,
+            application_name: options.applicationName,
+            max: options.poolSize,
+            keepAlive: true,
+          });
     this.pool.on('error', this.onPoolError);
   }
 
@@ -100,7 +103,10 @@ export class PostgresConnection {
     const watch = watchConnection(client);
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new OperationTimeout(this.options.statementTimeoutMs)), this.options.statementTimeoutMs);
+      timer = setTimeout(
+        () => reject(new OperationTimeout(this.options.statementTimeoutMs)),
+        this.options.statementTimeoutMs,
+      );
     });
     try {
       const result = await Promise.race([work(client), deadline]);
@@ -120,13 +126,19 @@ export class PostgresConnection {
     const connecting = this.pool.connect();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ConnectTimeout(this.options.connectTimeoutMs)), this.options.connectTimeoutMs);
+      timer = setTimeout(
+        () => reject(new ConnectTimeout(this.options.connectTimeoutMs)),
+        this.options.connectTimeoutMs,
+      );
     });
     try {
       return await Promise.race([connecting, timeout]);
     } catch (error) {
       // A connection that arrives after we gave up goes straight back to the pool.
-      connecting.then((late) => late.release(), () => undefined);
+      connecting.then(
+        (late) => late.release(),
+        () => undefined,
+      );
       throw classifyPgError(error, { connecting: true, connectionLost: false });
     } finally {
       clearTimeout(timer);

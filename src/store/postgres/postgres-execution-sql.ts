@@ -11,8 +11,10 @@ export function executionSql(s: string) {
   const N = `${s}.node_results`;
   const KEY = 'tenant_id = $1 AND execution_id = $2';
   const live = (p: string): string => `(expires_at IS NULL OR expires_at > ${p}::bigint)`;
-  const expired = (p: string): string => `(${E}.expires_at IS NOT NULL AND ${E}.expires_at <= ${p}::bigint)`;
-  const ROW = 'flow_id, flow_version, flow_hash, status, version, created_at, updated_at, ended_at, expires_at, header, header_bytes, summary';
+  const expired = (p: string): string =>
+    `(${E}.expires_at IS NOT NULL AND ${E}.expires_at <= ${p}::bigint)`;
+  const ROW =
+    'flow_id, flow_version, flow_hash, status, version, created_at, updated_at, ended_at, expires_at, header, header_bytes, summary';
   return {
     /**
      * The save's one conditional UPDATE: the header columns, the header's share of the size
@@ -44,8 +46,12 @@ ON CONFLICT (tenant_id, execution_id) DO UPDATE SET (${ROW}, state_bytes, next_s
      * upserted with their new order (`count` rows of node_id, seq, value, bytes from $4 on).
      */
     replaceNodes: (count: number): string => `
-WITH gone AS (DELETE FROM ${N} WHERE ${KEY} AND NOT (node_id = ANY($3::text[])))${count > 0 ? `,
-  put AS (${upsertNodes(N, count, 4)} , seq = excluded.seq)` : ''}
+WITH gone AS (DELETE FROM ${N} WHERE ${KEY} AND NOT (node_id = ANY($3::text[])))${
+      count > 0
+        ? `,
+  put AS (${upsertNodes(N, count, 4)} , seq = excluded.seq)`
+        : ''
+    }
 SELECT NULL::bigint AS state_bytes`,
     /** More rows of a full rewrite too large for one statement (same parameters from $3 on). */
     upsertNodes: (count: number): string => `${upsertNodes(N, count, 3)}, seq = excluded.seq`,
@@ -57,8 +63,12 @@ SELECT NULL::bigint AS state_bytes`,
      */
     changeNodes: (count: number): string => `
 WITH old AS (SELECT coalesce(sum(bytes), 0) AS bytes FROM ${N} WHERE ${KEY} AND node_id = ANY($3::text[])),
-  gone AS (DELETE FROM ${N} WHERE ${KEY} AND node_id = ANY($4::text[])),${count > 0 ? `
-  put AS (${upsertNodes(N, count, 6)}),` : ''}
+  gone AS (DELETE FROM ${N} WHERE ${KEY} AND node_id = ANY($4::text[])),${
+    count > 0
+      ? `
+  put AS (${upsertNodes(N, count, 6)}),`
+      : ''
+  }
   total AS (UPDATE ${E} SET state_bytes = state_bytes + $5::bigint - (SELECT bytes FROM old) WHERE ${KEY} RETURNING state_bytes)
 SELECT state_bytes FROM total`,
     /** Header and nodes in ONE statement: one snapshot, never a header from one save and nodes from another. */
@@ -107,4 +117,7 @@ function upsertNodes(table: string, count: number, first: number): string {
 }
 
 /** How the shared list query is written for PostgreSQL. */
-export const POSTGRES_LIST_DIALECT: ListDialect = { param: (n) => `$${n}`, summary: 'summary::text' };
+export const POSTGRES_LIST_DIALECT: ListDialect = {
+  param: (n) => `$${n}`,
+  summary: 'summary::text',
+};

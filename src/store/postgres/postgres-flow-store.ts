@@ -44,22 +44,38 @@ export class PostgresFlowStore implements FlowStore {
       byVersion: `SELECT ${columns} FROM ${flows} WHERE flow_id = $1 AND version = $2`,
       latest: `SELECT ${columns} FROM ${flows} WHERE flow_id = $1 ORDER BY seq DESC LIMIT 1`,
     };
-    this.connection = new PostgresConnection(source, {
-      connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-      statementTimeoutMs: options.statementTimeoutMs ?? 30_000,
-      applicationName: options.applicationName ?? 'plaita',
-      poolSize: options.poolSize ?? 4,
-    }, (client) => migrate(client, schema));
+    this.connection = new PostgresConnection(
+      source,
+      {
+        connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+        statementTimeoutMs: options.statementTimeoutMs ?? 30_000,
+        applicationName: options.applicationName ?? 'plaita',
+        poolSize: options.poolSize ?? 4,
+      },
+      (client) => migrate(client, schema),
+    );
   }
 
   async put(document: Record<string, unknown>): Promise<StoredFlow> {
     const record = flowRecord(document);
     const row = await this.connection.withClient(async (client) => {
-      await client.query({ name: statementName(this.sql.insert), text: this.sql.insert, values: [record.flowHash, record.flowId, record.version, record.text, Date.now()] });
+      await client.query({
+        name: statementName(this.sql.insert),
+        text: this.sql.insert,
+        values: [record.flowHash, record.flowId, record.version, record.text, Date.now()],
+      });
       // Read after the insert settled (committed, or conflicted with a committed row).
-      const stored = (await client.query<FlowRow>({ name: statementName(this.sql.byHash), text: this.sql.byHash, values: [record.flowHash] })).rows[0];
+      const stored = (
+        await client.query<FlowRow>({
+          name: statementName(this.sql.byHash),
+          text: this.sql.byHash,
+          values: [record.flowHash],
+        })
+      ).rows[0];
       if (stored === undefined) {
-        throw new FlowVersionConflictError(`flow ${record.flowId} version ${record.version} is already published with different content`);
+        throw new FlowVersionConflictError(
+          `flow ${record.flowId} version ${record.version} is already published with different content`,
+        );
       }
       return stored;
     });
@@ -73,7 +89,9 @@ export class PostgresFlowStore implements FlowStore {
 
   async getByVersion(flowId: string, version: string | null): Promise<StoredFlow | null> {
     if (!isStorableText(flowId) || (version !== null && !isStorableText(version))) return null;
-    return version === null ? this.one(this.sql.latest, [flowId]) : this.one(this.sql.byVersion, [flowId, version]);
+    return version === null
+      ? this.one(this.sql.latest, [flowId])
+      : this.one(this.sql.byVersion, [flowId, version]);
   }
 
   close(): Promise<void> {
@@ -81,7 +99,11 @@ export class PostgresFlowStore implements FlowStore {
   }
 
   private async one(text: string, values: unknown[]): Promise<StoredFlow | null> {
-    const rows = await this.connection.withClient(async (client) => (await client.query<FlowRow & QueryResultRow>({ name: statementName(text), text, values })).rows);
+    const rows = await this.connection.withClient(
+      async (client) =>
+        (await client.query<FlowRow & QueryResultRow>({ name: statementName(text), text, values }))
+          .rows,
+    );
     return rows[0] ? toStored(rows[0]) : null;
   }
 }

@@ -9,7 +9,10 @@ const LOCK_CLASS = 0x706c6169;
 
 /** A schema name we can quote without surprises (and that fits PostgreSQL's 63-byte limit). */
 export function quoteSchema(schema: string): string {
-  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) throw new RangeError(`invalid schema name ${JSON.stringify(schema)}: letters, digits and _ only`);
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema))
+    throw new RangeError(
+      `invalid schema name ${JSON.stringify(schema)}: letters, digits and _ only`,
+    );
   return `"${schema}"`;
 }
 
@@ -28,13 +31,21 @@ export async function migrate(client: PoolClient, schema: string): Promise<void>
   try {
     await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_CLASS, schema]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${q}`);
-    await client.query(`CREATE TABLE IF NOT EXISTS ${q}.schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${q}.schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
     const current = await appliedVersion(client, q);
-    if (current > latest) throw new Error(`schema ${schema} is at migration ${current}, newer than this plaita knows (${latest})`);
+    if (current > latest)
+      throw new Error(
+        `schema ${schema} is at migration ${current}, newer than this plaita knows (${latest})`,
+      );
     await client.query(`SET LOCAL search_path TO ${q}`);
     for (const migration of MIGRATIONS.slice(current)) {
       await client.query(migration.sql);
-      await client.query(`INSERT INTO ${q}.schema_migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
+      await client.query(`INSERT INTO ${q}.schema_migrations (version, name) VALUES ($1, $2)`, [
+        migration.version,
+        migration.name,
+      ]);
     }
     await client.query('COMMIT');
   } catch (error) {
@@ -46,7 +57,9 @@ export async function migrate(client: PoolClient, schema: string): Promise<void>
 /** The highest recorded version; 0 when the schema or the table does not exist yet. */
 async function appliedVersion(client: PoolClient, q: string): Promise<number> {
   try {
-    const { rows } = await client.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${q}.schema_migrations`);
+    const { rows } = await client.query<{ version: number | null }>(
+      `SELECT max(version) AS version FROM ${q}.schema_migrations`,
+    );
     return rows[0]?.version ?? 0;
   } catch (error) {
     // 42P01 undefined_table, 3F000 invalid_schema_name: a fresh database, not a failure.

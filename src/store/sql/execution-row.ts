@@ -1,5 +1,9 @@
 import { decodeValue, encodeValue } from '../../state/codec.js';
-import { isTerminal, type ExecutionState, type ExecutionStatus } from '../../state/execution-state.js';
+import {
+  isTerminal,
+  type ExecutionState,
+  type ExecutionStatus,
+} from '../../state/execution-state.js';
 import { StateCorruptError } from '../../errors.js';
 import type { ExecutionSummary } from '../execution-store.js';
 
@@ -28,7 +32,13 @@ export interface ExecutionRow {
 }
 
 /** The row for `state`; `nowMs` starts the terminal TTL (0 = keep forever). */
-export function executionRow(state: ExecutionState, header: string, headerBytes: number, nowMs: number, terminalTtlMs: number): ExecutionRow {
+export function executionRow(
+  state: ExecutionState,
+  header: string,
+  headerBytes: number,
+  nowMs: number,
+  terminalTtlMs: number,
+): ExecutionRow {
   return {
     tenantId: state.tenantId,
     executionId: state.executionId,
@@ -67,7 +77,11 @@ function summaryOf(state: ExecutionState): ExecutionSummary {
 /** Decodes a stored summary; anything that is not one is StateCorruptError. */
 export function decodeSummary(text: string): ExecutionSummary {
   const value = decodeValue(text);
-  if (typeof value !== 'object' || value === null || typeof (value as { executionId?: unknown }).executionId !== 'string') {
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    typeof (value as { executionId?: unknown }).executionId !== 'string'
+  ) {
     throw new StateCorruptError('invalid execution summary');
   }
   return value as ExecutionSummary;

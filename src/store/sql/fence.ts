@@ -4,7 +4,16 @@ import { FenceRejectedError } from '../../errors.js';
  * The rejection of a fenced save, telling apart an execution that is not there (never saved,
  * deleted, expired) from a lease generation that moved on. `current` is null when absent.
  */
-export function fenceRejected(executionId: string, current: number | null, fence: number): FenceRejectedError {
-  const reason = current === null ? 'the execution does not exist' : `its lease generation is ${current}, not ${fence}`;
-  return new FenceRejectedError(`fenced save of ${executionId} rejected: ${reason}`, { executionId });
+export function fenceRejected(
+  executionId: string,
+  current: number | null,
+  fence: number,
+): FenceRejectedError {
+  const reason =
+    current === null
+      ? 'the execution does not exist'
+      : `its lease generation is ${current}, not ${fence}`;
+  return new FenceRejectedError(`fenced save of ${executionId} rejected: ${reason}`, {
+    executionId,
+  });
 }

@@ -23,16 +23,36 @@ export function flowRecord(document: Record<string, unknown>): FlowRecord {
   const rawId = document.flow_id ?? document.flowId ?? document.id;
   const rawVersion = document.version;
   const flowId = typeof rawId === 'string' ? rawId : null;
-  const version = typeof rawVersion === 'string' || typeof rawVersion === 'number' ? String(rawVersion) : null;
+  const version =
+    typeof rawVersion === 'string' || typeof rawVersion === 'number' ? String(rawVersion) : null;
   for (const text of [flowId, version]) {
-    if (text !== null && !isStorableText(text)) throw new RangeError('flow id and version must not hold U+0000 or lone surrogates');
+    if (text !== null && !isStorableText(text))
+      throw new RangeError('flow id and version must not hold U+0000 or lone surrogates');
   }
-  return { flowHash: sha256Hex(canonicalJson(document)), flowId, version, text: encodeValue(document, 'flow') };
+  return {
+    flowHash: sha256Hex(canonicalJson(document)),
+    flowId,
+    version,
+    text: encodeValue(document, 'flow'),
+  };
 }
 
 /** Rebuilds a stored flow from its columns. */
-export function storedFlow(flowHash: string, flowId: string | null, version: string | null, text: string, createdAt: number): StoredFlow {
+export function storedFlow(
+  flowHash: string,
+  flowId: string | null,
+  version: string | null,
+  text: string,
+  createdAt: number,
+): StoredFlow {
   const document = decodeValue(text);
-  if (typeof document !== 'object' || document === null || Array.isArray(document)) throw new StateCorruptError(`stored flow ${flowHash} is not an object`);
-  return { flowHash, flowId, version, document: document as Record<string, unknown>, createdAt: new Date(createdAt).toISOString() };
+  if (typeof document !== 'object' || document === null || Array.isArray(document))
+    throw new StateCorruptError(`stored flow ${flowHash} is not an object`);
+  return {
+    flowHash,
+    flowId,
+    version,
+    document: document as Record<string, unknown>,
+    createdAt: new Date(createdAt).toISOString(),
+  };
 }

@@ -1,5 +1,10 @@
 import { EXECUTION_STATUSES, type ExecutionStatus } from '../../state/execution-state.js';
-import { DEFAULT_TENANT, type ExecutionSummary, type ListPage, type ListQuery } from '../execution-store.js';
+import {
+  DEFAULT_TENANT,
+  type ExecutionSummary,
+  type ListPage,
+  type ListQuery,
+} from '../execution-store.js';
 import { isStorableText } from './stored-text.js';
 
 export const DEFAULT_LIST_LIMIT = 50;
@@ -29,9 +34,13 @@ export interface ListPlan {
 
 /** Validates the query; a malformed bound, limit or cursor is a programming error (RangeError). */
 export function planList(query: ListQuery = {}): ListPlan {
-  const statuses = query.status === undefined ? null : [...new Set(typeof query.status === 'string' ? [query.status] : query.status)];
+  const statuses =
+    query.status === undefined
+      ? null
+      : [...new Set(typeof query.status === 'string' ? [query.status] : query.status)];
   for (const status of statuses ?? []) {
-    if (!EXECUTION_STATUSES.includes(status)) throw new RangeError(`unknown status ${JSON.stringify(status)}`);
+    if (!EXECUTION_STATUSES.includes(status))
+      throw new RangeError(`unknown status ${JSON.stringify(status)}`);
   }
   const plan: ListPlan = {
     tenantId: query.tenantId ?? DEFAULT_TENANT,
@@ -51,7 +60,8 @@ export function planList(query: ListQuery = {}): ListPlan {
 
 function listLimit(limit: number | undefined): number {
   if (limit === undefined) return DEFAULT_LIST_LIMIT;
-  if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive integer, got ${String(limit)}`);
+  if (!Number.isSafeInteger(limit) || limit < 1)
+    throw new RangeError(`limit must be a positive integer, got ${String(limit)}`);
   // Documented as "at most 1000": larger requests get full pages of 1000 and a cursor.
   return Math.min(limit, MAX_LIST_LIMIT);
 }
@@ -59,13 +69,16 @@ function listLimit(limit: number | undefined): number {
 function isoBound(name: string, value: string | undefined): number | null {
   if (value === undefined) return null;
   const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw new RangeError(`${name} must be an ISO-8601 time, got ${JSON.stringify(value)}`);
+  if (Number.isNaN(ms))
+    throw new RangeError(`${name} must be an ISO-8601 time, got ${JSON.stringify(value)}`);
   return ms;
 }
 
 /** Opaque to callers: base64url of `[createdAtMs, executionId]`. */
 export function encodeCursor(cursor: ListCursor): string {
-  return Buffer.from(JSON.stringify([cursor.createdAt, cursor.executionId]), 'utf8').toString('base64url');
+  return Buffer.from(JSON.stringify([cursor.createdAt, cursor.executionId]), 'utf8').toString(
+    'base64url',
+  );
 }
 
 export function decodeCursor(text: string): ListCursor {
@@ -75,7 +88,12 @@ export function decodeCursor(text: string): ListCursor {
   } catch {
     parsed = undefined;
   }
-  if (!Array.isArray(parsed) || parsed.length !== 2 || !Number.isSafeInteger(parsed[0]) || typeof parsed[1] !== 'string') {
+  if (
+    !Array.isArray(parsed) ||
+    parsed.length !== 2 ||
+    !Number.isSafeInteger(parsed[0]) ||
+    typeof parsed[1] !== 'string'
+  ) {
     throw new RangeError('cursor is not one returned by list()');
   }
   return { createdAt: parsed[0] as number, executionId: parsed[1] };
@@ -94,6 +112,8 @@ export function toPage(rows: readonly ListedRow[], limit: number): ListPage {
   const last = rows.length > limit ? items.at(-1) : undefined;
   return {
     items: items.map((row) => row.summary),
-    nextCursor: last ? encodeCursor({ createdAt: last.createdAt, executionId: last.executionId }) : null,
+    nextCursor: last
+      ? encodeCursor({ createdAt: last.createdAt, executionId: last.executionId })
+      : null,
   };
 }

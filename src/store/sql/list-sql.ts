@@ -22,7 +22,12 @@ export interface SqlStatement {
  * stops after `limit + 1` rows. Several statuses become one such range per status, merged by a
  * UNION ALL that sorts at most `statuses × (limit + 1)` rows.
  */
-export function listSql(plan: ListPlan, table: string, nowMs: number, dialect: ListDialect): SqlStatement {
+export function listSql(
+  plan: ListPlan,
+  table: string,
+  nowMs: number,
+  dialect: ListDialect,
+): SqlStatement {
   const values: unknown[] = [];
   const bind = (value: unknown): string => {
     values.push(value);
@@ -34,11 +39,18 @@ export function listSql(plan: ListPlan, table: string, nowMs: number, dialect: L
     `SELECT created_at, execution_id, ${dialect.summary} AS summary FROM ${table} WHERE ${conditions(plan, status, nowMs, bind).join(' AND ')} ${order} LIMIT ${bind(limit)}`;
   const statuses = plan.statuses ?? [null];
   if (statuses.length === 1) return { text: branch(statuses[0] ?? null), values };
-  const union = statuses.map((status, i) => `SELECT * FROM (${branch(status)}) AS b${i}`).join(' UNION ALL ');
+  const union = statuses
+    .map((status, i) => `SELECT * FROM (${branch(status)}) AS b${i}`)
+    .join(' UNION ALL ');
   return { text: `${union} ${order} LIMIT ${bind(limit)}`, values };
 }
 
-function conditions(plan: ListPlan, status: string | null, nowMs: number, bind: (value: unknown) => string): string[] {
+function conditions(
+  plan: ListPlan,
+  status: string | null,
+  nowMs: number,
+  bind: (value: unknown) => string,
+): string[] {
   const where = [`tenant_id = ${bind(plan.tenantId)}`];
   if (status !== null) where.push(`status = ${bind(status)}`);
   if (plan.flowId !== null) where.push(`flow_id = ${bind(plan.flowId)}`);
@@ -50,7 +62,9 @@ function conditions(plan: ListPlan, status: string | null, nowMs: number, bind: 
     // filters the rows that share the cursor's createdAt.
     // (Bound twice rather than reused: SQLite's `?` takes one value per occurrence.)
     where.push(`created_at <= ${bind(plan.cursor.createdAt)}`);
-    where.push(`(created_at < ${bind(plan.cursor.createdAt)} OR execution_id < ${bind(plan.cursor.executionId)})`);
+    where.push(
+      `(created_at < ${bind(plan.cursor.createdAt)} OR execution_id < ${bind(plan.cursor.executionId)})`,
+    );
   }
   // Expired-but-not-swept executions are gone for `load`, so they are gone for `list` too.
   where.push(`(expires_at IS NULL OR expires_at > ${bind(nowMs)})`);

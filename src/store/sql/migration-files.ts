@@ -20,10 +20,17 @@ export function loadMigrations(folder: URL): Migration[] {
   const migrations = readdirSync(dir)
     .map((file) => ({ file, match: MIGRATION_FILE.exec(file) }))
     .filter((entry): entry is { file: string; match: RegExpExecArray } => entry.match !== null)
-    .map(({ file, match }) => ({ version: Number(match[1]), name: match[2]!, sql: readFileSync(`${dir}/${file}`, 'utf8') }))
+    .map(({ file, match }) => ({
+      version: Number(match[1]),
+      name: match[2]!,
+      sql: readFileSync(`${dir}/${file}`, 'utf8'),
+    }))
     .sort((a, b) => a.version - b.version);
   migrations.forEach((migration, i) => {
-    if (migration.version !== i + 1) throw new Error(`migrations in ${dir}: expected version ${i + 1}, found ${migration.version}`);
+    if (migration.version !== i + 1)
+      throw new Error(
+        `migrations in ${dir}: expected version ${i + 1}, found ${migration.version}`,
+      );
   });
   if (migrations.length === 0) throw new Error(`no migrations found in ${dir}`);
   return migrations;

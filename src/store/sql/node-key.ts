@@ -13,6 +13,7 @@ export function toNodeKey(nodeId: string): string {
 
 export function fromNodeKey(key: string): string {
   const nodeId = unescapeUnsafeString(key);
-  if (nodeId === undefined) throw new StateCorruptError(`stored node id ${JSON.stringify(key)} is not a valid escape`);
+  if (nodeId === undefined)
+    throw new StateCorruptError(`stored node id ${JSON.stringify(key)} is not a valid escape`);
   return nodeId;
 }

@@ -18,10 +18,17 @@ export interface SavePlan {
   fence: number | null;
 }
 
-export function planSave(state: ExecutionState, options: SaveOptions, store: ResolvedStoreOptions, nowMs: number): SavePlan {
+export function planSave(
+  state: ExecutionState,
+  options: SaveOptions,
+  store: ResolvedStoreOptions,
+  nowMs: number,
+): SavePlan {
   const fence = options.fence?.generation ?? null;
-  if (fence !== null && (!Number.isSafeInteger(fence) || fence < 0)) throw new RangeError(`fence generation must be a non-negative integer, got ${String(fence)}`);
-  const changed = options.changedNodes === undefined ? undefined : [...new Set(options.changedNodes)];
+  if (fence !== null && (!Number.isSafeInteger(fence) || fence < 0))
+    throw new RangeError(`fence generation must be a non-negative integer, got ${String(fence)}`);
+  const changed =
+    options.changedNodes === undefined ? undefined : [...new Set(options.changedNodes)];
   const checkpoint = encodeCheckpoint(state, changed, store.maxStateBytes);
   assertStorableKeys(state);
   const written = new Set(checkpoint.nodes.map((n) => n.nodeId));
@@ -38,10 +45,19 @@ export function planSave(state: ExecutionState, options: SaveOptions, store: Res
  * The same save as a full rewrite: used when `changedNodes` was given for an execution that is
  * not stored yet, because then there are no "unchanged" results to keep.
  */
-export function asFullRewrite(state: ExecutionState, plan: SavePlan, store: ResolvedStoreOptions): SavePlan {
+export function asFullRewrite(
+  state: ExecutionState,
+  plan: SavePlan,
+  store: ResolvedStoreOptions,
+): SavePlan {
   if (plan.checkpoint.fullRewrite) return plan;
   const checkpoint = encodeCheckpoint(state, undefined, store.maxStateBytes);
-  return { ...plan, checkpoint, removedNodeIds: [], writtenNodeBytes: checkpoint.nodes.reduce((sum, n) => sum + n.bytes, 0) };
+  return {
+    ...plan,
+    checkpoint,
+    removedNodeIds: [],
+    writtenNodeBytes: checkpoint.nodes.reduce((sum, n) => sum + n.bytes, 0),
+  };
 }
 
 /**
@@ -49,7 +65,11 @@ export function asFullRewrite(state: ExecutionState, plan: SavePlan, store: Reso
  * once the running total is over the limit, to name the three largest entries; always throws
  * StateTooLargeError (via checkTotalSize).
  */
-export function rejectOversized(plan: SavePlan, stored: Iterable<readonly [string, number]>, maxStateBytes: number): never {
+export function rejectOversized(
+  plan: SavePlan,
+  stored: Iterable<readonly [string, number]>,
+  maxStateBytes: number,
+): never {
   const sizes = new Map<string, number>();
   for (const [nodeId, bytes] of stored) sizes.set(nodeId, bytes);
   for (const id of plan.removedNodeIds) sizes.delete(id);

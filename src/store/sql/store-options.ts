@@ -1,5 +1,9 @@
 import { DEFAULT_MAX_STATE_BYTES } from '../../state/codec.js';
-import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_TERMINAL_TTL_MS, type ExecutionStoreOptions } from '../execution-store.js';
+import {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_TERMINAL_TTL_MS,
+  type ExecutionStoreOptions,
+} from '../execution-store.js';
 
 /** {@link ExecutionStoreOptions} with every default filled in. */
 export interface ResolvedStoreOptions {
@@ -13,7 +17,11 @@ export function resolveStoreOptions(options: ExecutionStoreOptions = {}): Resolv
   return {
     terminalTtlMs: checked('terminalTtlMs', options.terminalTtlMs ?? DEFAULT_TERMINAL_TTL_MS, 0),
     maxStateBytes: checked('maxStateBytes', options.maxStateBytes ?? DEFAULT_MAX_STATE_BYTES, 1),
-    connectTimeoutMs: checked('connectTimeoutMs', options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, 1),
+    connectTimeoutMs: checked(
+      'connectTimeoutMs',
+      options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      1,
+    ),
   };
 }
 

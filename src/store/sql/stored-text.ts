@@ -19,7 +19,10 @@ export function assertStorableKeys(state: ExecutionState): void {
   for (const field of KEY_FIELDS) {
     const value: unknown = state[field];
     if (typeof value === 'string' && !isStorableText(value)) {
-      throw new StateSerializationError(`state.${field}`, 'a string holding U+0000 or a lone surrogate');
+      throw new StateSerializationError(
+        `state.${field}`,
+        'a string holding U+0000 or a lone surrogate',
+      );
     }
   }
 }
@@ -27,11 +30,14 @@ export function assertStorableKeys(state: ExecutionState): void {
 /** Lease owners are worker ids written to a text column: same rule, a programming error. */
 export function assertStorableOwner(owner: string): void {
   if (owner === '' || !isStorableText(owner)) {
-    throw new RangeError('lease owner must be a non-empty string without U+0000 or lone surrogates');
+    throw new RangeError(
+      'lease owner must be a non-empty string without U+0000 or lone surrogates',
+    );
   }
 }
 
 /** A positive whole number of milliseconds; anything else is a programming error. */
 export function assertTtl(ttlMs: number): void {
-  if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0) throw new RangeError(`ttlMs must be a positive integer, got ${String(ttlMs)}`);
+  if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0)
+    throw new RangeError(`ttlMs must be a positive integer, got ${String(ttlMs)}`);
 }

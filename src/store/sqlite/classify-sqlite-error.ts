@@ -16,10 +16,15 @@ export function classifySqliteError(error: unknown): unknown {
   switch (primary) {
     case 'SQLITE_BUSY':
     case 'SQLITE_LOCKED':
-      return new StoreUnavailableError(`the SQLite database is locked by another connection (${code})`, { cause: error });
+      return new StoreUnavailableError(
+        `the SQLite database is locked by another connection (${code})`,
+        { cause: error },
+      );
     case 'SQLITE_CORRUPT':
     case 'SQLITE_NOTADB':
-      return new StateCorruptError(`the SQLite file is damaged or not a database (${code})`, { cause: error });
+      return new StateCorruptError(`the SQLite file is damaged or not a database (${code})`, {
+        cause: error,
+      });
     default:
       return error;
   }

@@ -27,7 +27,8 @@ export class SqliteDatabase {
 
   /** Runs synchronous `work` on the open database; driver errors arrive classified. */
   use<T>(work: (db: Db) => T): Promise<T> {
-    if (this.closed) return Promise.reject(new Error(`the SQLite store for ${this.path} is closed`));
+    if (this.closed)
+      return Promise.reject(new Error(`the SQLite store for ${this.path} is closed`));
     return new Promise<T>((resolve) => resolve(work(this.open()))).catch((error: unknown) => {
       throw classifySqliteError(error);
     });
@@ -76,7 +77,10 @@ function migrate(db: Db): void {
   if (userVersion(db) === latest) return;
   db.transaction(() => {
     const current = userVersion(db);
-    if (current > latest) throw new Error(`the SQLite schema is at version ${current}, newer than this plaita knows (${latest})`);
+    if (current > latest)
+      throw new Error(
+        `the SQLite schema is at version ${current}, newer than this plaita knows (${latest})`,
+      );
     for (const migration of MIGRATIONS.slice(current)) db.exec(migration.sql);
     db.pragma(`user_version = ${latest}`);
   }).immediate();

@@ -47,8 +47,10 @@ ON CONFLICT (tenant_id, execution_id) DO UPDATE SET
   cancel_requested = CASE WHEN ${EXPIRED} THEN 0 ELSE cancel_requested END`;
 
 export const SELECT_GENERATION = `SELECT lease_generation AS generation FROM executions WHERE ${KEY} AND ${LIVE}`;
-export const SELECT_NODE_SIZES = 'SELECT node_id AS nodeKey, bytes FROM node_results WHERE tenant_id = @tenantId AND execution_id = @executionId';
-export const DELETE_NODES = 'DELETE FROM node_results WHERE tenant_id = @tenantId AND execution_id = @executionId';
+export const SELECT_NODE_SIZES =
+  'SELECT node_id AS nodeKey, bytes FROM node_results WHERE tenant_id = @tenantId AND execution_id = @executionId';
+export const DELETE_NODES =
+  'DELETE FROM node_results WHERE tenant_id = @tenantId AND execution_id = @executionId';
 export const DELETE_NODE = `${DELETE_NODES} AND node_id = @nodeKey`;
 export const UPSERT_NODE = `
 INSERT INTO node_results (tenant_id, execution_id, node_id, seq, value, bytes)
@@ -56,10 +58,12 @@ VALUES (@tenantId, @executionId, @nodeKey, @seq, @value, @bytes)
 ON CONFLICT (tenant_id, execution_id, node_id) DO UPDATE SET value = excluded.value, bytes = excluded.bytes`;
 
 export const SELECT_HEADER = `SELECT header FROM executions WHERE ${KEY} AND ${LIVE}`;
-export const SELECT_NODES = 'SELECT node_id AS nodeKey, value FROM node_results WHERE tenant_id = @tenantId AND execution_id = @executionId ORDER BY seq';
+export const SELECT_NODES =
+  'SELECT node_id AS nodeKey, value FROM node_results WHERE tenant_id = @tenantId AND execution_id = @executionId ORDER BY seq';
 export const DELETE_EXECUTION = `DELETE FROM executions WHERE ${KEY} RETURNING ${LIVE} AS live`;
 
-export const SELECT_EXPIRED = 'SELECT tenant_id AS tenantId, execution_id AS executionId FROM executions WHERE expires_at <= @now LIMIT @limit';
+export const SELECT_EXPIRED =
+  'SELECT tenant_id AS tenantId, execution_id AS executionId FROM executions WHERE expires_at <= @now LIMIT @limit';
 export const DELETE_ROW = `DELETE FROM executions WHERE ${KEY}`;
 
 /** Taken when free, expired, or already this owner's; the generation always goes up. */

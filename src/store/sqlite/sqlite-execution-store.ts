@@ -48,7 +48,9 @@ export class SqliteExecutionStore implements ExecutionStore {
   async save(state: ExecutionState, options: SaveOptions = {}): Promise<void> {
     const now = Date.now();
     const plan = planSave(state, options, this.options, now);
-    return await this.database.use((db) => db.transaction(() => this.write(state, plan, now)).immediate());
+    return await this.database.use((db) =>
+      db.transaction(() => this.write(state, plan, now)).immediate(),
+    );
   }
 
   async load(executionId: string, options: TenantScope = {}): Promise<ExecutionState | null> {
@@ -57,29 +59,50 @@ export class SqliteExecutionStore implements ExecutionStore {
     const stored = await this.database.use((db) =>
       db.transaction(() => {
         const row = this.get<{ header: string }>(sql.SELECT_HEADER, { ...key, now: Date.now() });
-        return row && { header: row.header, nodes: this.all<{ nodeKey: string; value: string }>(sql.SELECT_NODES, key) };
+        return (
+          row && {
+            header: row.header,
+            nodes: this.all<{ nodeKey: string; value: string }>(sql.SELECT_NODES, key),
+          }
+        );
       })(),
     );
-    return stored ? assembleState(stored.header, stored.nodes.map((n) => [fromNodeKey(n.nodeKey), n.value] as const)) : null;
+    return stored
+      ? assembleState(
+          stored.header,
+          stored.nodes.map((n) => [fromNodeKey(n.nodeKey), n.value] as const),
+        )
+      : null;
   }
 
   async list(query: ListQuery = {}): Promise<ListPage> {
     const plan = planList(query);
     if (plan.matchesNothing) return { items: [], nextCursor: null };
     const statement = listSql(plan, 'executions', Date.now(), sql.SQLITE_LIST_DIALECT);
-    const rows = await this.database.use(() => this.database.statement(statement.text).all(...statement.values) as ListRow[]);
-    return toPage(rows.map((r) => ({ createdAt: r.created_at, executionId: r.execution_id, summary: decodeSummary(r.summary) })), plan.limit);
+    const rows = await this.database.use(
+      () => this.database.statement(statement.text).all(...statement.values) as ListRow[],
+    );
+    return toPage(
+      rows.map((r) => ({
+        createdAt: r.created_at,
+        executionId: r.execution_id,
+        summary: decodeSummary(r.summary),
+      })),
+      plan.limit,
+    );
   }
 
   async delete(executionId: string, options: TenantScope = {}): Promise<boolean> {
     const key = executionKey(executionId, options);
     if (key === null) return false;
     return await this.database.use((db) =>
-      db.transaction(() => {
-        const row = this.get<{ live: number }>(sql.DELETE_EXECUTION, { ...key, now: Date.now() });
-        this.run(sql.DELETE_NODES, key);
-        return row?.live === 1;
-      }).immediate(),
+      db
+        .transaction(() => {
+          const row = this.get<{ live: number }>(sql.DELETE_EXECUTION, { ...key, now: Date.now() });
+          this.run(sql.DELETE_NODES, key);
+          return row?.live === 1;
+        })
+        .immediate(),
     );
   }
 
@@ -89,56 +112,92 @@ export class SqliteExecutionStore implements ExecutionStore {
     const key = executionKey(executionId, request);
     if (key === null) return null;
     const now = Date.now();
-    const row = await this.database.use(() => this.get<{ generation: number; expiresAt: number }>(sql.ACQUIRE_LEASE, { ...key, owner: request.owner, now, expiresAt: now + request.ttlMs }));
-    return row ? { ...key, owner: request.owner, generation: row.generation, expiresAt: row.expiresAt } : null;
+    const row = await this.database.use(() =>
+      this.get<{ generation: number; expiresAt: number }>(sql.ACQUIRE_LEASE, {
+        ...key,
+        owner: request.owner,
+        now,
+        expiresAt: now + request.ttlMs,
+      }),
+    );
+    return row
+      ? { ...key, owner: request.owner, generation: row.generation, expiresAt: row.expiresAt }
+      : null;
   }
 
-  async renewLease(executionId: string, lease: { owner: string; generation: number; ttlMs: number } & TenantScope): Promise<boolean> {
+  async renewLease(
+    executionId: string,
+    lease: { owner: string; generation: number; ttlMs: number } & TenantScope,
+  ): Promise<boolean> {
     assertTtl(lease.ttlMs);
     const key = executionKey(executionId, lease);
     if (key === null) return false;
     const now = Date.now();
-    const params = { ...key, owner: lease.owner, generation: lease.generation, now, expiresAt: now + lease.ttlMs };
+    const params = {
+      ...key,
+      owner: lease.owner,
+      generation: lease.generation,
+      now,
+      expiresAt: now + lease.ttlMs,
+    };
     return await this.database.use(() => this.run(sql.RENEW_LEASE, params) === 1);
   }
 
-  async releaseLease(executionId: string, lease: { owner: string; generation: number } & TenantScope): Promise<void> {
+  async releaseLease(
+    executionId: string,
+    lease: { owner: string; generation: number } & TenantScope,
+  ): Promise<void> {
     const key = executionKey(executionId, lease);
     if (key === null) return;
-    await this.database.use(() => this.run(sql.RELEASE_LEASE, { ...key, owner: lease.owner, generation: lease.generation }));
+    await this.database.use(() =>
+      this.run(sql.RELEASE_LEASE, { ...key, owner: lease.owner, generation: lease.generation }),
+    );
   }
 
   async getLease(executionId: string, options: TenantScope = {}): Promise<Lease | null> {
     const key = executionKey(executionId, options);
     if (key === null) return null;
-    const row = await this.database.use(() => this.get<{ owner: string; generation: number; expiresAt: number }>(sql.SELECT_LEASE, { ...key, now: Date.now() }));
+    const row = await this.database.use(() =>
+      this.get<{ owner: string; generation: number; expiresAt: number }>(sql.SELECT_LEASE, {
+        ...key,
+        now: Date.now(),
+      }),
+    );
     return row ? { ...key, ...row } : null;
   }
 
   async requestCancel(executionId: string, options: TenantScope = {}): Promise<boolean> {
     const key = executionKey(executionId, options);
     if (key === null) return false;
-    return await this.database.use(() => this.run(sql.REQUEST_CANCEL, { ...key, now: Date.now() }) === 1);
+    return await this.database.use(
+      () => this.run(sql.REQUEST_CANCEL, { ...key, now: Date.now() }) === 1,
+    );
   }
 
   async isCancelRequested(executionId: string, options: TenantScope = {}): Promise<boolean> {
     const key = executionKey(executionId, options);
     if (key === null) return false;
-    return await this.database.use(() => this.get<{ requested: number }>(sql.SELECT_CANCEL, { ...key, now: Date.now() })?.requested === 1);
+    return await this.database.use(
+      () =>
+        this.get<{ requested: number }>(sql.SELECT_CANCEL, { ...key, now: Date.now() })
+          ?.requested === 1,
+    );
   }
 
   async sweepExpired(now: number = Date.now()): Promise<number> {
     let swept = 0;
     for (;;) {
       const batch = await this.database.use((db) =>
-        db.transaction(() => {
-          const keys = this.all<ExecutionKey>(sql.SELECT_EXPIRED, { now, limit: SWEEP_BATCH });
-          for (const key of keys) {
-            this.run(sql.DELETE_NODES, key);
-            this.run(sql.DELETE_ROW, key);
-          }
-          return keys.length;
-        }).immediate(),
+        db
+          .transaction(() => {
+            const keys = this.all<ExecutionKey>(sql.SELECT_EXPIRED, { now, limit: SWEEP_BATCH });
+            for (const key of keys) {
+              this.run(sql.DELETE_NODES, key);
+              this.run(sql.DELETE_ROW, key);
+            }
+            return keys.length;
+          })
+          .immediate(),
       );
       swept += batch;
       if (batch < SWEEP_BATCH) return swept;
@@ -153,9 +212,18 @@ export class SqliteExecutionStore implements ExecutionStore {
   /** Inside the save transaction: the conditional UPDATE, or the INSERT of a new row, then the nodes. */
   private write(state: ExecutionState, plan: SavePlan, now: number): void {
     const key = { tenantId: plan.row.tenantId, executionId: plan.row.executionId };
-    const updated = this.get<{ stateBytes: number; firstSeq: number }>(sql.UPDATE_EXECUTION, saveParams(plan, now));
+    const updated = this.get<{ stateBytes: number; firstSeq: number }>(
+      sql.UPDATE_EXECUTION,
+      saveParams(plan, now),
+    );
     if (updated === undefined) {
-      if (plan.fence !== null) throw fenceRejected(key.executionId, this.get<{ generation: number }>(sql.SELECT_GENERATION, { ...key, now })?.generation ?? null, plan.fence);
+      if (plan.fence !== null)
+        throw fenceRejected(
+          key.executionId,
+          this.get<{ generation: number }>(sql.SELECT_GENERATION, { ...key, now })?.generation ??
+            null,
+          plan.fence,
+        );
       const full = asFullRewrite(state, plan, this.options);
       this.run(sql.INSERT_EXECUTION, saveParams(full, now));
       this.writeNodes(key, full, 0);
@@ -163,16 +231,27 @@ export class SqliteExecutionStore implements ExecutionStore {
     }
     if (updated.stateBytes > this.options.maxStateBytes) {
       const sizes = this.all<{ nodeKey: string; bytes: number }>(sql.SELECT_NODE_SIZES, key);
-      rejectOversized(plan, sizes.map((s) => [fromNodeKey(s.nodeKey), s.bytes] as const), this.options.maxStateBytes);
+      rejectOversized(
+        plan,
+        sizes.map((s) => [fromNodeKey(s.nodeKey), s.bytes] as const),
+        this.options.maxStateBytes,
+      );
     }
     this.writeNodes(key, plan, updated.firstSeq);
   }
 
   private writeNodes(key: ExecutionKey, plan: SavePlan, firstSeq: number): void {
     if (plan.checkpoint.fullRewrite) this.run(sql.DELETE_NODES, key);
-    for (const id of plan.removedNodeIds) this.run(sql.DELETE_NODE, { ...key, nodeKey: toNodeKey(id) });
+    for (const id of plan.removedNodeIds)
+      this.run(sql.DELETE_NODE, { ...key, nodeKey: toNodeKey(id) });
     plan.checkpoint.nodes.forEach((node, i) => {
-      this.run(sql.UPSERT_NODE, { ...key, nodeKey: toNodeKey(node.nodeId), seq: firstSeq + i, value: node.text, bytes: node.bytes });
+      this.run(sql.UPSERT_NODE, {
+        ...key,
+        nodeKey: toNodeKey(node.nodeId),
+        seq: firstSeq + i,
+        value: node.text,
+        bytes: node.bytes,
+      });
     });
   }
 

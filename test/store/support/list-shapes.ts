@@ -8,19 +8,51 @@ export const SEED_EPOCH_MS = 1_700_000_000_000;
 /** Every list filter, alone and combined with a window and a cursor, and the index that must serve it. */
 export const LIST_SHAPES: { name: string; query: ListQuery; index: string }[] = [
   { name: 'tenant only', query: { tenantId: 'tenant-3' }, index: 'executions_by_created' },
-  { name: 'tenant + cursor', query: { tenantId: 'tenant-3', cursor: encodeCursor({ createdAt: SEED_EPOCH_MS + 10_000_000, executionId: 'exec-10000' }) }, index: 'executions_by_created' },
-  { name: 'status', query: { tenantId: 'tenant-3', status: 'running' }, index: 'executions_by_status' },
-  { name: 'several statuses', query: { tenantId: 'tenant-3', status: ['running', 'error'] }, index: 'executions_by_status' },
-  { name: 'flowId', query: { tenantId: 'tenant-3', flowId: 'flow-8' }, index: 'executions_by_flow' },
-  { name: 'flowHash', query: { tenantId: 'tenant-3', flowHash: 'hash-8' }, index: 'executions_by_hash' },
+  {
+    name: 'tenant + cursor',
+    query: {
+      tenantId: 'tenant-3',
+      cursor: encodeCursor({ createdAt: SEED_EPOCH_MS + 10_000_000, executionId: 'exec-10000' }),
+    },
+    index: 'executions_by_created',
+  },
+  {
+    name: 'status',
+    query: { tenantId: 'tenant-3', status: 'running' },
+    index: 'executions_by_status',
+  },
+  {
+    name: 'several statuses',
+    query: { tenantId: 'tenant-3', status: ['running', 'error'] },
+    index: 'executions_by_status',
+  },
+  {
+    name: 'flowId',
+    query: { tenantId: 'tenant-3', flowId: 'flow-8' },
+    index: 'executions_by_flow',
+  },
+  {
+    name: 'flowHash',
+    query: { tenantId: 'tenant-3', flowHash: 'hash-8' },
+    index: 'executions_by_hash',
+  },
   {
     name: 'time window',
-    query: { tenantId: 'tenant-3', createdAfter: new Date(SEED_EPOCH_MS + 5_000_000).toISOString(), createdBefore: new Date(SEED_EPOCH_MS + 9_000_000).toISOString() },
+    query: {
+      tenantId: 'tenant-3',
+      createdAfter: new Date(SEED_EPOCH_MS + 5_000_000).toISOString(),
+      createdBefore: new Date(SEED_EPOCH_MS + 9_000_000).toISOString(),
+    },
     index: 'executions_by_created',
   },
   {
     name: 'status + time window + cursor',
-    query: { tenantId: 'tenant-3', status: 'completed', createdAfter: new Date(SEED_EPOCH_MS).toISOString(), cursor: encodeCursor({ createdAt: SEED_EPOCH_MS + 15_000_000, executionId: 'exec-15000' }) },
+    query: {
+      tenantId: 'tenant-3',
+      status: 'completed',
+      createdAfter: new Date(SEED_EPOCH_MS).toISOString(),
+      cursor: encodeCursor({ createdAt: SEED_EPOCH_MS + 15_000_000, executionId: 'exec-15000' }),
+    },
     index: 'executions_by_status',
   },
 ];
@@ -46,4 +78,5 @@ export function seedColumns(i: string, concat: (...parts: string[]) => string): 
   ].join(', ');
 }
 
-export const SEED_TARGET = 'tenant_id, execution_id, flow_id, flow_version, flow_hash, status, version, created_at, updated_at, header, header_bytes, summary, state_bytes';
+export const SEED_TARGET =
+  'tenant_id, execution_id, flow_id, flow_version, flow_hash, status, version, created_at, updated_at, header, header_bytes, summary, state_bytes';

@@ -3,7 +3,9 @@ import { POSTGRES_URL, uniqueName } from '../../support/services.js';
 
 /** A schema name of our own for one test file; dropped by {@link dropSchema}, never anything shared. */
 export function testSchema(prefix: string): string {
-  return uniqueName(prefix).toLowerCase().replace(/[^a-z0-9_]/g, '_');
+  return uniqueName(prefix)
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, '_');
 }
 
 /** Runs `work` on a short-lived admin connection of its own. */
@@ -24,7 +26,10 @@ export function dropSchema(schema: string): Promise<void> {
 }
 
 /** Terminates the server backends of connections named `applicationName`; returns how many. */
-export function terminateBackends(applicationName: string, onlyWaitingOnLocks = false): Promise<number> {
+export function terminateBackends(
+  applicationName: string,
+  onlyWaitingOnLocks = false,
+): Promise<number> {
   return withAdmin(async (client) => {
     const { rows } = await client.query<{ killed: boolean }>(
       `SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity
@@ -40,7 +45,10 @@ export function terminateBackends(applicationName: string, onlyWaitingOnLocks = 
  * executions table, and every backend of the store that waits on it is terminated
  * (pg_terminate_backend), its idle ones too. Resolves to the function that ends it.
  */
-export async function terminateWhileLocked(schema: string, applicationName: string): Promise<() => Promise<void>> {
+export async function terminateWhileLocked(
+  schema: string,
+  applicationName: string,
+): Promise<() => Promise<void>> {
   const locker = new pg.Client({ connectionString: POSTGRES_URL });
   await locker.connect();
   await locker.query('BEGIN');
