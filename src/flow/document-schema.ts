@@ -6,12 +6,10 @@ import { z } from 'zod';
  * types and enums so errors carry paths, and generates `schema/flow.schema.json`.
  */
 
-export const durationSchema = z
-  .union([z.number().min(0), z.string(), z.null()])
-  .meta({
-    id: 'duration',
-    description: 'milliseconds (number or digit string) or an ISO 8601 duration such as PT30S',
-  });
+export const durationSchema = z.union([z.number().min(0), z.string(), z.null()]).meta({
+  id: 'duration',
+  description: 'milliseconds (number or digit string) or an ISO 8601 duration such as PT30S',
+});
 
 export const HANDLER_STRATEGIES = ['abort', 'continue', 'continue-with', 'continue_with'] as const;
 

@@ -267,20 +267,18 @@ describe('step mode (stepFlow)', () => {
   it('keeps value types in step contexts (no JSON round trip) and copying never throws', async () => {
     const { defaultRegistry, defineNode } = await import('../../src/index.js');
     const when = new Date('2026-01-02T03:04:05Z');
-    const registry = defaultRegistry
-      .copy()
-      .register(
-        defineNode({
-          type: 'rich',
-          run: () => ({
-            when,
-            tags: new Set(['a']),
-            index: new Map([['k', 1]]),
-            big: 10n,
-            fn: () => 1,
-          }),
+    const registry = defaultRegistry.copy().register(
+      defineNode({
+        type: 'rich',
+        run: () => ({
+          when,
+          tags: new Set(['a']),
+          index: new Map([['k', 1]]),
+          big: 10n,
+          fn: () => 1,
         }),
-      );
+      }),
+    );
     const rich = parseFlow(
       {
         nodes: [

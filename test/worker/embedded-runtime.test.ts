@@ -192,14 +192,12 @@ describe('embedded runtime (memory store + local queue)', () => {
   });
 
   it('a node returning a Date and a Set completes with types intact', async () => {
-    const registry = defaultRegistry
-      .copy()
-      .register(
-        defineNode({
-          type: 'rich',
-          run: () => ({ at: new Date('2026-01-01T00:00:00Z'), tags: new Set(['a', 'b']) }),
-        }),
-      );
+    const registry = defaultRegistry.copy().register(
+      defineNode({
+        type: 'rich',
+        run: () => ({ at: new Date('2026-01-01T00:00:00Z'), tags: new Set(['a', 'b']) }),
+      }),
+    );
     current = runtime(registry);
     const id = await current.client.start(
       {
