@@ -62,12 +62,24 @@ function compilePath(expr: PathExpr, source: string, nested: NestedEvaluator): C
       ? new Step(null, segment.index)
       : new Step(ROOT_FIELDS.has(segment.name) ? `$${segment.name}` : segment.name, 0),
   );
+  if (steps.length === 0 && ENGINE_MAPS.has(key)) {
+    // The engine keeps writing into `$NODE`/`$VISITS`: a bare read gets a snapshot, else a
+    // node result holding the live map would contain itself once recorded (a cycle).
+    return (scope, local) => {
+      const context = local ?? scope.context;
+      if (!Object.hasOwn(context, key)) throw missingRoot(expr.root, context, source);
+      const map = context[key];
+      return isRecord(map) ? { ...map } : (map ?? null);
+    };
+  }
   return (scope, local, depth) => {
     const context = local ?? scope.context;
     if (!Object.hasOwn(context, key)) throw missingRoot(expr.root, context, source);
     return walk(context[key] ?? null, steps, 0, scope, depth, source, nested);
   };
 }
+
+const ENGINE_MAPS: ReadonlySet<string> = new Set(['$NODE', '$VISITS']);
 
 function walk(
   start: unknown,

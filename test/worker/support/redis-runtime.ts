@@ -1,0 +1,111 @@
+import Redis from 'ioredis';
+import { PlaitaClient } from '../../../src/client/plaita-client.js';
+import { defaultRegistry, defineNode } from '../../../src/index.js';
+import type { NodeRegistry } from '../../../src/nodes/node-registry.js';
+import { RedisStreamQueue } from '../../../src/queue/redis-stream/redis-stream-queue.js';
+import type { ExecutionStore } from '../../../src/store/execution-store.js';
+import { RedisExecutionStore } from '../../../src/store/redis/redis-execution-store.js';
+import { RedisFlowStore } from '../../../src/store/redis/redis-flow-store.js';
+import { silentLogger } from '../../../src/util/logger.js';
+import { FlowWorker, type FlowWorkerOptions } from '../../../src/worker/flow-worker.js';
+import { uniqueName } from '../../support/services.js';
+
+/**
+ * An isolated distributed runtime on a Redis server: its own key prefix and stream, a client,
+ * and workers built on demand. Side effects of test nodes are counted in Redis, outside the
+ * execution state, so a test sees how many times a node really ran.
+ */
+export function redisRuntime(url: string, options: { visibilityTimeoutMs?: number } = {}) {
+  const prefix = uniqueName('plt');
+  const stream = `${prefix}:tasks`;
+  const visibilityTimeoutMs = options.visibilityTimeoutMs ?? 1000;
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: false });
+  const store = new RedisExecutionStore({ url }, { prefix, connectTimeoutMs: 2000 });
+  const flows = new RedisFlowStore({ url }, { prefix, connectTimeoutMs: 2000 });
+  const queue = new RedisStreamQueue({ url }, { prefix, stream, visibilityTimeoutMs, connectTimeoutMs: 2000 });
+  const registry = testRegistry(redis, prefix);
+  const client = new PlaitaClient({ store, flows, queue, registry });
+  const workers: FlowWorker[] = [];
+  const worker = (extra: Partial<FlowWorkerOptions> = {}): FlowWorker => {
+    const w = new FlowWorker({
+      store,
+      flows,
+      queue,
+      registry,
+      concurrency: 8,
+      pollBlockMs: 50,
+      visibilityTimeoutMs,
+      leaseTtlMs: visibilityTimeoutMs,
+      conflictDelayMs: 50,
+      logger: silentLogger,
+      ...extra,
+    });
+    workers.push(w);
+    w.start();
+    return w;
+  };
+  const runs = async (executionId: string, nodeId: string): Promise<number> =>
+    Number((await redis.get(`${prefix}:runs:${executionId}:${nodeId}`)) ?? 0);
+  const close = async (): Promise<void> => {
+    await Promise.all(workers.map((w) => w.stop()));
+    await Promise.all([store.close(), flows.close(), queue.close()]);
+    redis.disconnect();
+  };
+  return { prefix, stream, redis, store, flows, queue, registry, client, worker, runs, close };
+}
+
+export function testRegistry(redis: Redis, prefix: string): NodeRegistry {
+  const count = (ctx: { executionId: string; nodeId: string }) => redis.incr(`${prefix}:runs:${ctx.executionId}:${ctx.nodeId}`);
+  return defaultRegistry
+    .copy()
+    .register(
+      defineNode({
+        type: 'sleep',
+        async run(ctx) {
+          await count(ctx);
+          const ms = Number((ctx.def as Record<string, unknown>).ms ?? 20);
+          await new Promise<void>((resolve, reject) => {
+            const timer = setTimeout(resolve, ms);
+            ctx.signal.addEventListener('abort', () => {
+              clearTimeout(timer);
+              reject(new Error('aborted'));
+            });
+          });
+          return { visit: ctx.visit, key: ctx.idempotencyKey };
+        },
+      }),
+    )
+    .register(defineNode({ type: 'leaky', run: async (ctx) => (await count(ctx), { client: () => 'not storable' }) }))
+    .register(defineNode({ type: 'rich', run: async (ctx) => (await count(ctx), { at: new Date('2026-01-02T03:04:05.678Z'), tags: new Set([1, 2]) }) }));
+}
+
+/** A store that fails its first `failures` saves with StoreUnavailableError, then works. */
+export function flakyStore(store: ExecutionStore, failures: number): ExecutionStore & { failed: number } {
+  let failed = 0;
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      if (property === 'failed') return failed;
+      if (property === 'save') {
+        return async (...args: Parameters<ExecutionStore['save']>) => {
+          if (failed < failures) {
+            failed++;
+            const { StoreUnavailableError } = await import('../../../src/errors.js');
+            throw new StoreUnavailableError('injected: the store is down');
+          }
+          return target.save(...args);
+        };
+      }
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  }) as ExecutionStore & { failed: number };
+}
+
+export const chain = (nodes: Array<Record<string, unknown>>) => ({
+  flow_id: 'chain',
+  nodes: [
+    { type: 'start', id: 'start', next: String(nodes[0]?.id ?? 'end') },
+    ...nodes.map((n, i) => ({ ...n, next: String(nodes[i + 1]?.id ?? 'end') })),
+    { type: 'end', id: 'end', output: '$NODE' },
+  ],
+});
