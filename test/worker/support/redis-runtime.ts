@@ -22,7 +22,10 @@ export function redisRuntime(url: string, options: { visibilityTimeoutMs?: numbe
   const redis = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: false });
   const store = new RedisExecutionStore({ url }, { prefix, connectTimeoutMs: 2000 });
   const flows = new RedisFlowStore({ url }, { prefix, connectTimeoutMs: 2000 });
-  const queue = new RedisStreamQueue({ url }, { prefix, stream, visibilityTimeoutMs, connectTimeoutMs: 2000 });
+  const queue = new RedisStreamQueue(
+    { url },
+    { prefix, stream, visibilityTimeoutMs, connectTimeoutMs: 2000 },
+  );
   const registry = testRegistry(redis, prefix);
   const client = new PlaitaClient({ store, flows, queue, registry });
   const workers: FlowWorker[] = [];
@@ -55,32 +58,58 @@ export function redisRuntime(url: string, options: { visibilityTimeoutMs?: numbe
 }
 
 export function testRegistry(redis: Redis, prefix: string): NodeRegistry {
-  const count = (ctx: { executionId: string; nodeId: string }) => redis.incr(`${prefix}:runs:${ctx.executionId}:${ctx.nodeId}`);
-  return defaultRegistry
-    .copy()
-    .register(
-      defineNode({
-        type: 'sleep',
-        async run(ctx) {
-          await count(ctx);
-          const ms = Number((ctx.def as Record<string, unknown>).ms ?? 20);
-          await new Promise<void>((resolve, reject) => {
-            const timer = setTimeout(resolve, ms);
-            ctx.signal.addEventListener('abort', () => {
-              clearTimeout(timer);
-              reject(new Error('aborted'));
+  const count = (ctx: { executionId: string; nodeId: string }) =>
+    redis.incr(`${prefix}:runs:${ctx.executionId}:${ctx.nodeId}`);
+  return (
+    defaultRegistry
+      .copy()
+      .register(
+        defineNode({
+          type: 'sleep',
+          async run(ctx) {
+            await count(ctx);
+            const ms = Number((ctx.def as Record<string, unknown>).ms ?? 20);
+            await new Promise<void>((resolve, reject) => {
+              const timer = setTimeout(resolve, ms);
+              ctx.signal.addEventListener('abort', () => {
+                clearTimeout(timer);
+                reject(new Error('aborted'));
+              });
             });
-          });
-          return { visit: ctx.visit, key: ctx.idempotencyKey };
-        },
-      }),
-    )
-    .register(defineNode({ type: 'leaky', run: async (ctx) => (await count(ctx), { client: () => 'not storable' }) }))
-    .register(defineNode({ type: 'rich', run: async (ctx) => (await count(ctx), { at: new Date('2026-01-02T03:04:05.678Z'), tags: new Set([1, 2]) }) }));
+            return { visit: ctx.visit, key: ctx.idempotencyKey };
+          },
+        }),
+      )
+      // Known here so flows validate; only the worker processes of the chaos tests really die.
+      .register(
+        defineNode({
+          type: 'suicide',
+          run: () => Promise.reject(new Error('suicide only runs in worker processes')),
+        }),
+      )
+      .register(
+        defineNode({
+          type: 'leaky',
+          run: async (ctx) => (await count(ctx), { client: () => 'not storable' }),
+        }),
+      )
+      .register(
+        defineNode({
+          type: 'rich',
+          run: async (ctx) => (
+            await count(ctx),
+            { at: new Date('2026-01-02T03:04:05.678Z'), tags: new Set([1, 2]) }
+          ),
+        }),
+      )
+  );
 }
 
 /** A store that fails its first `failures` saves with StoreUnavailableError, then works. */
-export function flakyStore(store: ExecutionStore, failures: number): ExecutionStore & { failed: number } {
+export function flakyStore(
+  store: ExecutionStore,
+  failures: number,
+): ExecutionStore & { failed: number } {
   let failed = 0;
   return new Proxy(store, {
     get(target, property, receiver) {
@@ -96,7 +125,9 @@ export function flakyStore(store: ExecutionStore, failures: number): ExecutionSt
         };
       }
       const value: unknown = Reflect.get(target, property, receiver);
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      return typeof value === 'function'
+        ? (value as (...a: unknown[]) => unknown).bind(target)
+        : value;
     },
   }) as ExecutionStore & { failed: number };
 }
