@@ -115,6 +115,12 @@ export interface ExecutionStore {
     executionId: string,
     lease: { owner: string; generation: number } & TenantScope,
   ): Promise<void>;
+  /**
+   * Optional fast path: acquire the lease, load the state and read the cancel flag in one step
+   * (one round trip where the backend allows). Stores without it get {@link claimExecution}'s
+   * composition of acquireLease + load + isCancelRequested.
+   */
+  claimExecution?(executionId: string, request: LeaseRequest): Promise<ClaimResult>;
   /** The current lease, or null when none is held (expired leases are not held). */
   getLease(executionId: string, options?: TenantScope): Promise<Lease | null>;
 
@@ -130,6 +136,41 @@ export interface ExecutionStore {
   sweepExpired(now?: number): Promise<number>;
   /** Releases connections/handles. Idempotent. */
   close(): Promise<void>;
+}
+
+/** What a worker gets when it claims an execution for a message. */
+export type ClaimResult =
+  | { kind: 'claimed'; lease: Lease; state: ExecutionState; cancelRequested: boolean }
+  /** Another owner holds an unexpired lease. */
+  | { kind: 'held' }
+  /** No such execution (for this tenant). */
+  | { kind: 'absent' };
+
+/** Claims through the store's fast path when it has one, else in three steps. */
+export async function claimExecution(
+  store: ExecutionStore,
+  executionId: string,
+  request: LeaseRequest,
+): Promise<ClaimResult> {
+  if (store.claimExecution) return store.claimExecution(executionId, request);
+  const scope = request.tenantId === undefined ? {} : { tenantId: request.tenantId };
+  const lease = await store.acquireLease(executionId, request);
+  if (!lease) return (await store.load(executionId, scope)) ? { kind: 'held' } : { kind: 'absent' };
+  const state = await store.load(executionId, scope);
+  if (!state) {
+    await store.releaseLease(executionId, {
+      ...scope,
+      owner: lease.owner,
+      generation: lease.generation,
+    });
+    return { kind: 'absent' };
+  }
+  return {
+    kind: 'claimed',
+    lease,
+    state,
+    cancelRequested: await store.isCancelRequested(executionId, scope),
+  };
 }
 
 export interface ExecutionStoreOptions {

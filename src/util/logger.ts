@@ -7,6 +7,8 @@ export interface Logger {
   warn(fields: Record<string, unknown>, message: string): void;
   error(fields: Record<string, unknown>, message: string): void;
   child(bindings: Record<string, unknown>): Logger;
+  /** pino has it: lets hot paths skip building a log record nobody will see. */
+  isLevelEnabled?(level: string): boolean;
 }
 
 let defaultLogger: Logger | undefined;
@@ -25,6 +27,7 @@ export function setDefaultLogger(logger: Logger): void {
 }
 
 export const silentLogger: Logger = {
+  isLevelEnabled: () => false,
   debug: () => undefined,
   info: () => undefined,
   warn: () => undefined,

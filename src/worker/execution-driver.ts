@@ -52,17 +52,18 @@ export class ExecutionDriver {
     });
     const ms = performance.now() - started;
     this.deps.metrics?.checkpointSeconds.observe(ms / 1000);
-    this.deps.log.info(
-      {
-        executionId: state.executionId,
-        status: state.status,
-        node: state.context.$LAST_NODE ?? null,
-        version: state.version,
-        deliveryCount: this.deliveryCount,
-        checkpointMs: +ms.toFixed(2),
-      },
-      'execution checkpoint',
-    );
+    if (this.deps.log.isLevelEnabled?.('info') !== false)
+      this.deps.log.info(
+        {
+          executionId: state.executionId,
+          status: state.status,
+          node: state.context.$LAST_NODE ?? null,
+          version: state.version,
+          deliveryCount: this.deliveryCount,
+          checkpointMs: +ms.toFixed(2),
+        },
+        'execution checkpoint',
+      );
     this.state = state;
   }
 

@@ -3,7 +3,7 @@ import { peekNextNode } from '../engine/peek-next.js';
 import type { TaskMessage } from '../queue/task-message.js';
 import type { Delivery } from '../queue/task-queue.js';
 import { isTerminal, type ExecutionState } from '../state/execution-state.js';
-import type { Lease } from '../store/execution-store.js';
+import { claimExecution, type Lease } from '../store/execution-store.js';
 import { decide, type Decision, type ExecutionErrorCode, type HandlingResult } from './decide.js';
 import { envelope } from './event-matching.js';
 import { ExecutionDriver } from './execution-driver.js';
@@ -59,15 +59,15 @@ export class MessageHandler {
     const scope = { tenantId: message.tenantId };
     // One owner per handling: two messages of one execution in this process exclude each other too.
     const owner = `${settings.workerId}#${++this.#handlings}`;
-    const lease = await store.acquireLease(message.executionId, {
+    const claim = await claimExecution(store, message.executionId, {
       ...scope,
       owner,
       ttlMs: settings.leaseTtlMs,
     });
-    if (!lease) return this.onLeaseConflict(message);
+    if (claim.kind === 'held') return this.onLeaseConflict(message);
+    if (claim.kind === 'absent') return { kind: 'unknown_execution' };
+    const { lease, state } = claim;
     handling.lease = lease;
-    const state = await store.load(message.executionId, scope);
-    if (!state) return { kind: 'unknown_execution' };
     if (isTerminal(state.status) && !(message.kind === 'retry' && state.status === 'error'))
       return { kind: 'already_terminal' };
     const flow = await this.deps.resolver.byHash(state.flowHash);
@@ -204,8 +204,7 @@ export class MessageHandler {
       this.active.get(message.executionId)?.markCancelRequested();
       await this.deps.store.requestCancel(message.executionId, { tenantId: message.tenantId });
     }
-    const exists = await this.deps.store.load(message.executionId, { tenantId: message.tenantId });
-    return exists ? { kind: 'lease_conflict' } : { kind: 'unknown_execution' };
+    return { kind: 'lease_conflict' };
   }
 
   /** Carries out the decision: the state write first (it must be durable), then the message. */
@@ -230,6 +229,8 @@ export class MessageHandler {
         return;
       }
     }
+    // The outcome is durable: the lease can go while the message is settled (different keys).
+    const released = this.release(handling);
     switch (decision.action) {
       case 'ack':
         await queue.ack(delivery);
@@ -249,6 +250,7 @@ export class MessageHandler {
       case 'abandon':
         break;
     }
+    await released;
     metrics?.messages.inc({ outcome: decision.action, kind });
     log.debug(
       {
@@ -314,9 +316,11 @@ export class MessageHandler {
     return handling.driver;
   }
 
+  /** Gives the lease back (once; idempotent by owner + generation). */
   private async release(handling: Handling): Promise<void> {
     const { lease } = handling;
     if (!lease) return;
+    handling.lease = null;
     await this.deps.store
       .releaseLease(lease.executionId, {
         tenantId: lease.tenantId,

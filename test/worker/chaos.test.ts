@@ -10,7 +10,7 @@ import { startRedisServer, type PrivateRedisServer } from '../support/redis-serv
 import { REDIS_URL, redisGate } from '../support/services.js';
 import { chain, redisRuntime, testRegistry } from './support/redis-runtime.js';
 import { startWorkerProcess, stopAll, type WorkerProcess } from './support/worker-processes.js';
-import Redis from 'ioredis';
+import { Redis } from 'ioredis';
 
 /**
  * Real faults: worker processes killed with SIGKILL, stopped with SIGSTOP, drained with

@@ -177,7 +177,7 @@ gate.describe('distributed runtime on Redis (store + Redis Streams queue)', () =
       rt.worker();
       const id = await rt.client.start(flow, {});
       await rt.client.sendEvent(id, { type: 'go', data: { n: 1 }, eventId: 'e1' });
-      await rt.client.sendEvent(id, { type: 'go', data: { n: 2 }, eventId: 'e1' });
+      await rt.client.sendEvent(id, { type: 'go', data: { n: 1 }, eventId: 'e1' }); // a redelivered duplicate
       const state = await rt.client.waitFor(id, { timeoutMs: 10_000, until: 'terminal' });
       expect(state.status).toBe('completed');
       expect(
@@ -185,6 +185,7 @@ gate.describe('distributed runtime on Redis (store + Redis Streams queue)', () =
           .event_data,
       ).toMatchObject({ event_id: 'e1', event_data: { n: 1 } });
       expect(state.appliedEventIds).toEqual(['e1']);
+    expect(state.inbox).toEqual([]); // the duplicate was not kept either
       await expect(rt.client.sendEvent(id, { type: 'go', data: {} })).rejects.toBeInstanceOf(
         ExecutionTerminalError,
       );

@@ -63,6 +63,10 @@ export class ExecutionIndex {
     previousStatus: ExecutionStatus | null,
     expiresAt: number | null,
   ): Promise<void> {
+    // Same status as before: every index already names this execution (createdAt, flow and
+    // hash never change), and a non-terminal status has no expiry entry. Most checkpoints
+    // are such running → running saves: they cost no index round trip at all.
+    if (previousStatus === entry.status && expiresAt === null && !isTerminal(entry.status)) return;
     const idx = this.keys.tenantIndex(entry.tenantId);
     const member = expiringMember(entry);
     const updates: Promise<unknown>[] = [

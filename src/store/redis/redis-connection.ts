@@ -30,8 +30,11 @@ const RECONNECT_BASE_MS = 50;
  *   in the background with capped backoff: when the server is back, the same store works.
  * - Every call first waits for `ready` for at most `connectTimeoutMs`, then rejects with
  *   StoreUnavailableError whose `cause` is the last connection error.
- * - Every call is also raced against a timer a little past `commandTimeoutMs`: a borrowed
- *   client configured without a command timeout cannot hang us either.
+ * - Every call also has a deadline a little past `commandTimeoutMs`: a borrowed client
+ *   configured without a command timeout cannot hang us, nor can a command that ioredis's
+ *   auto-pipelining holds back behind a pipeline still waiting for its answers (its own timer
+ *   only starts once the command is written). All calls of a connection share ONE timer
+ *   (see {@link Deadlines}): a per-call timer plus Promise.race cost more CPU than the command.
  * - Every driver failure goes through `toStoreError` (classify-redis-error.ts).
  */
 export class RedisConnection {
@@ -40,6 +43,7 @@ export class RedisConnection {
   readonly connectTimeoutMs: number;
   readonly commandTimeoutMs: number;
   readonly #waiters = new Set<{ resolve: () => void; reject: (error: Error) => void }>();
+  readonly #deadlines: Deadlines;
   #lastError: unknown;
   #closing: Promise<void> | undefined;
 
@@ -60,12 +64,17 @@ export class RedisConnection {
       options.commandTimeoutMs ?? this.connectTimeoutMs,
       'commandTimeoutMs',
     );
+    // ioredis's commandTimeout normally fires first; the deadline only catches what it cannot.
+    this.#deadlines = new Deadlines(this.commandTimeoutMs + 100);
     if ('client' in target) {
       this.client = target.client;
       this.owned = false;
     } else {
       this.client = new Redis(target.url, {
         lazyConnect: true, // building a store opens nothing; the first operation connects
+        // Concurrent executions' commands issued in one tick go out as one write: a worker
+        // with 50 executions in flight pays one syscall per batch, not per checkpoint.
+        enableAutoPipelining: true,
         enableOfflineQueue: false,
         maxRetriesPerRequest: 0,
         autoResendUnfulfilledCommands: false,
@@ -84,14 +93,39 @@ export class RedisConnection {
    * Runs driver calls as one store step: waits for readiness, bounds the time, and turns any
    * failure into a store error. `what` names the step in messages (`save of e1`).
    */
-  async call<T>(what: string, command: (client: RedisClient) => Promise<T>): Promise<T> {
-    if (this.#closing) throw new StoreClosedError(`the Redis store is closed (${what})`);
+  call<T>(what: string, command: (client: RedisClient) => Promise<T>): Promise<T> {
+    if (this.#closing)
+      return Promise.reject(new StoreClosedError(`the Redis store is closed (${what})`));
+    // The hot path is one status check: only a connection that is not ready yet waits.
+    if (this.client.status !== 'ready') return this.#callWhenReady(what, command);
+    return this.#run(what, command);
+  }
+
+  async #callWhenReady<T>(what: string, command: (client: RedisClient) => Promise<T>): Promise<T> {
     await this.#ready(what);
-    try {
-      return await this.#bounded(command(this.client), what);
-    } catch (error) {
-      throw toStoreError(error, what);
-    }
+    return this.#run(what, command);
+  }
+
+  /** Runs `command` under the shared deadline; every failure arrives through toStoreError. */
+  #run<T>(what: string, command: (client: RedisClient) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const call = this.#deadlines.start(what, reject);
+      let running: Promise<T>;
+      try {
+        running = command(this.client);
+      } catch (error) {
+        running = Promise.reject(error as Error);
+      }
+      // A late answer after the deadline won is dropped here (handled, never unhandled).
+      running.then(
+        (value) => {
+          if (this.#deadlines.finish(call)) resolve(value);
+        },
+        (error: unknown) => {
+          if (this.#deadlines.finish(call)) reject(toStoreError(error, what));
+        },
+      );
+    });
   }
 
   /** Stops listening; quits and disconnects an owned client (a borrowed one stays open). Idempotent. */
@@ -156,21 +190,6 @@ export class RedisConnection {
     );
   }
 
-  /** ioredis's commandTimeout normally fires first; this only catches what it cannot. */
-  #bounded<T>(promise: Promise<T>, what: string): Promise<T> {
-    const limitMs = this.commandTimeoutMs + 100;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const error = Object.assign(new Error(`no answer within ${limitMs} ms (${what})`), {
-          code: 'ETIMEDOUT',
-        });
-        reject(error);
-      }, limitMs);
-    });
-    promise.catch(() => undefined); // a late rejection after the timer won is not unhandled
-    return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-  }
 }
 
 /**
@@ -191,4 +210,59 @@ function positive(value: number, name: string): number {
   if (!Number.isFinite(value) || value <= 0)
     throw new RangeError(`${name} must be a positive number of milliseconds, got ${value}`);
   return value;
+}
+
+/** One call in flight: when it must have settled, and how to fail it if not. */
+interface PendingCall {
+  readonly deadline: number;
+  readonly what: string;
+  readonly reject: (error: Error) => void;
+}
+
+/**
+ * Deadlines of the calls in flight on one connection, all `limitMs` long, served by one timer.
+ * Equal lengths make start order deadline order: the Set (insertion-ordered) is a FIFO whose
+ * head expires first, so the timer only ever waits for the head. Starting and finishing a call
+ * is a Set add/delete; the timer is re-armed when it fires, not per call.
+ */
+class Deadlines {
+  readonly #pending = new Set<PendingCall>();
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(readonly limitMs: number) {}
+
+  start(what: string, reject: (error: Error) => void): PendingCall {
+    const call: PendingCall = { deadline: Date.now() + this.limitMs, what, reject };
+    this.#pending.add(call);
+    this.#timer ??= this.#arm(this.limitMs);
+    return call;
+  }
+
+  /** False when the call already timed out (its outcome must then be dropped). */
+  finish(call: PendingCall): boolean {
+    return this.#pending.delete(call);
+  }
+
+  #arm(delayMs: number): NodeJS.Timeout {
+    const timer = setTimeout(() => this.#expire(), delayMs);
+    timer.unref(); // a call in flight keeps the process alive through its socket, not this timer
+    return timer;
+  }
+
+  #expire(): void {
+    this.#timer = undefined;
+    const now = Date.now();
+    for (const call of this.#pending) {
+      if (call.deadline > now) {
+        this.#timer = this.#arm(call.deadline - now);
+        return;
+      }
+      this.#pending.delete(call);
+      const error = Object.assign(
+        new Error(`no answer within ${this.limitMs} ms (${call.what})`),
+        { code: 'ETIMEDOUT' },
+      );
+      call.reject(toStoreError(error, call.what));
+    }
+  }
 }

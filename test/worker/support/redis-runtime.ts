@@ -1,4 +1,4 @@
-import Redis from 'ioredis';
+import { Redis } from 'ioredis';
 import { PlaitaClient } from '../../../src/client/plaita-client.js';
 import { defaultRegistry, defineNode } from '../../../src/index.js';
 import type { NodeRegistry } from '../../../src/nodes/node-registry.js';

@@ -1,0 +1,174 @@
+// Worker benchmark (issue 4), side by side in one run:
+//  1. Redis tier: 5,000 executions of a 5-node flow, a fenced checkpoint after every node,
+//     ONE worker process (this one), concurrency 50 — beside BullMQ doing the same work as
+//     step jobs (bullmq-steps.mjs 5000 5 50). Also: checkpointed steps/s as a fraction of
+//     `redis-benchmark -t set` on this machine (the physical ceiling).
+//  2. PostgreSQL store + Redis queue, same workload — beside DBOS (dbos-steps.mjs 2000 5 50).
+//  3. Embedded tier (SQLite store + LocalQueue): executions/s.
+//  4. Memory: worker RSS over 50,000 executions.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { parseFlow } from '../dist/index.js';
+import { PlaitaClient } from '../dist/client/plaita-client.js';
+import { FlowWorker } from '../dist/worker/flow-worker.js';
+import { RedisExecutionStore } from '../dist/store/redis/redis-execution-store.js';
+import { RedisFlowStore } from '../dist/store/redis/redis-flow-store.js';
+import { PostgresExecutionStore } from '../dist/store/postgres/postgres-execution-store.js';
+import { PostgresFlowStore } from '../dist/store/postgres/postgres-flow-store.js';
+import { SqliteExecutionStore } from '../dist/store/sqlite/sqlite-execution-store.js';
+import { SqliteFlowStore } from '../dist/store/sqlite/sqlite-flow-store.js';
+import { RedisStreamQueue } from '../dist/queue/redis-stream/redis-stream-queue.js';
+import { LocalQueue } from '../dist/queue/local/local-queue.js';
+import { silentLogger } from '../dist/util/logger.js';
+import { runAnchor, ratio } from './anchors.mjs';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const PG_BASE = process.env.PGURL ?? 'postgresql://postgres:postgres@127.0.0.1:5432';
+const N = Number(process.env.BENCH_WORKER_EXECUTIONS ?? 5000);
+const N_PG = Number(process.env.BENCH_WORKER_PG_EXECUTIONS ?? 2000);
+const N_MEMORY = Number(process.env.BENCH_WORKER_MEMORY_EXECUTIONS ?? 50_000);
+const CONCURRENCY = 50;
+const STEPS = 5;
+
+const flow = parseFlow({
+  flow_id: 'steps5',
+  nodes: [
+    { type: 'start', id: 'start', next: 'n0' },
+    ...Array.from({ length: STEPS }, (_, s) => ({ type: 'assignment', id: `n${s}`, output: { out: `$F.add($INPUT.i, ${s})` }, next: s === STEPS - 1 ? 'end' : `n${s + 1}` })),
+    { type: 'end', id: 'end', output: '$NODE' },
+  ],
+});
+
+/** Starts `count` executions and runs them to completion with one worker; returns executions/s. */
+async function runWorkload({ store, flows, queue, count, concurrency = CONCURRENCY, sample }) {
+  let done = 0;
+  let resolveDone;
+  const allDone = new Promise((resolve) => (resolveDone = resolve));
+  const hooks = { onFlowEnd: (e) => { if (++done === count) resolveDone(); if (sample && done % sample.every === 0) sample.fn(done); void e; } };
+  const worker = new FlowWorker({ store, flows, queue, concurrency, pollBlockMs: 200, logger: silentLogger, engine: { hooks } });
+  const client = new PlaitaClient({ store, flows, queue });
+  await client.start(flow, { i: -1 }); // publish the flow (and warm the connections) before timing
+  done = -1;
+  const t0 = performance.now();
+  worker.start();
+  for (let i = 0; i < count; i += 200) {
+    await Promise.all(Array.from({ length: Math.min(200, count - i) }, (_, k) => client.start(flow, { i: i + k })));
+  }
+  await allDone;
+  const ms = performance.now() - t0;
+  await worker.stop();
+  return { executionsPerS: Math.round(count / (ms / 1000)), stepsPerS: Math.round((count * STEPS) / (ms / 1000)), totalMs: Math.round(ms) };
+}
+
+function redisParts(prefix) {
+  const store = new RedisExecutionStore({ url: REDIS_URL }, { prefix });
+  const flows = new RedisFlowStore({ url: REDIS_URL }, { prefix });
+  const queue = new RedisStreamQueue({ url: REDIS_URL }, { prefix, stream: `${prefix}:tasks` });
+  return { store, flows, queue, close: () => Promise.all([store.close(), flows.close(), queue.close()]) };
+}
+
+async function cleanupRedisPrefix(prefix) {
+  // Bench keys only (their own prefix); never FLUSHALL. SCAN here is bench tooling, not engine code.
+  const { default: Redis } = await import('ioredis');
+  const redis = new Redis(REDIS_URL);
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length) await redis.unlink(...keys);
+  } while (cursor !== '0');
+  redis.disconnect();
+}
+
+function redisBenchmarkSet() {
+  try {
+    const url = new URL(REDIS_URL);
+    const out = execFileSync('redis-benchmark', ['-h', url.hostname, '-p', url.port || '6379', '-t', 'set', '-n', '200000', '-c', '50', '-q'], { encoding: 'utf8', timeout: 120_000 });
+    const match = /SET: ([\d.]+) requests per second/.exec(out);
+    return match ? Number(match[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+const report = { bench: 'worker', executions: N, steps: STEPS, concurrency: CONCURRENCY };
+
+// 1. Redis tier vs BullMQ
+{
+  const prefix = `bench-w-${process.pid}`;
+  const parts = redisParts(prefix);
+  const ours = await runWorkload({ ...parts, count: N });
+  await parts.close();
+  await cleanupRedisPrefix(prefix);
+  const bull = runAnchor('bullmq-steps.mjs', [N, STEPS, CONCURRENCY]);
+  const setPerS = redisBenchmarkSet();
+  report.redis = {
+    ours_executions_per_s: ours.executionsPerS, bullmq_executions_per_s: bull.executions_per_s ?? null, speedup: ratio(ours.executionsPerS, bull.executions_per_s),
+    ours_checkpointed_steps_per_s: ours.stepsPerS, redis_benchmark_set_per_s: setPerS,
+    fraction_of_set_ceiling: setPerS ? +(ours.stepsPerS / setPerS).toFixed(3) : null,
+    ...(bull.error ? { anchorError: bull.error } : {}),
+  };
+  console.log(`Redis tier, ${N} × ${STEPS}-node executions, 1 worker, concurrency ${CONCURRENCY}: ours ${ours.executionsPerS}/s, BullMQ ${bull.executions_per_s ?? '?'}/s → ${report.redis.speedup ?? '?'}x`);
+  console.log(`  checkpointed steps/s ${ours.stepsPerS} = ${report.redis.fraction_of_set_ceiling ?? '?'} of redis-benchmark SET (${setPerS ?? '?'}/s, 50 clients)`);
+}
+
+// 2. Postgres store + Redis queue vs DBOS
+{
+  const schema = `bench_w_${process.pid}`;
+  const prefix = `bench-wpg-${process.pid}`;
+  const url = `${PG_BASE}/test`;
+  try {
+    const store = new PostgresExecutionStore({ connectionString: url }, { schema, poolSize: 20 });
+    const flows = new PostgresFlowStore({ connectionString: url }, { schema });
+    const queue = new RedisStreamQueue({ url: REDIS_URL }, { prefix, stream: `${prefix}:tasks` });
+    const ours = await runWorkload({ store, flows, queue, count: N_PG });
+    await Promise.all([store.close(), flows.close(), queue.close()]);
+    await cleanupRedisPrefix(prefix);
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await admin.end();
+    const dbos = runAnchor('dbos-steps.mjs', [N_PG, STEPS, CONCURRENCY]);
+    report.postgres = { ours_executions_per_s: ours.executionsPerS, dbos_executions_per_s: dbos.executions_per_s ?? null, speedup: ratio(ours.executionsPerS, dbos.executions_per_s), ...(dbos.error ? { anchorError: dbos.error } : {}) };
+    console.log(`Postgres store + Redis queue, ${N_PG} executions: ours ${ours.executionsPerS}/s, DBOS ${dbos.executions_per_s ?? '?'}/s → ${report.postgres.speedup ?? '?'}x`);
+  } catch (error) {
+    report.postgres = { skipped: String(error.message ?? error) };
+    console.log(`Postgres part skipped: ${report.postgres.skipped}`);
+  }
+}
+
+// 3. Embedded tier: SQLite store + LocalQueue in one file
+{
+  const dir = mkdtempSync(join(tmpdir(), 'plaita-embedded-'));
+  const path = join(dir, 'plaita.db');
+  const store = new SqliteExecutionStore({ path });
+  const flows = new SqliteFlowStore({ path });
+  const queue = new LocalQueue({ path });
+  const ours = await runWorkload({ store, flows, queue, count: Math.min(N, 2000), concurrency: 16 });
+  await Promise.all([store.close(), flows.close(), queue.close()]);
+  rmSync(dir, { recursive: true, force: true });
+  report.embedded = { ours_executions_per_s: ours.executionsPerS, executions: Math.min(N, 2000) };
+  console.log(`Embedded tier (SQLite + LocalQueue), ${Math.min(N, 2000)} executions: ${ours.executionsPerS}/s`);
+}
+
+// 4. Memory: RSS over N_MEMORY executions through the Redis tier
+{
+  const prefix = `bench-wm-${process.pid}`;
+  const parts = redisParts(prefix);
+  const samples = [];
+  const gc = globalThis.gc ?? (() => {});
+  const every = Math.max(1000, Math.floor(N_MEMORY / 10));
+  await runWorkload({ ...parts, count: N_MEMORY, sample: { every, fn: (done) => { gc(); samples.push([done, +(process.memoryUsage().rss / 1e6).toFixed(1)]); } } });
+  await parts.close();
+  await cleanupRedisPrefix(prefix);
+  const rss = samples.map(([, mb]) => mb);
+  const warm = rss.slice(1);
+  report.memory = { executions: N_MEMORY, rss_mb_samples: samples, growth_after_warmup_mb: warm.length > 1 ? +(warm.at(-1) - warm[0]).toFixed(1) : null };
+  console.log(`Memory over ${N_MEMORY} executions: RSS ${rss.join(' → ')} MB (growth after warm-up ${report.memory.growth_after_warmup_mb} MB)`);
+}
+
+console.log(JSON.stringify(report));
+process.exit(0);
