@@ -73,3 +73,43 @@ export {
   type ExecutionState,
   type ExecutionStatus,
 } from './state/execution-state.js';
+
+// Stores
+export {
+  DEFAULT_TENANT,
+  claimExecution,
+  type ExecutionStore,
+  type ExecutionStoreOptions,
+  type SaveOptions,
+  type ListQuery,
+  type ListPage,
+  type ExecutionSummary,
+  type Lease,
+  type LeaseRequest,
+  type ClaimResult,
+} from './store/execution-store.js';
+export type { FlowStore, StoredFlow } from './store/flow-store.js';
+export { MemoryExecutionStore } from './store/memory/memory-execution-store.js';
+export { MemoryFlowStore } from './store/memory/memory-flow-store.js';
+export { SqliteExecutionStore } from './store/sqlite/sqlite-execution-store.js';
+export { SqliteFlowStore } from './store/sqlite/sqlite-flow-store.js';
+export { PostgresExecutionStore } from './store/postgres/postgres-execution-store.js';
+export { PostgresFlowStore } from './store/postgres/postgres-flow-store.js';
+export { RedisExecutionStore } from './store/redis/redis-execution-store.js';
+export { RedisFlowStore } from './store/redis/redis-flow-store.js';
+
+// Distributed runtime
+export { RedisStreamQueue } from './queue/redis-stream/redis-stream-queue.js';
+export { LocalQueue } from './queue/local/local-queue.js';
+export type { TaskQueue, Delivery, DeadLetter, EnqueueOptions } from './queue/task-queue.js';
+export { parseTaskMessage, type TaskMessage, type MessageKind } from './queue/task-message.js';
+export { FlowWorker, type FlowWorkerOptions } from './worker/flow-worker.js';
+export { WorkerMetrics } from './worker/worker-metrics.js';
+export { decide, classifyFailure, type Decision, type HandlingResult } from './worker/decide.js';
+export { reapStale, type ReapOptions } from './worker/reaper.js';
+export {
+  PlaitaClient,
+  WaitTimeoutError,
+  type PlaitaClientOptions,
+  type StartOptions,
+} from './client/plaita-client.js';

@@ -75,6 +75,8 @@ async function openStores(
   target: StoreTarget,
   closers: Array<() => Promise<void>>,
 ): Promise<{ store: ExecutionStore; flows: FlowStore }> {
+  const connectTimeoutMs = numberEnv('PLAITA_CONNECT_TIMEOUT_MS');
+  const timeouts = connectTimeoutMs === undefined ? {} : { connectTimeoutMs };
   switch (target.kind) {
     case 'memory': {
       const { MemoryExecutionStore } = await import('../store/memory/memory-execution-store.js');
@@ -97,8 +99,8 @@ async function openStores(
       const { PostgresExecutionStore } =
         await import('../store/postgres/postgres-execution-store.js');
       const { PostgresFlowStore } = await import('../store/postgres/postgres-flow-store.js');
-      const store = new PostgresExecutionStore({ connectionString: target.url });
-      const flows = new PostgresFlowStore({ connectionString: target.url });
+      const store = new PostgresExecutionStore({ connectionString: target.url }, timeouts);
+      const flows = new PostgresFlowStore({ connectionString: target.url }, timeouts);
       closers.push(
         () => store.close(),
         () => flows.close(),
@@ -108,8 +110,8 @@ async function openStores(
     case 'redis': {
       const { RedisExecutionStore } = await import('../store/redis/redis-execution-store.js');
       const { RedisFlowStore } = await import('../store/redis/redis-flow-store.js');
-      const store = new RedisExecutionStore({ url: target.url });
-      const flows = new RedisFlowStore({ url: target.url });
+      const store = new RedisExecutionStore({ url: target.url }, timeouts);
+      const flows = new RedisFlowStore({ url: target.url }, timeouts);
       closers.push(
         () => store.close(),
         () => flows.close(),
@@ -126,7 +128,11 @@ async function openQueue(
   closers: Array<() => Promise<void>>,
 ): Promise<TaskQueue> {
   const visibility = options.visibilityTimeoutMs ?? numberEnv('PLAITA_VISIBILITY_TIMEOUT_MS');
-  const common = visibility === undefined ? {} : { visibilityTimeoutMs: visibility };
+  const connectTimeoutMs = numberEnv('PLAITA_CONNECT_TIMEOUT_MS');
+  const common = {
+    ...(visibility === undefined ? {} : { visibilityTimeoutMs: visibility }),
+    ...(connectTimeoutMs === undefined ? {} : { connectTimeoutMs }),
+  };
   if (redisUrl) {
     const { RedisStreamQueue } = await import('../queue/redis-stream/redis-stream-queue.js');
     const stream = options.queueName ?? process.env.PLAITA_QUEUE;

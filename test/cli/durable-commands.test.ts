@@ -1,0 +1,109 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, ROOT } from './run-cli.js';
+
+/** The embedded tier end to end: every command is a NEW process on the same SQLite file. */
+const cwd = mkdtempSync(join(tmpdir(), 'plaita-durable-cli-'));
+const approvalInput = JSON.stringify({
+  id: 'EXP-7',
+  requester: 'Bob',
+  amount: 120.5,
+  reason: 'conference travel',
+  approvers: ['alice@example.com'],
+});
+const run = (args: string[]) => cli(args, { cwd });
+
+describe('plaita run / event / status / list / cancel / retry / dlq (embedded SQLite tier)', () => {
+  it('run keeps its state in ./.plaita/plaita.db and list shows it', () => {
+    const out = run(['run', `${ROOT}examples/echo.json`, '--input', '{"name":"Ada"}']);
+    expect(out.stdout.trim()).toBe('Ada');
+    expect(out.code).toBe(0);
+    const list = JSON.parse(run(['list', '--json']).stdout) as {
+      items: Array<{ status: string; flowId: string }>;
+    };
+    expect(list.items[0]).toMatchObject({ status: 'completed', flowId: 'echo' });
+  });
+
+  it('approval: run suspends and prints the exact event command; that command, in a new process, completes it', () => {
+    const out = run(['run', `${ROOT}examples/approval.json`, '--input', approvalInput]);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain("waiting at node 'approve' for event 'approval_decision'");
+    const command = /plaita (event .*)$/m.exec(out.stdout)?.[1];
+    expect(command).toBeDefined();
+    // Run the printed command as a user would paste it (a shell parses its quoting).
+    const resumed = spawnSync('sh', ['-c', `node ${ROOT}dist/cli.js ${command!}`], {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, PLAITA_LOG_LEVEL: 'silent' },
+    });
+    expect(resumed.stderr).toBe('');
+    expect(resumed.status).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toEqual({
+      status: 'approved',
+      expense: 'EXP-7',
+      decidedBy: 'alice@example.com',
+    });
+    const id = /plaita event (\S+)/.exec(out.stdout)![1]!;
+    const status = JSON.parse(run(['status', id, '--json']).stdout) as {
+      status: string;
+      attempts: Record<string, number>;
+    };
+    expect(status).toMatchObject({
+      status: 'completed',
+      attempts: { prepare: 1, approve: 1, decide: 1, approved: 1 },
+    });
+    // Events to a terminal execution are refused with a typed error (exit 2), never lost silently.
+    expect(run(['event', id, 'approval_decision', '--data', '{}']).code).toBe(2);
+  });
+
+  it('cancel of a suspended execution and retry of a failed one', () => {
+    const suspended = run([
+      'run',
+      `${ROOT}examples/approval.json`,
+      '--input',
+      approvalInput,
+      '--json',
+    ]);
+    const id = (JSON.parse(suspended.stdout) as { executionId: string }).executionId;
+    const cancelled = run(['cancel', id, '--json']);
+    expect(cancelled.code).toBe(0);
+    expect(JSON.parse(cancelled.stdout)).toMatchObject({ status: 'cancelled' });
+
+    const failing = join(cwd, 'failing.json');
+    writeFileSync(
+      failing,
+      JSON.stringify({
+        flow_id: 'failing',
+        nodes: [
+          { type: 'start', id: 's', next: 'a' },
+          { type: 'assignment', id: 'a', output: '$F.div(1, $INPUT.d)', next: 'e' },
+          { type: 'end', id: 'e', output: '$NODE.a' },
+        ],
+      }),
+    );
+    const failed = run(['run', failing, '--input', '{"d":0}', '--json']);
+    expect(failed.code).toBe(1);
+    const failedId = (JSON.parse(failed.stdout) as { executionId: string }).executionId;
+    const retried = run(['retry', failedId, '--json']);
+    expect(retried.code).toBe(1); // fails again: still a division by zero
+    expect(JSON.parse(run(['status', failedId, '--json']).stdout)).toMatchObject({
+      status: 'error',
+      manualRetries: 1,
+    });
+    expect(run(['list', '--status', 'error', '--json']).stdout).toContain(failedId);
+  });
+
+  it('dlq and reap answer on an empty queue; a store that is unreachable exits 3', () => {
+    expect(run(['dlq', 'list']).stdout.trim()).toBe('no dead letters');
+    expect(run(['dlq', 'purge', '--json']).stdout).toContain('"purged":0');
+    expect(run(['reap', '--idle', '10m']).stdout.trim()).toBe('nothing to reap');
+    const down = cli(['list', '--store', 'redis://127.0.0.1:1'], {
+      cwd,
+      env: { PLAITA_CONNECT_TIMEOUT_MS: '500' },
+    });
+    expect(down.code).toBe(3);
+  });
+});
