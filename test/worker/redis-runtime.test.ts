@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, expect } from 'vitest';
-import { ExecutionTerminalError } from '../../src/index.js';
+import { ExecutionTerminalError, newExecutionState } from '../../src/index.js';
+import { RedisExecutionStore } from '../../src/store/redis/redis-execution-store.js';
 import { FlowWorker } from '../../src/worker/flow-worker.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { REDIS_URL, redisGate, type ServiceGate } from '../support/services.js';
@@ -131,6 +132,65 @@ gate.describe('distributed runtime on Redis (store + Redis Streams queue)', () =
     },
   );
 
+  gate.it(
+    'a checkpoint over maxStateBytes ends state_too_large naming the node, after one delivery',
+    async () => {
+      rt = redisRuntime(REDIS_URL);
+      const small = new RedisExecutionStore(
+        { url: REDIS_URL },
+        { prefix: rt.prefix, maxStateBytes: 8 * 1024 },
+      );
+      const worker = new FlowWorker({
+        store: small,
+        flows: rt.flows,
+        queue: rt.queue,
+        registry: rt.registry,
+        pollBlockMs: 30,
+        logger: silentLogger,
+      });
+      worker.start();
+      try {
+        const id = await rt.client.start(
+          chain([{ type: 'assignment', id: 'huge', output: "$F.mul('x', 20000)" }]),
+          {},
+        );
+        const state = await rt.client.waitFor(id, { timeoutMs: 10_000, until: 'terminal' });
+        expect(state.status).toBe('error');
+        expect(state.error).toMatchObject({
+          code: 'state_too_large',
+          node: 'huge',
+          retryable: false,
+        });
+        expect(state.context.$NODE ?? {}).not.toHaveProperty('huge'); // the last good checkpoint is kept
+        expect(await rt.queue.stats()).toMatchObject({ ready: 0, inFlight: 0, deadLetters: 0 });
+      } finally {
+        await worker.stop();
+        await small.close();
+      }
+    },
+  );
+
+  gate.it(
+    'a pinned flow definition missing from the flow store ends flow_definition_missing',
+    async () => {
+      rt = redisRuntime(REDIS_URL);
+      rt.worker();
+      const state = newExecutionState({
+        executionId: 'orphan',
+        flowId: 'gone',
+        flowHash: 'f'.repeat(64),
+        status: 'queued',
+        context: { $INPUT: {} },
+      });
+      await rt.store.save(state);
+      await rt.queue.enqueue({ v: 1, kind: 'run', executionId: 'orphan', tenantId: 'default' });
+      const ended = await rt.client.waitFor('orphan', { timeoutMs: 10_000, until: 'terminal' });
+      expect(ended.status).toBe('error');
+      expect(ended.error?.code).toBe('flow_definition_missing');
+      expect(await rt.queue.stats()).toMatchObject({ ready: 0, inFlight: 0, deadLetters: 0 });
+    },
+  );
+
   gate.it('an unknown execution is dead-lettered as unknown_execution', async () => {
     rt = redisRuntime(REDIS_URL);
     rt.worker();
@@ -185,7 +245,7 @@ gate.describe('distributed runtime on Redis (store + Redis Streams queue)', () =
           .event_data,
       ).toMatchObject({ event_id: 'e1', event_data: { n: 1 } });
       expect(state.appliedEventIds).toEqual(['e1']);
-    expect(state.inbox).toEqual([]); // the duplicate was not kept either
+      expect(state.inbox).toEqual([]); // the duplicate was not kept either
       await expect(rt.client.sendEvent(id, { type: 'go', data: {} })).rejects.toBeInstanceOf(
         ExecutionTerminalError,
       );
