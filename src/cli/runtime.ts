@@ -110,8 +110,10 @@ async function openStores(
     case 'redis': {
       const { RedisExecutionStore } = await import('../store/redis/redis-execution-store.js');
       const { RedisFlowStore } = await import('../store/redis/redis-flow-store.js');
-      const store = new RedisExecutionStore({ url: target.url }, timeouts);
-      const flows = new RedisFlowStore({ url: target.url }, timeouts);
+      const prefix = process.env.PLAITA_PREFIX;
+      const options = { ...timeouts, ...(prefix ? { prefix } : {}) };
+      const store = new RedisExecutionStore({ url: target.url }, options);
+      const flows = new RedisFlowStore({ url: target.url }, options);
       closers.push(
         () => store.close(),
         () => flows.close(),
