@@ -52,9 +52,20 @@ export function redisRuntime(url: string, options: { visibilityTimeoutMs?: numbe
   const close = async (): Promise<void> => {
     await Promise.all(workers.map((w) => w.stop()));
     await Promise.all([store.close(), flows.close(), queue.close()]);
+    await deletePrefix(redis, prefix);
     redis.disconnect();
   };
   return { prefix, stream, redis, store, flows, queue, registry, client, worker, runs, close };
+}
+
+/** Test cleanup of the shared server: only this run's own keys (SCAN is fine in test tooling). */
+export async function deletePrefix(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length > 0) await redis.unlink(...keys);
+  } while (cursor !== '0');
 }
 
 export function testRegistry(redis: Redis, prefix: string): NodeRegistry {
