@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { REDIS_URL, redisGate, uniqueName } from '../support/services.js';
+import { Redis } from 'ioredis';
+import { deletePrefix } from '../worker/support/redis-runtime.js';
 import { cli, ROOT } from './run-cli.js';
 
 const gate = await redisGate();
