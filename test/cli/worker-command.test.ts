@@ -65,6 +65,9 @@ gate.describe('plaita worker / start / event with Redis', () => {
         expect(await exited).toBe(0);
       } finally {
         worker.kill('SIGKILL');
+        const redis = new Redis(REDIS_URL);
+        await deletePrefix(redis, prefix);
+        redis.disconnect();
       }
     },
     60_000,
