@@ -123,14 +123,41 @@ export function encodeState(state: ExecutionState, options: EncodeStateOptions =
   return text;
 }
 
-function tagState(state: ExecutionState, tag: Tagger): Record<string, unknown> {
-  const record: Record<string, unknown> = {};
-  for (const field of EXECUTION_STATE_FIELDS) {
-    record[field] =
-      field === 'context' ? tag(state.context, '') : tag(state[field], `state.${field}`);
-  }
-  return record;
+/**
+ * The header record, fields in EXECUTION_STATE_FIELDS order (checked below): an object literal
+ * rather than a loop of keyed stores, which V8 runs several times slower. The fields are
+ * tagged in that order too, so the first bad one is the one reported.
+ */
+function tagState(state: ExecutionState, tag: Tagger): Record<keyof ExecutionState, unknown> {
+  return {
+    executionId: tag(state.executionId, 'state.executionId'),
+    tenantId: tag(state.tenantId, 'state.tenantId'),
+    flowId: tag(state.flowId, 'state.flowId'),
+    flowVersion: tag(state.flowVersion, 'state.flowVersion'),
+    flowHash: tag(state.flowHash, 'state.flowHash'),
+    status: tag(state.status, 'state.status'),
+    version: tag(state.version, 'state.version'),
+    createdAt: tag(state.createdAt, 'state.createdAt'),
+    updatedAt: tag(state.updatedAt, 'state.updatedAt'),
+    endedAt: tag(state.endedAt, 'state.endedAt'),
+    parentExecutionId: tag(state.parentExecutionId, 'state.parentExecutionId'),
+    dedupKey: tag(state.dedupKey, 'state.dedupKey'),
+    waiting: tag(state.waiting, 'state.waiting'),
+    result: tag(state.result, 'state.result'),
+    error: tag(state.error, 'state.error'),
+    attempts: tag(state.attempts, 'state.attempts'),
+    timings: tag(state.timings, 'state.timings'),
+    manualRetries: tag(state.manualRetries, 'state.manualRetries'),
+    appliedEventIds: tag(state.appliedEventIds, 'state.appliedEventIds'),
+    inbox: tag(state.inbox, 'state.inbox'),
+    context: tag(state.context, ''),
+  };
 }
+
+// The literal above must list the fields in the stored order: checked once, at load.
+const tagged = Object.keys(tagState({} as ExecutionState, () => null));
+if (tagged.join() !== EXECUTION_STATE_FIELDS.join())
+  throw new Error(`codec: tagState writes ${tagged.join()}, not ${EXECUTION_STATE_FIELDS.join()}`);
 
 /** Decodes what `encodeState` wrote; `StateCorruptError` for anything else. */
 export function decodeState(text: string): ExecutionState {

@@ -53,7 +53,7 @@ class TagWalk {
  * subtrees with `value`: serialize it before mutating `value`.
  */
 export function toTagged(value: unknown, path = '$'): unknown {
-  return tagValue(value, null, new TagWalk(path));
+  return isPlainScalar(value, true) ? value : tagValue(value, null, new TagWalk(path));
 }
 
 /**
@@ -63,7 +63,24 @@ export function toTagged(value: unknown, path = '$'): unknown {
  * `toTagged` when it says yes.
  */
 export function toTaggedUnchecked(value: unknown, path = '$'): unknown {
-  return tagValue(value, null, new TagWalk(path, false));
+  return isPlainScalar(value, false) ? value : tagValue(value, null, new TagWalk(path, false));
+}
+
+/**
+ * A value written as itself with no walk to set up: most fields of a state are null, a string
+ * or a count, and a save tags each field separately.
+ */
+function isPlainScalar(value: unknown, checkStrings: boolean): boolean {
+  switch (typeof value) {
+    case 'string':
+      return !checkStrings || isJsonbSafe(value);
+    case 'number':
+      return specialNumberName(value) === undefined;
+    case 'boolean':
+      return true;
+    default:
+      return value === null;
+  }
 }
 
 function tagValue(value: unknown, key: PathSegment, walk: TagWalk): unknown {

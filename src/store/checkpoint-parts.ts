@@ -43,10 +43,9 @@ export function encodeCheckpoint(
     : state.context;
   // encodeState validates the fields and tags the header with `state.` paths.
   const header = encodeState({ ...state, context }, { maxStateBytes });
-  const ids = changedNodes ?? Object.keys(nodeMap);
-  const nodes = ids
-    .filter((id) => Object.hasOwn(nodeMap, id))
-    .map((nodeId) => encodeNode(nodeId, nodeMap[nodeId]));
+  const nodes: EncodedNode[] = [];
+  for (const id of changedNodes ?? Object.keys(nodeMap))
+    if (Object.hasOwn(nodeMap, id)) nodes.push(encodeNode(id, nodeMap[id]));
   const encoded: EncodedCheckpoint = {
     header,
     headerBytes: utf8Bytes(header),

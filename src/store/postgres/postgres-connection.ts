@@ -69,17 +69,7 @@ export class PostgresConnection {
 
   /** `work` inside BEGIN … COMMIT; any error rolls back (a lost connection rolls back itself). */
   transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-    return this.withClient(async (client) => {
-      await client.query('BEGIN');
-      try {
-        const result = await work(client);
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      }
-    });
+    return this.withClient((client) => inTransaction(client, work));
   }
 
   async close(): Promise<void> {
@@ -143,6 +133,22 @@ export class PostgresConnection {
     } finally {
       clearTimeout(timer);
     }
+  }
+}
+
+/** `work` inside BEGIN … COMMIT on a client already checked out; any error rolls back. */
+export async function inTransaction<T>(
+  client: PoolClient,
+  work: (client: PoolClient) => Promise<T>,
+): Promise<T> {
+  await client.query('BEGIN');
+  try {
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
   }
 }
 

@@ -11,66 +11,23 @@ export function executionSql(s: string) {
   const N = `${s}.node_results`;
   const KEY = 'tenant_id = $1 AND execution_id = $2';
   const live = (p: string): string => `(expires_at IS NULL OR expires_at > ${p}::bigint)`;
-  const expired = (p: string): string =>
-    `(${E}.expires_at IS NOT NULL AND ${E}.expires_at <= ${p}::bigint)`;
-  const ROW =
-    'flow_id, flow_version, flow_hash, status, version, created_at, updated_at, ended_at, expires_at, header, header_bytes, summary';
+  // Built once per node count: the text is the prepared statement's key on every call.
+  const saves: string[] = [];
+  const saveSql = (count: number): string =>
+    `
+SELECT outcome, generation, node_keys, node_bytes FROM ${s}.save_execution(
+  $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::bigint, $8::bigint, $9::bigint,
+  $10::bigint, $11::bigint, $12::json, $13::integer, $14::json, $15::boolean, $16::bigint,
+  $17::bigint, $18::bigint, $19::text[], $20::text[], ${nodeValues(count)}, $21::integer[],
+  $22::bigint, $23::boolean)`;
   return {
     /**
-     * The save's one conditional UPDATE: the header columns, the header's share of the size
-     * total, the node sequence and — when $17 (the fence) is not null — the generation check,
-     * atomically. No row back means absent, expired or fenced out. It takes the row lock first,
-     * so the node statement that follows reads the node sizes of the latest committed save.
+     * A whole save in one call of `save_execution` (migration 0003: why, and its outcomes), so
+     * one round trip in an implicit transaction. `count` node values travel as separate
+     * parameters ($24…), up to {@link MAX_INLINE_VALUES}; beyond that as one text array ($24).
      */
-    updateExecution: `
-UPDATE ${E} SET (${ROW}) = ($3, $4, $5, $6, $7, $8, $9, $10, $11, $12::json, $13::integer, $14::json),
-  state_bytes = CASE WHEN $15::boolean THEN $13::integer + $16::bigint ELSE state_bytes - header_bytes + $13::integer END,
-  next_seq = CASE WHEN $15::boolean THEN $18::integer ELSE next_seq + $18::integer END
-WHERE ${KEY} AND ${live('$19')} AND ($17::bigint IS NULL OR lease_generation = $17)
-RETURNING state_bytes, next_seq - $18::integer AS first_seq`,
-    /** A new execution, or one replacing an expired row (whose lease and cancel request go). */
-    insertExecution: `
-INSERT INTO ${E} (tenant_id, execution_id, ${ROW}, state_bytes, next_seq)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::json, $13::integer, $14::json, $13::integer + $15::bigint, $16)
-ON CONFLICT (tenant_id, execution_id) DO UPDATE SET (${ROW}, state_bytes, next_seq) =
-  (excluded.flow_id, excluded.flow_version, excluded.flow_hash, excluded.status, excluded.version,
-   excluded.created_at, excluded.updated_at, excluded.ended_at, excluded.expires_at, excluded.header,
-   excluded.header_bytes, excluded.summary, excluded.state_bytes, excluded.next_seq),
-  lease_owner = CASE WHEN ${expired('$17')} THEN NULL ELSE ${E}.lease_owner END,
-  lease_expires_at = CASE WHEN ${expired('$17')} THEN NULL ELSE ${E}.lease_expires_at END,
-  cancel_requested = ${E}.cancel_requested AND NOT ${expired('$17')}`,
-    selectGeneration: `SELECT lease_generation AS generation FROM ${E} WHERE ${KEY} AND ${live('$3')}`,
-    selectNodeSizes: `SELECT node_id AS node_key, bytes FROM ${N} WHERE ${KEY}`,
-    /**
-     * A full rewrite's nodes, one statement: the stored results not in $3 go, the rest are
-     * upserted with their new order (`count` rows of node_id, seq, value, bytes from $4 on).
-     */
-    replaceNodes: (count: number): string => `
-WITH gone AS (DELETE FROM ${N} WHERE ${KEY} AND NOT (node_id = ANY($3::text[])))${
-      count > 0
-        ? `,
-  put AS (${upsertNodes(N, count, 4)} , seq = excluded.seq)`
-        : ''
-    }
-SELECT NULL::bigint AS state_bytes`,
-    /** More rows of a full rewrite too large for one statement (same parameters from $3 on). */
-    upsertNodes: (count: number): string => `${upsertNodes(N, count, 3)}, seq = excluded.seq`,
-    /**
-     * An incremental save's nodes, one statement: upsert the changed results (their order is
-     * kept), delete the removed ones ($4), and move the size total by what they added ($5) minus
-     * what the replaced ones weighed ($3: every changed id), read after the row lock. Returns
-     * the new total, checked against the limit before COMMIT.
-     */
-    changeNodes: (count: number): string => `
-WITH old AS (SELECT coalesce(sum(bytes), 0) AS bytes FROM ${N} WHERE ${KEY} AND node_id = ANY($3::text[])),
-  gone AS (DELETE FROM ${N} WHERE ${KEY} AND node_id = ANY($4::text[])),${
-    count > 0
-      ? `
-  put AS (${upsertNodes(N, count, 6)}),`
-      : ''
-  }
-  total AS (UPDATE ${E} SET state_bytes = state_bytes + $5::bigint - (SELECT bytes FROM old) WHERE ${KEY} RETURNING state_bytes)
-SELECT state_bytes FROM total`,
+    save: (count: number): string =>
+      (saves[Math.min(count, MAX_INLINE_VALUES + 1)] ??= saveSql(count)),
     /** Header and nodes in ONE statement: one snapshot, never a header from one save and nodes from another. */
     load: `
 SELECT 0 AS part, 0 AS seq, NULL AS node_key, header::text AS text FROM ${E} WHERE ${KEY} AND ${live('$3')}
@@ -106,14 +63,18 @@ WHERE ${KEY} AND ${live('$3')} AND lease_owner IS NOT NULL AND lease_expires_at 
 
 export type ExecutionSql = ReturnType<typeof executionSql>;
 
-/** INSERT … ON CONFLICT of `count` node rows whose (node_id, seq, value, bytes) start at $first. */
-function upsertNodes(table: string, count: number, first: number): string {
-  const rows = Array.from({ length: count }, (_, i) => {
-    const p = first + 4 * i;
-    return `($1, $2, $${p}, $${p + 1}::integer, $${p + 2}::json, $${p + 3}::integer)`;
-  });
-  return `INSERT INTO ${table} (tenant_id, execution_id, node_id, seq, value, bytes) VALUES ${rows.join(', ')}
-  ON CONFLICT (tenant_id, execution_id, node_id) DO UPDATE SET value = excluded.value, bytes = excluded.bytes`;
+/** Past this many node values a save sends them as one array literal, not one parameter each. */
+export const MAX_INLINE_VALUES = 64;
+
+/**
+ * The node values argument: `ARRAY[$24, $25, …]` keeps each value its own parameter (no array
+ * escaping of the JSON text, on either side); a huge full rewrite sends one `text[]` instead,
+ * so the statement never nears PostgreSQL's 65,535 parameters.
+ */
+function nodeValues(count: number): string {
+  if (count > MAX_INLINE_VALUES) return '$24::json[]';
+  const values = Array.from({ length: count }, (_, i) => `$${24 + i}::json`);
+  return `ARRAY[${values.join(', ')}]::json[]`;
 }
 
 /** How the shared list query is written for PostgreSQL. */

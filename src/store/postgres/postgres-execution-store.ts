@@ -1,4 +1,5 @@
 import type { PoolClient, QueryResultRow } from 'pg';
+import { errorCode } from '../../errors.js';
 import type { ExecutionState } from '../../state/execution-state.js';
 import { assembleState } from '../checkpoint-parts.js';
 import type {
@@ -18,14 +19,15 @@ import { listSql } from '../sql/list-sql.js';
 import { fromNodeKey, toNodeKey } from '../sql/node-key.js';
 import { asFullRewrite, planSave, rejectOversized, type SavePlan } from '../sql/save-plan.js';
 import { resolveStoreOptions, type ResolvedStoreOptions } from '../sql/store-options.js';
-import { executionKey, type ExecutionKey } from '../sql/stored-key.js';
+import { executionKey } from '../sql/stored-key.js';
 import { assertStorableOwner, assertTtl } from '../sql/stored-text.js';
 import {
   executionSql,
+  MAX_INLINE_VALUES,
   POSTGRES_LIST_DIALECT,
   type ExecutionSql,
 } from './postgres-execution-sql.js';
-import { PostgresConnection, type PostgresSource } from './postgres-connection.js';
+import { inTransaction, PostgresConnection, type PostgresSource } from './postgres-connection.js';
 import { migrate, quoteSchema } from './postgres-migrations.js';
 import { statementName } from './statement-name.js';
 
@@ -41,14 +43,14 @@ export interface PostgresStoreOptions extends ExecutionStoreOptions {
 }
 
 const SWEEP_BATCH = 1000;
-/** Four bind parameters per node row, under PostgreSQL's 65535 per statement. */
-const MAX_NODES_PER_STATEMENT = 16_000;
+/** SQLSTATE lock_not_available: the save's short lock_timeout ran out (see callSave). */
+const LOCK_NOT_AVAILABLE = '55P03';
 
 /**
  * The shared SQL store (`pg`, pooled). Migrates its schema on first use; every save is one
- * transaction whose conditional UPDATE carries the fence check. Driver errors are classified
- * (classify-pg-error.ts); an operation never waits longer than `connectTimeoutMs` for a
- * connection nor `statementTimeoutMs` in all. Times (leases, expiry) are this process's
+ * call of the schema's `save_execution` function (migration 0003), whose row lock carries the
+ * fence check. Driver errors are classified (classify-pg-error.ts); an operation never waits
+ * longer than `connectTimeoutMs` for a connection nor `statementTimeoutMs` in all. Times (leases, expiry) are this process's
  * `Date.now()`: keep the workers' clocks in sync (NTP), as lease TTLs assume. A pool passed in
  * stays the caller's: `close` does not end it.
  */
@@ -76,10 +78,39 @@ export class PostgresExecutionStore implements ExecutionStore {
     );
   }
 
+  /**
+   * One call of `save_execution` (see its migration): one round trip, committed on return.
+   * An incremental save of an execution that is not stored (or expired) comes back `absent`,
+   * having written nothing, and is sent again whole.
+   */
   async save(state: ExecutionState, options: SaveOptions = {}): Promise<void> {
     const now = Date.now();
-    const plan = planSave(state, options, this.options, now);
-    await this.connection.transaction((client) => this.write(client, state, plan, now));
+    let plan = planSave(state, options, this.options, now);
+    let reply = await this.callSave(plan, now);
+    if (reply.outcome === 'absent') {
+      plan = asFullRewrite(state, plan, this.options);
+      reply = await this.callSave(plan, now);
+    }
+    switch (reply.outcome) {
+      case 'saved':
+        return;
+      case 'fenced':
+        throw fenceRejected(
+          plan.row.executionId,
+          reply.generation === null ? null : Number(reply.generation),
+          plan.fence ?? 0,
+        );
+      case 'too_large':
+        return rejectOversized(
+          plan,
+          (reply.node_keys ?? []).map(
+            (key, i) => [fromNodeKey(key), reply.node_bytes![i]!] as const,
+          ),
+          this.options.maxStateBytes,
+        );
+      default:
+        throw new Error(`save_execution answered ${String(reply.outcome)} to a full rewrite`);
+    }
   }
 
   async load(executionId: string, options: TenantScope = {}): Promise<ExecutionState | null> {
@@ -233,103 +264,39 @@ export class PostgresExecutionStore implements ExecutionStore {
   }
 
   /**
-   * Inside the save transaction: the conditional UPDATE (row lock, fence, header), or the INSERT
-   * of a new row; then one statement for the nodes; then the size check before COMMIT (over the
-   * limit, the transaction rolls back: nothing written).
+   * One round trip: the call alone, committed as it returns. If the execution's row is locked
+   * by another transaction, the call gives up after 10 ms (55P03, nothing written) and is sent
+   * again inside BEGIN … COMMIT, waiting: a call that waits must not commit on its own, or a
+   * save whose connection was lost while it waited would still land after the caller was told
+   * it failed.
    */
-  private async write(
-    client: PoolClient,
-    state: ExecutionState,
-    plan: SavePlan,
-    now: number,
-  ): Promise<void> {
-    const key = { tenantId: plan.row.tenantId, executionId: plan.row.executionId };
-    const updated = await run<{ state_bytes: string; first_seq: number }>(
-      client,
-      this.sql.updateExecution,
-      [...rowValues(plan), ...saveValues(plan), now],
-    );
-    const row = updated[0];
-    if (row === undefined) {
-      if (plan.fence !== null) {
-        const current = await run<{ generation: string }>(client, this.sql.selectGeneration, [
-          key.tenantId,
-          key.executionId,
-          now,
-        ]);
-        throw fenceRejected(
-          key.executionId,
-          current[0] ? Number(current[0].generation) : null,
-          plan.fence,
-        );
-      }
-      const full = asFullRewrite(state, plan, this.options);
-      await run(client, this.sql.insertExecution, [
-        ...rowValues(full),
-        full.writtenNodeBytes,
-        full.checkpoint.nodes.length,
-        now,
-      ]);
-      await this.writeNodes(client, key, full, 0);
-      return;
-    }
-    const total =
-      (await this.writeNodes(client, key, plan, row.first_seq)) ?? Number(row.state_bytes);
-    if (total > this.options.maxStateBytes) {
-      const sizes = await run<{ node_key: string; bytes: number }>(
-        client,
-        this.sql.selectNodeSizes,
-        [key.tenantId, key.executionId],
-      );
-      rejectOversized(
-        plan,
-        sizes.map((s) => [fromNodeKey(s.node_key), s.bytes] as const),
-        this.options.maxStateBytes,
-      );
-    }
-  }
-
-  /** One statement (a full rewrite past 16,000 nodes: a few); returns an incremental save's new size total. */
-  private async writeNodes(
-    client: PoolClient,
-    key: ExecutionKey,
-    plan: SavePlan,
-    firstSeq: number,
-  ): Promise<number | undefined> {
+  private callSave(plan: SavePlan, now: number): Promise<SaveReply> {
     const nodes = plan.checkpoint.nodes;
-    const keyValues = [key.tenantId, key.executionId];
-    const rows = (from: number, to: number): unknown[] =>
-      nodes
-        .slice(from, to)
-        .flatMap((node, i) => [toNodeKey(node.nodeId), firstSeq + from + i, node.text, node.bytes]);
-    if (plan.checkpoint.fullRewrite) {
-      const first = Math.min(nodes.length, MAX_NODES_PER_STATEMENT);
-      await run(client, this.sql.replaceNodes(first), [
-        ...keyValues,
-        nodes.map((n) => toNodeKey(n.nodeId)),
-        ...rows(0, first),
-      ]);
-      for (let from = first; from < nodes.length; from += MAX_NODES_PER_STATEMENT) {
-        const to = Math.min(nodes.length, from + MAX_NODES_PER_STATEMENT);
-        await run(client, this.sql.upsertNodes(to - from), [...keyValues, ...rows(from, to)]);
-      }
-      return undefined;
-    }
-    if (nodes.length === 0 && plan.removedNodeIds.length === 0) return undefined;
-    if (nodes.length > MAX_NODES_PER_STATEMENT)
-      throw new RangeError(
-        `an incremental save changes at most ${MAX_NODES_PER_STATEMENT} nodes; save the state whole instead`,
-      );
-    const removed = plan.removedNodeIds.map(toNodeKey);
-    const changed = [...removed, ...nodes.map((n) => toNodeKey(n.nodeId))];
-    const result = await run<{ state_bytes: string }>(client, this.sql.changeNodes(nodes.length), [
-      ...keyValues,
-      changed,
-      removed,
+    const text = this.sql.save(nodes.length);
+    const values = (wait: boolean): unknown[] => [
+      ...rowValues(plan),
+      plan.checkpoint.fullRewrite,
+      plan.fence,
+      now,
+      this.options.maxStateBytes,
+      plan.removedNodeIds.map(toNodeKey),
+      nodes.map((n) => toNodeKey(n.nodeId)),
+      nodes.map((n) => n.bytes),
       plan.writtenNodeBytes,
-      ...rows(0, nodes.length),
-    ]);
-    return Number(result[0]!.state_bytes);
+      wait,
+      ...(nodes.length > MAX_INLINE_VALUES ? [nodes.map((n) => n.text)] : nodes.map((n) => n.text)),
+    ];
+    return this.connection.withClient(async (client) => {
+      try {
+        return (await run<SaveReply>(client, text, values(false)))[0]!;
+      } catch (error) {
+        if (errorCode(error) !== LOCK_NOT_AVAILABLE) throw error;
+      }
+      return inTransaction(
+        client,
+        async () => (await run<SaveReply>(client, text, values(true)))[0]!,
+      );
+    });
   }
 
   private query<R extends QueryResultRow>(text: string, values: unknown[]): Promise<R[]> {
@@ -373,12 +340,10 @@ function rowValues(plan: SavePlan): unknown[] {
   ];
 }
 
-/** $15…$18 of the UPDATE: full rewrite?, bytes of the nodes written, fence, nodes written. */
-function saveValues(plan: SavePlan): unknown[] {
-  return [
-    plan.checkpoint.fullRewrite,
-    plan.writtenNodeBytes,
-    plan.fence,
-    plan.checkpoint.nodes.length,
-  ];
+/** What `save_execution` answers (bigint comes back as text). */
+interface SaveReply {
+  outcome: 'saved' | 'fenced' | 'absent' | 'too_large';
+  generation: string | null;
+  node_keys: string[] | null;
+  node_bytes: number[] | null;
 }

@@ -39,7 +39,9 @@ export async function migrate(client: PoolClient, schema: string): Promise<void>
       throw new Error(
         `schema ${schema} is at migration ${current}, newer than this plaita knows (${latest})`,
       );
-    await client.query(`SET LOCAL search_path TO ${q}`);
+    // pg_temp last: it is searched first when not named, and a function that pins this path
+    // (save_execution) must never resolve its tables to a session's temporary ones.
+    await client.query(`SET LOCAL search_path TO ${q}, pg_temp`);
     for (const migration of MIGRATIONS.slice(current)) {
       await client.query(migration.sql);
       await client.query(`INSERT INTO ${q}.schema_migrations (version, name) VALUES ($1, $2)`, [

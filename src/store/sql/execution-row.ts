@@ -6,6 +6,7 @@ import {
 } from '../../state/execution-state.js';
 import { StateCorruptError } from '../../errors.js';
 import type { ExecutionSummary } from '../execution-store.js';
+import { isStorableText } from './stored-text.js';
 
 /**
  * The indexed columns of an execution, as every SQL store (and the memory store) keeps them.
@@ -53,9 +54,41 @@ export function executionRow(
     expiresAt: isTerminal(state.status) && terminalTtlMs > 0 ? nowMs + terminalTtlMs : null,
     header,
     headerBytes,
-    summary: encodeValue(summaryOf(state), 'summary'),
+    summary: encodeSummary(state),
   };
 }
+
+/**
+ * The summary through the codec. Most states have no error and wait for nothing: then every
+ * field is null, a count, or a string the codec writes as itself (no U+0000, no lone
+ * surrogate), and one JSON.stringify gives the codec's exact text without a tagging walk.
+ */
+function encodeSummary(state: ExecutionState): string {
+  const summary = summaryOf(state);
+  return isPlainSummary(state) ? JSON.stringify(summary) : encodeValue(summary, 'summary');
+}
+
+function isPlainSummary(state: ExecutionState): boolean {
+  if (state.error !== null || state.waiting !== null) return false;
+  if (!Number.isSafeInteger(state.version) || Object.is(state.version, -0)) return false;
+  for (const field of SUMMARY_TEXTS) {
+    const text: unknown = state[field];
+    if (text !== null && (typeof text !== 'string' || !isStorableText(text))) return false;
+  }
+  return true;
+}
+
+const SUMMARY_TEXTS = [
+  'executionId',
+  'tenantId',
+  'flowId',
+  'flowVersion',
+  'flowHash',
+  'status',
+  'createdAt',
+  'updatedAt',
+  'endedAt',
+] as const;
 
 function summaryOf(state: ExecutionState): ExecutionSummary {
   return {

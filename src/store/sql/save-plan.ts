@@ -27,18 +27,38 @@ export function planSave(
   const fence = options.fence?.generation ?? null;
   if (fence !== null && (!Number.isSafeInteger(fence) || fence < 0))
     throw new RangeError(`fence generation must be a non-negative integer, got ${String(fence)}`);
-  const changed =
-    options.changedNodes === undefined ? undefined : [...new Set(options.changedNodes)];
+  const changed = options.changedNodes === undefined ? undefined : unique(options.changedNodes);
   const checkpoint = encodeCheckpoint(state, changed, store.maxStateBytes);
   assertStorableKeys(state);
-  const written = new Set(checkpoint.nodes.map((n) => n.nodeId));
   return {
     row: executionRow(state, checkpoint.header, checkpoint.headerBytes, nowMs, store.terminalTtlMs),
     checkpoint,
-    removedNodeIds: (changed ?? []).filter((id) => !written.has(id)),
-    writtenNodeBytes: checkpoint.nodes.reduce((sum, n) => sum + n.bytes, 0),
+    removedNodeIds: removedIds(changed, checkpoint),
+    writtenNodeBytes: nodeBytes(checkpoint),
     fence,
   };
+}
+
+/** The ids once each, in order (the usual checkpoint names one or two: no Set for those). */
+function unique(ids: readonly string[]): string[] {
+  if (ids.length < 2 || (ids.length === 2 && ids[0] !== ids[1])) return [...ids];
+  return [...new Set(ids)];
+}
+
+/** Changed ids with no result to write: `nodes` holds the others, in the same order. */
+function removedIds(
+  changed: readonly string[] | undefined,
+  checkpoint: EncodedCheckpoint,
+): string[] {
+  if (changed === undefined || changed.length === checkpoint.nodes.length) return [];
+  const written = new Set(checkpoint.nodes.map((n) => n.nodeId));
+  return changed.filter((id) => !written.has(id));
+}
+
+function nodeBytes(checkpoint: EncodedCheckpoint): number {
+  let sum = 0;
+  for (const node of checkpoint.nodes) sum += node.bytes;
+  return sum;
 }
 
 /**
@@ -56,7 +76,7 @@ export function asFullRewrite(
     ...plan,
     checkpoint,
     removedNodeIds: [],
-    writtenNodeBytes: checkpoint.nodes.reduce((sum, n) => sum + n.bytes, 0),
+    writtenNodeBytes: nodeBytes(checkpoint),
   };
 }
 

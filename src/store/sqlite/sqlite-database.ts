@@ -18,6 +18,7 @@ const MIGRATIONS: Migration[] = loadMigrations(new URL('./migrations/', import.m
 export class SqliteDatabase {
   private db: Db | null = null;
   private readonly statements = new Map<string, Statement>();
+  private readonly transactions = new Map<unknown, unknown>();
   private closed = false;
 
   constructor(
@@ -44,9 +45,26 @@ export class SqliteDatabase {
     return statement;
   }
 
+  /**
+   * The driver's transaction wrapper around `work`, made once per connection: building it
+   * costs about as much as a small statement, and a save runs one per call.
+   */
+  transaction<A extends unknown[], T>(
+    work: (...args: A) => T,
+  ): Database.Transaction<(...args: A) => T> {
+    let transaction = this.transactions.get(work) as
+      Database.Transaction<(...args: A) => T> | undefined;
+    if (transaction === undefined) {
+      transaction = this.open().transaction(work);
+      this.transactions.set(work, transaction);
+    }
+    return transaction;
+  }
+
   close(): void {
     this.closed = true;
     this.statements.clear();
+    this.transactions.clear();
     this.db?.close();
     this.db = null;
   }
@@ -57,6 +75,9 @@ export class SqliteDatabase {
     try {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
+      // Scratch b-trees in memory, not in temp files: the save's `IN (SELECT … json_each)`
+      // builds one per call, and on disk that cost more than the rest of the statement.
+      db.pragma('temp_store = MEMORY');
       migrate(db);
     } catch (error) {
       db.close();

@@ -11,23 +11,87 @@ const LIVE = '(expires_at IS NULL OR expires_at > @now)';
 const EXPIRED = '(executions.expires_at IS NOT NULL AND executions.expires_at <= @now)';
 
 /**
- * The save's one conditional UPDATE: header columns, the running size total (an incremental
- * save subtracts the stored size of the nodes it replaces), the node sequence, and — for a
- * fenced save — the generation check. No row back means absent, expired or fenced out.
+ * What a save writes besides the header, which picks its UPDATE: a full rewrite, or an
+ * incremental save replacing no stored node, exactly one (the usual checkpoint: `@changedKey`)
+ * or several (`@changedKeys`, a JSON array; json_each costs more than the one-key lookup).
  */
-export const UPDATE_EXECUTION = `
-UPDATE executions SET
-  flow_id = @flowId, flow_version = @flowVersion, flow_hash = @flowHash, status = @status,
-  version = @version, created_at = @createdAt, updated_at = @updatedAt, ended_at = @endedAt,
-  expires_at = @expiresAt, header = @header, header_bytes = @headerBytes, summary = @summary,
-  state_bytes = CASE WHEN @full = 1 THEN @headerBytes + @writtenBytes
-    ELSE state_bytes - header_bytes + @headerBytes + @writtenBytes - coalesce((
+export type SaveShape = 'full' | 'none' | 'one' | 'many';
+
+/**
+ * The new size total: a full rewrite's is what it writes; an incremental save moves the stored
+ * one by the header's change and the changed nodes' (their stored size is what they replace).
+ */
+const NEW_TOTAL: Record<SaveShape, string> = {
+  full: '@headerBytes + @writtenBytes',
+  none: 'state_bytes - header_bytes + @headerBytes',
+  one: `state_bytes - header_bytes + @headerBytes + @writtenBytes - coalesce((
+      SELECT bytes FROM node_results n
+      WHERE n.tenant_id = @tenantId AND n.execution_id = @executionId AND n.node_id = @changedKey), 0)`,
+  many: `state_bytes - header_bytes + @headerBytes + @writtenBytes - coalesce((
       SELECT sum(bytes) FROM node_results n
       WHERE n.tenant_id = @tenantId AND n.execution_id = @executionId
-        AND n.node_id IN (SELECT value FROM json_each(@changedKeys))), 0) END,
-  next_seq = CASE WHEN @full = 1 THEN @nodeCount ELSE next_seq + @nodeCount END
-WHERE ${KEY} AND ${LIVE} AND (@fence IS NULL OR lease_generation = @fence)
-RETURNING state_bytes AS stateBytes, next_seq - @nodeCount AS firstSeq`;
+        AND n.node_id IN (SELECT value FROM json_each(@changedKeys))), 0)`,
+};
+
+/**
+ * The save's conditional UPDATE: header columns, the running size total, the node sequence,
+ * and — for a fenced save — the generation check, all in the WHERE clause together with the
+ * size limit, so that `changes = 1` says "saved" and no RETURNING is needed (SQLite buffers
+ * RETURNING rows in a scratch table: a third of the statement's cost). No change means absent,
+ * expired, fenced out or over the limit; the store then asks which.
+ *
+ * SQLite rewrites the entries of every index whose columns an UPDATE assigns, changed or not,
+ * so the save tries the forms that assign fewer of them first, each matching only when the
+ * columns it leaves out stay as they are: `checkpoint` (the usual save: the row's own page and
+ * its node's), then `status` (a status change: one index more), then `all`.
+ */
+function updateExecution(assigns: Assigned, shape: SaveShape): string {
+  const total = NEW_TOTAL[shape];
+  const set = ASSIGNED[assigns]
+    .map((column) => `${column} = ${INDEXED_COLUMNS[column]}, `)
+    .join('');
+  const kept = (Object.keys(INDEXED_COLUMNS) as IndexedColumn[])
+    .filter((column) => !ASSIGNED[assigns].includes(column))
+    .map((column) => ` AND ${column} IS ${INDEXED_COLUMNS[column]}`)
+    .join('');
+  return `
+UPDATE executions SET ${set}
+  flow_version = @flowVersion, version = @version, updated_at = @updatedAt, ended_at = @endedAt,
+  expires_at = @expiresAt, header = @header, header_bytes = @headerBytes, summary = @summary,
+  state_bytes = ${total},
+  next_seq = ${shape === 'full' ? '@nodeCount' : 'next_seq + @nodeCount'}
+WHERE ${KEY} AND ${LIVE} AND (@fence IS NULL OR lease_generation = @fence)${kept}
+  AND ${total} <= @maxStateBytes`;
+}
+
+/** The columns of the list indexes a save may change (expires_at's index is partial: NULL costs nothing). */
+const INDEXED_COLUMNS = {
+  status: '@status',
+  flow_id: '@flowId',
+  flow_hash: '@flowHash',
+  created_at: '@createdAt',
+} as const;
+type IndexedColumn = keyof typeof INDEXED_COLUMNS;
+
+type Assigned = 'checkpoint' | 'status' | 'all';
+const ASSIGNED: Record<Assigned, readonly IndexedColumn[]> = {
+  checkpoint: [],
+  status: ['status'],
+  all: ['status', 'flow_id', 'flow_hash', 'created_at'],
+};
+
+const SHAPES: readonly SaveShape[] = ['full', 'none', 'one', 'many'];
+
+/** The save's UPDATEs, in the order to try them, each per shape. */
+export const UPDATES: readonly Record<SaveShape, string>[] = (
+  ['checkpoint', 'status', 'all'] as const
+).map(
+  (assigns) =>
+    Object.fromEntries(SHAPES.map((shape) => [shape, updateExecution(assigns, shape)])) as Record<
+      SaveShape,
+      string
+    >,
+);
 
 /** A new execution, or one that replaces an expired row (whose lease and cancel request go). */
 export const INSERT_EXECUTION = `
@@ -52,9 +116,15 @@ export const SELECT_NODE_SIZES =
 export const DELETE_NODES =
   'DELETE FROM node_results WHERE tenant_id = @tenantId AND execution_id = @executionId';
 export const DELETE_NODE = `${DELETE_NODES} AND node_id = @nodeKey`;
+/**
+ * One node result of a save, after the row's UPDATE or INSERT moved `next_seq` past the
+ * `@nodeCount` nodes it writes: the `@index`-th takes its seq from there (a result already
+ * stored keeps the seq of its first recording).
+ */
 export const UPSERT_NODE = `
 INSERT INTO node_results (tenant_id, execution_id, node_id, seq, value, bytes)
-VALUES (@tenantId, @executionId, @nodeKey, @seq, @value, @bytes)
+VALUES (@tenantId, @executionId, @nodeKey,
+  (SELECT next_seq FROM executions WHERE ${KEY}) - @nodeCount + @index, @value, @bytes)
 ON CONFLICT (tenant_id, execution_id, node_id) DO UPDATE SET value = excluded.value, bytes = excluded.bytes`;
 
 export const SELECT_HEADER = `SELECT header FROM executions WHERE ${KEY} AND ${LIVE}`;

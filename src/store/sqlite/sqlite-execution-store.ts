@@ -48,8 +48,8 @@ export class SqliteExecutionStore implements ExecutionStore {
   async save(state: ExecutionState, options: SaveOptions = {}): Promise<void> {
     const now = Date.now();
     const plan = planSave(state, options, this.options, now);
-    return await this.database.use((db) =>
-      db.transaction(() => this.write(state, plan, now)).immediate(),
+    return await this.database.use(() =>
+      this.database.transaction(this.writeInTransaction).immediate(state, plan, now),
     );
   }
 
@@ -209,50 +209,69 @@ export class SqliteExecutionStore implements ExecutionStore {
     return Promise.resolve();
   }
 
-  /** Inside the save transaction: the conditional UPDATE, or the INSERT of a new row, then the nodes. */
+  /** One function for every save, so the driver's transaction wrapper is made once. */
+  private readonly writeInTransaction = (
+    state: ExecutionState,
+    plan: SavePlan,
+    now: number,
+  ): void => {
+    this.write(state, plan, now);
+  };
+
+  /**
+   * Inside the save transaction. An unfenced full rewrite is one upsert (a new row, a live one,
+   * or an expired one replaced). Otherwise the conditional UPDATE — first the forms that leave
+   * indexed columns alone, as they rarely change — then the nodes; when no form matched,
+   * {@link rejectOrInsert} finds out why.
+   */
   private write(state: ExecutionState, plan: SavePlan, now: number): void {
-    const key = { tenantId: plan.row.tenantId, executionId: plan.row.executionId };
-    const updated = this.get<{ stateBytes: number; firstSeq: number }>(
-      sql.UPDATE_EXECUTION,
-      saveParams(plan, now),
-    );
-    if (updated === undefined) {
-      if (plan.fence !== null)
-        throw fenceRejected(
-          key.executionId,
-          this.get<{ generation: number }>(sql.SELECT_GENERATION, { ...key, now })?.generation ??
-            null,
-          plan.fence,
-        );
-      const full = asFullRewrite(state, plan, this.options);
-      this.run(sql.INSERT_EXECUTION, saveParams(full, now));
-      this.writeNodes(key, full, 0);
-      return;
-    }
-    if (updated.stateBytes > this.options.maxStateBytes) {
-      const sizes = this.all<{ nodeKey: string; bytes: number }>(sql.SELECT_NODE_SIZES, key);
-      rejectOversized(
-        plan,
-        sizes.map((s) => [fromNodeKey(s.nodeKey), s.bytes] as const),
-        this.options.maxStateBytes,
-      );
-    }
-    this.writeNodes(key, plan, updated.firstSeq);
+    if (plan.fence === null && plan.checkpoint.fullRewrite) return this.insert(plan, now);
+    const params = saveParams(plan, now, this.options.maxStateBytes);
+    const shape = saveShape(plan);
+    if (!sql.UPDATES.some((update) => this.run(update[shape], params) === 1))
+      return this.rejectOrInsert(state, plan, now);
+    this.writeNodes(plan);
   }
 
-  private writeNodes(key: ExecutionKey, plan: SavePlan, firstSeq: number): void {
-    if (plan.checkpoint.fullRewrite) this.run(sql.DELETE_NODES, key);
+  /** No UPDATE matched: absent (a new row, unless fenced), fenced out, or too large. */
+  private rejectOrInsert(state: ExecutionState, plan: SavePlan, now: number): void {
+    const key = { tenantId: plan.row.tenantId, executionId: plan.row.executionId };
+    const row = this.get<{ generation: number }>(sql.SELECT_GENERATION, { ...key, now });
+    if (plan.fence !== null && row?.generation !== plan.fence)
+      throw fenceRejected(key.executionId, row?.generation ?? null, plan.fence);
+    if (row === undefined) return this.insert(asFullRewrite(state, plan, this.options), now);
+    // Live and not fenced out: the UPDATE refused the new size total.
+    const sizes = this.all<{ nodeKey: string; bytes: number }>(sql.SELECT_NODE_SIZES, key);
+    rejectOversized(
+      plan,
+      sizes.map((s) => [fromNodeKey(s.nodeKey), s.bytes] as const),
+      this.options.maxStateBytes,
+    );
+  }
+
+  private insert(full: SavePlan, now: number): void {
+    this.run(sql.INSERT_EXECUTION, saveParams(full, now, this.options.maxStateBytes));
+    this.writeNodes(full);
+  }
+
+  private writeNodes(plan: SavePlan): void {
+    const { tenantId, executionId } = plan.row;
+    if (plan.checkpoint.fullRewrite) this.run(sql.DELETE_NODES, { tenantId, executionId });
     for (const id of plan.removedNodeIds)
-      this.run(sql.DELETE_NODE, { ...key, nodeKey: toNodeKey(id) });
-    plan.checkpoint.nodes.forEach((node, i) => {
+      this.run(sql.DELETE_NODE, { tenantId, executionId, nodeKey: toNodeKey(id) });
+    const nodes = plan.checkpoint.nodes;
+    for (let index = 0; index < nodes.length; index++) {
+      const node = nodes[index]!;
       this.run(sql.UPSERT_NODE, {
-        ...key,
+        tenantId,
+        executionId,
         nodeKey: toNodeKey(node.nodeId),
-        seq: firstSeq + i,
+        nodeCount: nodes.length,
+        index,
         value: node.text,
         bytes: node.bytes,
       });
-    });
+    }
   }
 
   private get<T>(text: string, params: object): T | undefined {
@@ -274,16 +293,46 @@ interface ListRow {
   summary: string;
 }
 
-function saveParams(plan: SavePlan, now: number): Record<string, unknown> {
+/** Every parameter of the save statements, in one object of a fixed shape. */
+function saveParams(plan: SavePlan, now: number, maxStateBytes: number): Record<string, unknown> {
   const { row, checkpoint } = plan;
-  const changed = [...plan.removedNodeIds, ...checkpoint.nodes.map((n) => n.nodeId)].map(toNodeKey);
+  const keys = checkpoint.fullRewrite ? [] : changedKeys(plan);
   return {
-    ...row,
-    full: checkpoint.fullRewrite ? 1 : 0,
+    tenantId: row.tenantId,
+    executionId: row.executionId,
+    flowId: row.flowId,
+    flowVersion: row.flowVersion,
+    flowHash: row.flowHash,
+    status: row.status,
+    version: row.version,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    endedAt: row.endedAt,
+    expiresAt: row.expiresAt,
+    header: row.header,
+    headerBytes: row.headerBytes,
+    summary: row.summary,
     writtenBytes: plan.writtenNodeBytes,
     nodeCount: checkpoint.nodes.length,
-    changedKeys: JSON.stringify(changed),
+    changedKey: keys.length === 1 ? keys[0] : null,
+    changedKeys: keys.length > 1 ? JSON.stringify(keys) : null,
     fence: plan.fence,
+    maxStateBytes,
     now,
   };
+}
+
+/** Which UPDATE fits the save (see SaveShape). */
+function saveShape(plan: SavePlan): sql.SaveShape {
+  if (plan.checkpoint.fullRewrite) return 'full';
+  const changed = plan.removedNodeIds.length + plan.checkpoint.nodes.length;
+  return changed === 0 ? 'none' : changed === 1 ? 'one' : 'many';
+}
+
+/** The stored keys of the nodes an incremental save replaces or removes. */
+function changedKeys(plan: SavePlan): string[] {
+  const keys: string[] = [];
+  for (const id of plan.removedNodeIds) keys.push(toNodeKey(id));
+  for (const node of plan.checkpoint.nodes) keys.push(toNodeKey(node.nodeId));
+  return keys;
 }
