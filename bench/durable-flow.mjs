@@ -12,7 +12,9 @@ import { SqliteExecutionStore } from '../dist/store/sqlite/sqlite-execution-stor
 import { PostgresExecutionStore } from '../dist/store/postgres/postgres-execution-store.js';
 import { runAnchor, ratio } from './anchors.mjs';
 
-const RUNS = Number(process.env.BENCH_DURABLE_RUNS ?? 1000);
+const RUNS = Number(process.env.BENCH_DURABLE_RUNS ?? 2000);
+/** A long-lived worker runs warm: the first ~1000 executions mostly measure the JIT. */
+const WARM_UP = Number(process.env.BENCH_DURABLE_WARM_UP ?? 300);
 const PG_BASE = process.env.PGURL ?? 'postgresql://postgres:postgres@127.0.0.1:5432';
 const STEPS = 5;
 
@@ -42,14 +44,14 @@ async function runDurably(store, i) {
 }
 
 async function measure(store) {
-  for (let i = 0; i < 20; i++) await runDurably(store, -i - 1);
+  for (let i = 0; i < WARM_UP; i++) await runDurably(store, -i - 1);
   const t0 = performance.now();
   for (let i = 0; i < RUNS; i++) await runDurably(store, i);
   const ms = performance.now() - t0;
   return { executionsPerS: Math.round(RUNS / (ms / 1000)), usPerStep: +((ms * 1000) / (RUNS * STEPS)).toFixed(1) };
 }
 
-const report = { bench: 'durable-flow', runs: RUNS, steps: STEPS };
+const report = { bench: 'durable-flow', runs: RUNS, warmUp: WARM_UP, steps: STEPS };
 
 const dir = mkdtempSync(join(tmpdir(), 'plaita-durable-'));
 const sqlite = new SqliteExecutionStore({ path: join(dir, 'bench.db') });
