@@ -32,6 +32,8 @@ export interface ResolvedOptions {
   functions: FunctionRegistry;
   signal: AbortSignal | undefined;
   hooks: readonly FlowHooks[];
+  /** Which hook methods any registered hook implements: the others are never even built. */
+  hookNames: ReadonlySet<string>;
   timeoutMs: number | null;
   resolveFlow: ResolveFlow | undefined;
   events: EventSubscriptions | undefined;
@@ -41,7 +43,30 @@ export interface ResolvedOptions {
   tenantId: string | undefined;
 }
 
+const HOOK_NAMES = [
+  'onFlowStart',
+  'onFlowEnd',
+  'onNodeStart',
+  'onNodeEnd',
+  'onNodeSuspend',
+  'onFlowSuspend',
+  'onFlowResume',
+  'onNodeResume',
+] as const satisfies readonly (keyof FlowHooks)[];
+
+/** Callers that run many steps with one options object (the worker) resolve it once. */
+const resolved = new WeakMap<EngineOptions, ResolvedOptions>();
+
 export function resolveOptions(options: EngineOptions = {}): ResolvedOptions {
+  let result = resolved.get(options);
+  if (!result) {
+    result = resolveFresh(options);
+    resolved.set(options, result);
+  }
+  return result;
+}
+
+function resolveFresh(options: EngineOptions): ResolvedOptions {
   const hooks =
     options.hooks === undefined
       ? []
@@ -53,6 +78,9 @@ export function resolveOptions(options: EngineOptions = {}): ResolvedOptions {
     functions: options.functions ?? defaultFunctions,
     signal: options.signal,
     hooks,
+    hookNames: new Set(
+      hooks.flatMap((hook) => HOOK_NAMES.filter((name) => typeof hook[name] === 'function')),
+    ),
     timeoutMs: parseDuration(options.timeout ?? null),
     resolveFlow: options.resolveFlow,
     events: options.events,

@@ -65,6 +65,11 @@ export class Execution implements EvaluationScope {
     return this.options.hooks;
   }
 
+  /** True when some registered hook implements `name` (so firing it is worth an await). */
+  hasHook(name: HookName): boolean {
+    return this.options.hookNames.has(name);
+  }
+
   beforeMutation(): void {
     this.#mutated = true;
     if (this.#shared) {
@@ -138,7 +143,7 @@ export class Execution implements EvaluationScope {
     name: K,
     extra: Omit<Parameters<NonNullable<FlowHooks[K]>>[0], keyof HookEventBase>,
   ): Promise<void> {
-    if (this.options.hooks.length === 0) return;
+    if (!this.options.hookNames.has(name)) return;
     const event = { ...this.hookBase(), ...extra } as Parameters<NonNullable<FlowHooks[K]>>[0];
     await fireHooks(this.options.hooks, name, event, this.log);
   }

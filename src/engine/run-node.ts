@@ -22,8 +22,8 @@ import { createNodeContext } from './node-context.js';
  */
 export async function runNode(execution: Execution, node: LoadedNode): Promise<unknown> {
   const id = node.def.id;
-  const hooks = execution.hooks.length > 0;
-  if (hooks) await execution.fire('onNodeStart', { node: id });
+  if (execution.hasHook('onNodeStart')) await execution.fire('onNodeStart', { node: id });
+  const hooks = execution.hasHook('onNodeEnd');
   let result: unknown;
   try {
     execution.budget.throwIfAborted();

@@ -1,4 +1,5 @@
 import { peekNextNode } from '../engine/peek-next.js';
+import type { EngineOptions } from '../engine/engine-options.js';
 import { runStep, type StepOutcome, type StepRequest } from '../engine/run-step.js';
 import type { Flow } from '../flow/flow.js';
 import type { FlowError } from '../flow-errors.js';
@@ -183,7 +184,20 @@ export class ExecutionDriver {
 
   private async step(request: StepRequest): Promise<StepOutcome> {
     const started = performance.now();
-    const outcome = await runStep(this.flow, request, {
+    const outcome = await runStep(this.flow, request, this.engineOptions());
+    const nodeType = outcome.step?.type ?? 'none';
+    this.deps.metrics?.nodeSeconds.observe(
+      { type: nodeType },
+      (performance.now() - started) / 1000,
+    );
+    return outcome;
+  }
+
+  #engineOptions: EngineOptions | undefined;
+
+  /** Built once per delivery: the engine memoizes its resolution by identity. */
+  private engineOptions(): EngineOptions {
+    this.#engineOptions ??= {
       ...this.deps.engine,
       signal: this.keeper.signal,
       tenantId: this.state.tenantId,
@@ -192,13 +206,8 @@ export class ExecutionDriver {
         subscribe: (r) =>
           `sub:${this.state.executionId}:${r.nodeId}:${visitOf(this.state, r.nodeId) + 1}`,
       },
-    });
-    const nodeType = outcome.step?.type ?? 'none';
-    this.deps.metrics?.nodeSeconds.observe(
-      { type: nodeType },
-      (performance.now() - started) / 1000,
-    );
-    return outcome;
+    };
+    return this.#engineOptions;
   }
 
   /** Persists one step's outcome; returns the handling result when the loop should stop. */
