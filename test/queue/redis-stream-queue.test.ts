@@ -88,6 +88,39 @@ gate.describe('RedisStreamQueue on Redis', () => {
     await raw.del(...keys);
   });
 
+  gate.it(
+    'enqueues and acks of one tick go out as one command each, in order, ids per message',
+    async () => {
+      const queue = open();
+      await queue.stats(); // connected: the handshake is not counted below
+      const client = (queue as unknown as { connection: { client: Redis } }).connection.client;
+      const sent: string[] = [];
+      const send = client.sendCommand.bind(client);
+      client.sendCommand = (command, stream) => (sent.push(command.name), send(command, stream));
+      const ids = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => queue.enqueue(run(`b${i}`))),
+      );
+      expect(new Set(ids).size).toBe(20);
+      expect(sent).toEqual(['evalsha']); // add-tasks.lua, once for the 20
+      const stream = queueKeys('plaita:tasks', prefix).stream;
+      // Each caller got the id of its own message, and the stream holds them in call order.
+      const entries = await raw.xrange(stream, '-', '+');
+      expect(entries.map(([id]) => id)).toEqual(ids);
+      expect(
+        entries.map(([, fields]) => (JSON.parse(fields[1]!) as TaskMessage).executionId),
+      ).toEqual(Array.from({ length: 20 }, (_, i) => `b${i}`));
+      const deliveries = await queue.receive('c1', { max: 20, blockMs: 0 });
+      expect(deliveries).toHaveLength(20);
+      sent.length = 0;
+      await Promise.all([...deliveries, deliveries[0]!].map((d) => queue.ack(d))); // one twice
+      expect(sent).toEqual(['evalsha']); // ack.lua, once for the 21
+      expect(await raw.xlen(stream)).toBe(0);
+      expect(await queue.stats()).toMatchObject({ ready: 0, inFlight: 0 });
+      await queue.close();
+      await expect(queue.enqueue(run('late'))).rejects.toMatchObject({ code: 'store_closed' });
+    },
+  );
+
   gate.it('rejects a stream name that would break the hash tag', () => {
     expect(() => new RedisStreamQueue({ url: REDIS_URL }, { stream: 'a{b}' })).toThrow(TypeError);
   });

@@ -121,6 +121,7 @@ gate.describe('Redis key layout', () => {
         generation: lease.generation,
       });
       await store.load('run-1', { tenantId: tenant });
+      await store.claimExecution('run-1', { tenantId: tenant, owner: 'w2', ttlMs: 30_000 });
       await store.list({
         tenantId: tenant,
         status: ['completed', 'running'],
@@ -156,7 +157,7 @@ gate.describe('Redis key layout', () => {
       const slots = new Set([exec.header, exec.nodes].map(keySlot));
       expect(slots.size).toBe(1);
       expect([...slots][0]).toBe(crc16(Buffer.from('acme:slot-check')) % 16384);
-      // The tenant's indexes share the tenant's slot (one MULTI updates them all).
+      // The tenant's indexes share the tenant's slot (one script updates them all).
       const idx = keys.tenantIndex('acme');
       expect(
         new Set(

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { StateCorruptError, StoreUnavailableError } from '../../src/errors.js';
 import { newExecutionState, type ExecutionState } from '../../src/state/execution-state.js';
 import { RedisCommandError, StoreClosedError } from '../../src/store/redis/redis-errors.js';
+import { ExecutionIndex } from '../../src/store/redis/execution-index.js';
+import { RedisConnection } from '../../src/store/redis/redis-connection.js';
 import { RedisExecutionStore } from '../../src/store/redis/redis-execution-store.js';
 import { RedisKeys } from '../../src/store/redis/redis-keys.js';
 import { SCRIPTS } from '../../src/store/redis/redis-script.js';
@@ -209,6 +211,118 @@ gate.describe('RedisExecutionStore storage layout', () => {
       }
       expect(await short.sweepExpired()).toBe(0);
       await short.close();
+    },
+  );
+
+  gate.it(
+    'the index updates of one tick go out as one script call per tenant, applied in order',
+    async () => {
+      const ids = Array.from({ length: 12 }, (_, i) => `batch-${i}`);
+      const tenantOf = (i: number): string => (i % 2 === 0 ? 'batch-a' : 'batch-b');
+      const indexCalls = (): { sha: string; args: string[] }[] =>
+        scriptCalls.filter((c) => c.sha === SCRIPTS.indexEntries.source.sha);
+      const states = ids.map((id, i) =>
+        withNodes(id, { a: i }, { tenantId: tenantOf(i), flowId: 'f', flowHash: 'h' }),
+      );
+      // Saves answer in whatever ticks their replies arrive: drive the index itself, in one tick.
+      const index = new ExecutionIndex(new RedisConnection({ client }), keys);
+      const entry = (s: ExecutionState) => ({ ...s, createdAt: Date.parse(s.createdAt) });
+      await Promise.all(states.map((s) => store.save(s))); // the records the indexes point at
+      let before = indexCalls().length;
+      await Promise.all(states.map((s) => index.record(entry(s), null, null)));
+      expect(indexCalls().length - before).toBe(2); // one per tenant
+      const listed = async (tenantId: string, status?: 'queued' | 'completed') =>
+        (await store.list({ tenantId, ...(status ? { status } : {}) })).items
+          .map((i) => i.executionId)
+          .sort();
+      expect(await listed('batch-a', 'queued')).toEqual(ids.filter((_, i) => i % 2 === 0).sort());
+
+      // In one batch, in order: the last update of an execution wins.
+      const done = states.map((s) => ({ ...s, status: 'completed' as const, version: 1 }));
+      await Promise.all(done.map((s) => store.save(s)));
+      before = indexCalls().length;
+      await Promise.all([
+        ...done.map((s) => index.record(entry(s), 'queued', Date.now() + 60_000)),
+        index.record(entry(states[0]!), 'completed', null), // batch-0 back to queued, last
+      ]);
+      expect(indexCalls().length - before).toBe(2);
+      const idxA = keys.tenantIndex('batch-a');
+      expect(await inspect.zscore(idxA.status('queued'), 'batch-0')).not.toBeNull();
+      expect(await inspect.zscore(idxA.status('completed'), 'batch-0')).toBeNull();
+      expect(await listed('batch-a', 'completed')).toHaveLength(5);
+      expect(await listed('batch-b', 'completed')).toHaveLength(6);
+      expect(await inspect.zcard(idxA.flow('f'))).toBe(6);
+      expect(await inspect.zcard(keys.expiring)).toBe(11); // batch-0's entry was removed last
+
+      await Promise.all(ids.map((id, i) => store.delete(id, { tenantId: tenantOf(i) })));
+      for (const tenantId of ['batch-a', 'batch-b']) {
+        const idx = keys.tenantIndex(tenantId);
+        for (const key of [idx.all, idx.status('completed'), idx.flow('f'), idx.hash('h')])
+          expect(await inspect.zcard(key), key).toBe(0);
+      }
+      expect(await inspect.zcard(keys.expiring)).toBe(0);
+    },
+  );
+
+  gate.it(
+    'claimExecution takes the lease and reads state and cancel mark in one script call',
+    async () => {
+      const state = withNodes('claim', { a: { n: 1 }, b: big('b', 300) }, { status: 'running' });
+      await store.save(state);
+      const before = scriptCalls.length;
+      const claim = await store.claimExecution('claim', { owner: 'w1', ttlMs: 30_000 });
+      expect(scriptCalls.length - before).toBe(1);
+      if (claim.kind !== 'claimed') throw new Error(`expected a claim, got ${claim.kind}`);
+      expect(claim.state).toEqual(await store.load('claim'));
+      expect(claim.cancelRequested).toBe(false);
+      expect(claim.lease).toMatchObject({ executionId: 'claim', tenantId: 'default', owner: 'w1' });
+      expect(await store.getLease('claim')).toEqual(claim.lease);
+
+      // Held by w1: another owner gets `held` and changes nothing.
+      expect(await store.claimExecution('claim', { owner: 'w2', ttlMs: 30_000 })).toEqual({
+        kind: 'held',
+      });
+      expect(await store.getLease('claim')).toEqual(claim.lease);
+
+      // The holder claims again: a new generation, and the cancel mark is reported.
+      await store.requestCancel('claim');
+      const again = await store.claimExecution('claim', { owner: 'w1', ttlMs: 30_000 });
+      if (again.kind !== 'claimed') throw new Error(`expected a claim, got ${again.kind}`);
+      expect(again.lease.generation).toBe(claim.lease.generation + 1);
+      expect(again.cancelRequested).toBe(true);
+      // Fencing follows the claimed generation.
+      await store.save({ ...state, version: 1 }, { fence: { generation: again.lease.generation } });
+      await expect(
+        store.save({ ...state, version: 2 }, { fence: { generation: claim.lease.generation } }),
+      ).rejects.toMatchObject({ code: 'fence_rejected' });
+
+      // No such execution (id, tenant, or an id no store can hold): `absent`, nothing created.
+      for (const [id, tenantId] of [
+        ['never-saved', 'default'],
+        ['claim', 'other-tenant'],
+        ['', 'default'],
+      ] as const) {
+        expect(await store.claimExecution(id, { tenantId, owner: 'w1', ttlMs: 1000 })).toEqual({
+          kind: 'absent',
+        });
+      }
+      expect(await inspect.exists(keys.execution('default', 'never-saved').header)).toBe(0);
+      expect(await inspect.exists(keys.execution('other-tenant', 'claim').header)).toBe(0);
+      await store.delete('claim');
+    },
+  );
+
+  gate.it(
+    'claimExecution of an undecodable record rejects with StateCorruptError and gives the lease back',
+    async () => {
+      await store.save(withNodes('claim-corrupt', { a: 1 }));
+      await inspect.hset(keys.execution('default', 'claim-corrupt').nodes, 'a', '{not json');
+      const error = await store
+        .claimExecution('claim-corrupt', { owner: 'w1', ttlMs: 30_000 })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StateCorruptError);
+      expect(await store.getLease('claim-corrupt')).toBeNull();
+      await store.delete('claim-corrupt');
     },
   );
 

@@ -1,11 +1,12 @@
--- ack: acknowledges a delivered entry and deletes it from the stream in one step, so an
+-- ack: acknowledges delivered entries and deletes them from the stream in one step, so an
 -- acknowledged message neither lingers (unbounded growth) nor is seen again by XAUTOCLAIM.
--- Idempotent: acknowledging twice, or after a dead-letter, does nothing.
+-- Idempotent: acknowledging twice, or after a dead-letter, does nothing. Takes every ack one
+-- process made in one tick (the queue batches them).
 --
 -- KEYS[1]  the task stream
 -- ARGV[1]  consumer group name
--- ARGV[2]  stream entry id
+-- ARGV[2..] stream entry ids
 --
--- Returns: 1 if the entry was still in the stream, 0 otherwise.
-redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
-return redis.call('XDEL', KEYS[1], ARGV[2])
+-- Returns: how many of the entries were still in the stream.
+redis.call('XACK', KEYS[1], ARGV[1], unpack(ARGV, 2))
+return redis.call('XDEL', KEYS[1], unpack(ARGV, 2))

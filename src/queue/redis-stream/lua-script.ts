@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
+import { sendScript } from '../../store/redis/send-script.js';
 
 /**
  * One Lua script of this folder, run by EVALSHA; a server that does not have it cached yet
@@ -21,18 +22,17 @@ export class LuaScript {
     this.sha1 = createHash('sha1').update(this.source).digest('hex');
   }
 
-  async run(
+  run(
     client: Redis,
     keys: readonly string[],
     args: readonly (string | number)[],
   ): Promise<unknown> {
-    try {
-      return await client.evalsha(this.sha1, keys.length, ...keys, ...args);
-    } catch (error) {
+    // The fallback is chained on, not awaited: no async frame per script call (acks are hot).
+    return sendScript(client, 'evalsha', this.sha1, keys, args).catch((error: unknown) => {
       if (!isNoScript(error)) throw error;
       // EVAL also caches the script, so the next EVALSHA succeeds.
-      return await client.eval(this.source, keys.length, ...keys, ...args);
-    }
+      return sendScript(client, 'eval', this.source, keys, args);
+    });
   }
 }
 

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { redisReplyCode } from '../../store/redis/classify-redis-error.js';
 import { RedisConnection } from '../../store/redis/redis-connection.js';
 import { StoreClosedError } from '../../store/redis/redis-errors.js';
+import { TickBatch } from '../../store/redis/tick-batch.js';
 import {
   DEFAULT_DLQ_MAX_LEN,
   DEFAULT_VISIBILITY_TIMEOUT_MS,
@@ -70,6 +71,13 @@ export class RedisStreamQueue implements TaskQueue {
   private claimCursor = '0-0';
   private readonly schedule: ScanSchedule;
   private closed = false;
+  /**
+   * Group commit (see TickBatch): the enqueues and the acks of one tick each go out as one
+   * command. A worker finishing several executions at once, or a client starting many, sends
+   * one round of commands instead of one per message.
+   */
+  private readonly adds = new TickBatch<string, string>((_, payloads) => this.addAll(payloads));
+  private readonly acks = new TickBatch<string>((_, ids) => this.ackAll(ids));
 
   constructor(connection: RedisStreamQueueConnection, options: RedisStreamQueueOptions = {}) {
     this.keys = queueKeys(options.stream ?? 'plaita:tasks', options.prefix ?? '');
@@ -105,9 +113,8 @@ export class RedisStreamQueue implements TaskQueue {
   async enqueue(message: TaskMessage, options: EnqueueOptions = {}): Promise<string> {
     const payload = encodeTaskMessage(message);
     const delayMs = options.delayMs ?? 0;
+    if (delayMs <= 0) return this.adds.add('', payload);
     return this.op('enqueue', async (client) => {
-      if (delayMs <= 0)
-        return String(await client.call('XADD', this.keys.stream, '*', 'payload', payload));
       const timerId = options.dedupId ?? randomUUID();
       const dueMs = Date.now() + delayMs;
       await SCRIPTS.scheduleDelayed.run(
@@ -140,10 +147,8 @@ export class RedisStreamQueue implements TaskQueue {
     }
   }
 
-  async ack(delivery: Delivery): Promise<void> {
-    await this.op('ack', (client) =>
-      SCRIPTS.ack.run(client, [this.keys.stream], [this.group, delivery.id]),
-    );
+  ack(delivery: Delivery): Promise<void> {
+    return this.acks.add('', delivery.id);
   }
 
   async renew(delivery: Delivery, consumer: string): Promise<boolean> {
@@ -255,6 +260,27 @@ export class RedisStreamQueue implements TaskQueue {
     this.closed = true;
     await this.blocking.close();
     await this.connection.close();
+  }
+
+  private addAll(payloads: readonly string[]): Promise<string[]> {
+    return this.op('enqueue', async (client) => {
+      if (payloads.length === 1)
+        return [String(await client.call('XADD', this.keys.stream, '*', 'payload', payloads[0]!))];
+      const ids = await SCRIPTS.addTasks.run(client, [this.keys.stream], payloads);
+      if (!Array.isArray(ids) || ids.length !== payloads.length)
+        throw new TypeError('add-tasks.lua: unexpected reply');
+      return ids.map(String);
+    });
+  }
+
+  private async ackAll(ids: readonly string[]): Promise<void> {
+    // An id that is no stream id names no entry (acking it is a no-op); sent along, Redis would
+    // refuse the whole batch for it.
+    const valid = [...new Set(ids)].filter((id) => STREAM_ID.test(id));
+    if (valid.length === 0) return;
+    await this.op('ack', (client) =>
+      SCRIPTS.ack.run(client, [this.keys.stream], [this.group, ...valid]),
+    );
   }
 
   private async promote(now: number): Promise<{ moved: number; nextDueMs: number | null }> {

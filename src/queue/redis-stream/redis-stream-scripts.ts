@@ -5,6 +5,7 @@ const script = (name: string): LuaScript =>
   new LuaScript(new URL(`./${name}.lua`, import.meta.url));
 export const SCRIPTS = {
   ack: script('ack'),
+  addTasks: script('add-tasks'),
   renew: script('renew'),
   claimExpired: script('claim-expired'),
   deadLetter: script('dead-letter'),

@@ -6,6 +6,8 @@ import {
 import type { RedisClient, RedisConnection } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
 import { RedisCommandError } from './redis-errors.js';
+import { SCRIPTS } from './redis-script.js';
+import { TickBatch } from './tick-batch.js';
 
 /**
  * The listing indexes of the Redis execution store, and their consistency model.
@@ -15,9 +17,9 @@ import { RedisCommandError } from './redis-errors.js';
  * expiry ms) for the sweep. They live in other slots than the executions, so no script can
  * update both: the record is the truth and the indexes follow it.
  *
- * - A save first commits the execution (one script), THEN updates the indexes (one MULTI in
- *   the tenant's slot): add to `all`, the flow indexes and the current status, remove from
- *   every other status. So an index entry only ever appears after its record exists, and any
+ * - A save first commits the execution (one script), THEN updates the indexes (one script in
+ *   the tenant's slot, `index-entries.lua`, shared by the saves of one tick: see `#updates`):
+ *   add to `all`, the flow indexes and the current status, remove from every other status. So an index entry only ever appears after its record exists, and any
  *   successful save repairs every index entry of its execution.
  * - If the index update fails (the server went away between the two), the save rejects with
  *   StoreUnavailableError although the record was written; the caller's retry of the same
@@ -27,7 +29,7 @@ import { RedisCommandError } from './redis-errors.js';
  * - `list` tolerates stale entries: an id whose record is gone, or whose status / flowId /
  *   flowHash no longer matches the index it was found in, is skipped and removed — then the
  *   record is read again and the entry restored if it became valid meanwhile, so a removal
- *   racing with a concurrent save can never lose a valid entry (the saver's own MULTI runs
+ *   racing with a concurrent save can never lose a valid entry (the saver's own index script runs
  *   after its script; either it re-adds after our removal or we see its record and restore).
  * - Index updates land in the order they are sent, which is the order of the saves when they
  *   come from one process. Unfenced concurrent saves of ONE execution from two processes (what
@@ -41,8 +43,8 @@ export interface IndexedExecution {
   flowId: string | null;
   flowHash: string | null;
   status: ExecutionStatus;
-  /** createdAt, epoch ms. */
-  score: number;
+  /** Epoch ms: the score in every index (newest first by creation). */
+  createdAt: number;
 }
 
 /** What the expiry index remembers, so the sweep can clean indexes after the record is gone. */
@@ -51,14 +53,32 @@ export type ExpiringRef = Pick<
   'tenantId' | 'executionId' | 'flowId' | 'flowHash'
 >;
 
+/** One pending index update: the execution's entries under `status`, or gone (`null`). */
+interface IndexUpdate {
+  entry: ExpiringRef & { createdAt: number };
+  status: ExecutionStatus | null;
+}
+
 export class ExecutionIndex {
+  /**
+   * Group commit per tenant (each tenant's indexes share one slot): the updates one process
+   * makes in one tick go out as ONE `index-entries.lua` call, atomic, applied in call order.
+   */
+  readonly #updates = new TickBatch<IndexUpdate>((tenantId, updates) =>
+    this.#sendUpdates(tenantId, updates),
+  );
+  /** The expiry index's group commit: one ZADD and/or one ZREM per tick. */
+  readonly #expiries = new TickBatch<[member: string, expiresAt: number | null]>((_, items) =>
+    this.#sendExpiries(items),
+  );
+
   constructor(
     private readonly connection: RedisConnection,
     private readonly keys: RedisKeys,
   ) {}
 
   /** After a committed save: the indexes name exactly this status; the expiry index follows the TTL. */
-  async record(
+  record(
     entry: IndexedExecution,
     previousStatus: ExecutionStatus | null,
     expiresAt: number | null,
@@ -66,55 +86,69 @@ export class ExecutionIndex {
     // Same status as before: every index already names this execution (createdAt, flow and
     // hash never change), and a non-terminal status has no expiry entry. Most checkpoints
     // are such running → running saves: they cost no index round trip at all.
-    if (previousStatus === entry.status && expiresAt === null && !isTerminal(entry.status)) return;
-    const idx = this.keys.tenantIndex(entry.tenantId);
-    const member = expiringMember(entry);
-    const updates: Promise<unknown>[] = [
-      this.connection.call(`index update of ${entry.executionId}`, async (client) => {
-        const tx = client.multi();
-        tx.zadd(idx.all, entry.score, entry.executionId);
-        for (const status of EXECUTION_STATUSES) {
-          if (status === entry.status) tx.zadd(idx.status(status), entry.score, entry.executionId);
-          else tx.zrem(idx.status(status), entry.executionId);
-        }
-        if (entry.flowId !== null) tx.zadd(idx.flow(entry.flowId), entry.score, entry.executionId);
-        if (entry.flowHash !== null)
-          tx.zadd(idx.hash(entry.flowHash), entry.score, entry.executionId);
-        checkExec(await tx.exec());
-      }),
-    ];
-    if (expiresAt !== null) {
-      updates.push(
-        this.connection.call(`expiry index update of ${entry.executionId}`, (c) =>
-          c.zadd(this.keys.expiring, expiresAt, member),
-        ),
-      );
-    } else if (previousStatus !== null && isTerminal(previousStatus)) {
-      updates.push(
-        this.connection.call(`expiry index update of ${entry.executionId}`, (c) =>
-          c.zrem(this.keys.expiring, member),
-        ),
-      );
-    }
-    await Promise.all(updates);
+    if (previousStatus === entry.status && expiresAt === null && !isTerminal(entry.status))
+      return Promise.resolve();
+    const updates = [this.#updates.add(entry.tenantId, { entry, status: entry.status })];
+    if (expiresAt !== null)
+      updates.push(this.#expiries.add('', [expiringMember(entry), expiresAt]));
+    else if (previousStatus !== null && isTerminal(previousStatus))
+      updates.push(this.#expiries.add('', [expiringMember(entry), null]));
+    return updates.length === 1 ? updates[0]! : Promise.all(updates).then(() => undefined);
   }
 
   /** Removes every index entry of an execution that is gone (deleted or expired). */
   async remove(ref: ExpiringRef): Promise<void> {
-    const idx = this.keys.tenantIndex(ref.tenantId);
     await Promise.all([
-      this.connection.call(`index removal of ${ref.executionId}`, async (client) => {
-        const tx = client.multi();
-        tx.zrem(idx.all, ref.executionId);
-        for (const status of EXECUTION_STATUSES) tx.zrem(idx.status(status), ref.executionId);
-        if (ref.flowId !== null) tx.zrem(idx.flow(ref.flowId), ref.executionId);
-        if (ref.flowHash !== null) tx.zrem(idx.hash(ref.flowHash), ref.executionId);
-        checkExec(await tx.exec());
-      }),
-      this.connection.call(`expiry index removal of ${ref.executionId}`, (c) =>
-        c.zrem(this.keys.expiring, expiringMember(ref)),
-      ),
+      this.#updates.add(ref.tenantId, { entry: { ...ref, createdAt: 0 }, status: null }),
+      this.#expiries.add('', [expiringMember(ref), null]),
     ]);
+  }
+
+  async #sendUpdates(tenantId: string, updates: readonly IndexUpdate[]): Promise<void> {
+    const idx = this.keys.tenantIndex(tenantId);
+    const keys = [idx.all, ...EXECUTION_STATUSES.map((s) => idx.status(s))];
+    const extra = new Map<string, number>(); // flow / hash index key → its KEYS position (1-based)
+    const position = (key: string): number => {
+      let at = extra.get(key);
+      if (at === undefined) {
+        at = keys.push(key);
+        extra.set(key, at);
+      }
+      return at;
+    };
+    const args: (string | number)[] = [EXECUTION_STATUSES.length];
+    for (const { entry, status } of updates) {
+      args.push(
+        entry.executionId,
+        entry.createdAt,
+        status === null ? 0 : EXECUTION_STATUSES.indexOf(status) + 1,
+        entry.flowId === null ? 0 : position(idx.flow(entry.flowId)),
+        entry.flowHash === null ? 0 : position(idx.hash(entry.flowHash)),
+      );
+    }
+    const first = updates[0]!.entry.executionId;
+    const what = updates.length === 1 ? first : `${first} and ${updates.length - 1} more`;
+    await this.connection.call(`index update of ${what}`, (client) =>
+      SCRIPTS.indexEntries.run(client, keys, args),
+    );
+  }
+
+  async #sendExpiries(items: readonly [string, number | null][]): Promise<void> {
+    // Distinct members are independent; for a member named twice only its last update counts.
+    const last = new Map(items);
+    const adds: (string | number)[] = [];
+    const removes: string[] = [];
+    for (const [member, expiresAt] of last) {
+      if (expiresAt === null) removes.push(member);
+      else adds.push(expiresAt, member);
+    }
+    const what = `expiry index update of ${last.size} execution${last.size === 1 ? '' : 's'}`;
+    await this.connection.call(what, async (client) => {
+      await Promise.all([
+        adds.length > 0 ? client.zadd(this.keys.expiring, ...adds) : null,
+        removes.length > 0 ? client.zrem(this.keys.expiring, ...removes) : null,
+      ]);
+    });
   }
 
   /** The oldest expiry entries due at `now` (at most `limit`); `ref` null for a member we cannot read. */

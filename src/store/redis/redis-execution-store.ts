@@ -17,6 +17,8 @@ import { fromNodeKey, toNodeKey } from '../sql/node-key.js';
 import { asFullRewrite, planSave, rejectOversized, type SavePlan } from '../sql/save-plan.js';
 import { resolveStoreOptions, type ResolvedStoreOptions } from '../sql/store-options.js';
 import { executionKey, type ExecutionKey } from '../sql/stored-key.js';
+import { assertStorableOwner, assertTtl } from '../sql/stored-text.js';
+import type { ClaimRequest, ClaimResult } from './claim-result.js';
 import { ExecutionIndex, type ExpiringRef } from './execution-index.js';
 import { listExecutions } from './list-executions.js';
 import {
@@ -97,11 +99,7 @@ export class RedisExecutionStore implements ExecutionStore {
       case 'missing':
         throw unexpected('MISSING after a full rewrite', 'save-state');
       case 'ok':
-        await this.#index.record(
-          { ...row, score: row.createdAt },
-          reply.previousStatus,
-          row.expiresAt,
-        );
+        await this.#index.record(row, reply.previousStatus, row.expiresAt);
     }
   }
 
@@ -159,21 +157,56 @@ export class RedisExecutionStore implements ExecutionStore {
     );
     if (raw === null) return null;
     if (!Array.isArray(raw) || typeof raw[0] !== 'string') throw unexpected(raw, 'load-state');
-    const header = raw[0];
-    const nodes = flatPairs(raw[1], 'load-state');
-    const state = decodeStored(executionId, () =>
-      assembleState(
-        header,
-        nodes.map(([k, text]) => [fromNodeKey(k), text] as const),
-      ),
+    return decodeRecord(key, raw[0], raw[1], 'load-state');
+  }
+
+  /**
+   * Takes the execution's lease and reads its state and cancel mark, as ONE script
+   * (`claim-execution.lua`): what `acquireLease`, `load` and `isCancelRequested` answer one
+   * after the other, in one round trip, with the state read under the new lease.
+   */
+  async claimExecution(executionId: string, request: ClaimRequest): Promise<ClaimResult> {
+    assertStorableOwner(request.owner);
+    assertTtl(request.ttlMs);
+    const key = executionKey(executionId, request);
+    if (key === null) return { kind: 'absent' };
+    const keys = this.#keysOf(key);
+    const raw = await this.#connection.call(`claim of execution ${executionId}`, (client) =>
+      SCRIPTS.claimExecution.run(client, [keys.header, keys.nodes], [request.owner, request.ttlMs]),
     );
-    if (state.executionId !== key.executionId || state.tenantId !== key.tenantId) {
-      throw new StateCorruptError(
-        `the record kept for execution ${executionId} of tenant ${key.tenantId} names ${state.executionId} of ${state.tenantId}`,
-        { executionId },
-      );
+    const { tag, values } = tagged(raw, 'claim-execution');
+    switch (tag) {
+      case 'OK': {
+        const lease: Lease = {
+          executionId,
+          tenantId: key.tenantId,
+          owner: request.owner,
+          generation: integerAt(values, 0, 'claim-execution'),
+          expiresAt: integerAt(values, 1, 'claim-execution'),
+        };
+        let state: ExecutionState;
+        try {
+          state = decodeRecord(
+            key,
+            stringAt(values, 2, 'claim-execution'),
+            values[3],
+            'claim-execution',
+          );
+        } catch (error) {
+          // The caller never sees this lease: give it back rather than block the execution
+          // for a TTL (best effort; it expires anyway).
+          await this.#leases.release(executionId, lease).catch(() => undefined);
+          throw error;
+        }
+        return { kind: 'claimed', lease, state, cancelRequested: values[4] === 1 };
+      }
+      case 'HELD':
+        return { kind: 'held' };
+      case 'MISSING':
+        return { kind: 'absent' };
+      default:
+        throw unexpected(raw, 'claim-execution');
     }
-    return state;
   }
 
   list(query: ListQuery = {}): Promise<ListPage> {
@@ -297,6 +330,29 @@ export class RedisExecutionStore implements ExecutionStore {
   #keysOf(key: ExecutionKey): ExecutionKeys {
     return this.#keys.execution(key.tenantId, key.executionId);
   }
+}
+
+/**
+ * A stored record (header text and the flat results reply) → its state. Any decoding failure,
+ * and a record naming another execution or tenant than its key, is StateCorruptError.
+ */
+function decodeRecord(
+  key: ExecutionKey,
+  header: string,
+  flatNodes: unknown,
+  script: string,
+): ExecutionState {
+  const { executionId, tenantId } = key;
+  const nodes = flatPairs(flatNodes, script);
+  for (const pair of nodes) pair[0] = fromNodeKey(pair[0]);
+  const state = decodeStored(executionId, () => assembleState(header, nodes));
+  if (state.executionId !== executionId || state.tenantId !== tenantId) {
+    throw new StateCorruptError(
+      `the record kept for execution ${executionId} of tenant ${tenantId} names ${state.executionId} of ${state.tenantId}`,
+      { executionId },
+    );
+  }
+  return state;
 }
 
 /** Decoding a stored record: any failure is StateCorruptError (retrying cannot help). */

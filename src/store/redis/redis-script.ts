@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { classifyRedisError } from './classify-redis-error.js';
 import type { RedisClient } from './redis-connection.js';
+import { sendScript } from './send-script.js';
 
 export type ScriptArg = string | number;
 
@@ -31,21 +32,18 @@ export class RedisScript {
     return this.#source;
   }
 
-  async run(
-    client: RedisClient,
-    keys: readonly string[],
-    args: readonly ScriptArg[],
-  ): Promise<unknown> {
+  run(client: RedisClient, keys: readonly string[], args: readonly ScriptArg[]): Promise<unknown> {
     if (this.keyCount !== 'variadic' && keys.length !== this.keyCount) {
-      throw new RangeError(`${this.name}.lua takes ${this.keyCount} keys, got ${keys.length}`);
+      return Promise.reject(
+        new RangeError(`${this.name}.lua takes ${this.keyCount} keys, got ${keys.length}`),
+      );
     }
     const { text, sha } = this.source;
-    try {
-      return await client.evalsha(sha, keys.length, ...keys, ...args);
-    } catch (error) {
+    // The NOSCRIPT fallback is chained on, not awaited: no async frame per script call.
+    return sendScript(client, 'evalsha', sha, keys, args).catch((error: unknown) => {
       if (classifyRedisError(error) !== 'noscript') throw error;
-      return await client.eval(text, keys.length, ...keys, ...args);
-    }
+      return sendScript(client, 'eval', text, keys, args);
+    });
   }
 }
 
@@ -55,11 +53,13 @@ export const SCRIPTS = {
   loadState: new RedisScript('load-state', 2),
   deleteExecution: new RedisScript('delete-execution', 2),
   acquireLease: new RedisScript('acquire-lease', 1),
+  claimExecution: new RedisScript('claim-execution', 2),
   renewLease: new RedisScript('renew-lease', 1),
   releaseLease: new RedisScript('release-lease', 1),
   getLease: new RedisScript('get-lease', 1),
   requestCancel: new RedisScript('request-cancel', 1),
   sweepExecution: new RedisScript('sweep-execution', 2),
   listPage: new RedisScript('list-page', 'variadic'),
+  indexEntries: new RedisScript('index-entries', 'variadic'),
   putFlowVersion: new RedisScript('put-flow-version', 1),
 } as const;

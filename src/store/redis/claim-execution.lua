@@ -1,0 +1,35 @@
+--[[
+claim-execution: what a worker does first with a message, as one script and one round trip:
+take the execution's lease (exactly as acquire-lease.lua), read its state (exactly as
+load-state.lua: header and results as one snapshot, taken under the new lease) and its cancel
+mark (as the store's isCancelRequested).
+
+KEYS[1]  header hash   <prefix>:{<tenant>:<executionId>}:h
+KEYS[2]  results hash  <prefix>:{<tenant>:<executionId>}:nodes
+
+ARGV[1]  owner (worker id)
+ARGV[2]  ttl, milliseconds
+
+Returns
+  {'OK', generation, expiresAtMs, headerText, {id, result, ...}, cancelRequested 0|1}
+                                      acquired, with the state read after the acquisition
+  {'HELD', owner, expiresAtMs}        another owner holds an unexpired lease: nothing changed
+  {'MISSING'}                         no such execution: nothing created
+]]
+local header = KEYS[1]
+local stored = redis.call('HMGET', header, 'header', 'leaseOwner', 'leaseExpiresAt', 'cancelRequested')
+if not stored[1] then return {'MISSING'} end
+
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+
+local owner = stored[2]
+local expires = tonumber(stored[3] or '0')
+if owner and owner ~= ARGV[1] and expires > now then return {'HELD', owner, expires} end
+
+local generation = redis.call('HINCRBY', header, 'leaseGen', 1)
+local expiresAt = now + tonumber(ARGV[2])
+redis.call('HSET', header, 'leaseOwner', ARGV[1], 'leaseExpiresAt', string.format('%.0f', expiresAt))
+local cancelRequested = 0
+if stored[4] == '1' then cancelRequested = 1 end
+return {'OK', generation, expiresAt, stored[1], redis.call('HGETALL', KEYS[2]), cancelRequested}

@@ -1,0 +1,96 @@
+import type { Socket } from 'node:net';
+import { Redis } from 'ioredis';
+import { afterAll, expect } from 'vitest';
+import { StoreUnavailableError } from '../../src/errors.js';
+import { RedisConnection } from '../../src/store/redis/redis-connection.js';
+import { REDIS_URL, redisGate } from '../support/services.js';
+
+/**
+ * The connection layer's own mechanics, on the shared server: the per-call deadline (one
+ * shared timer, not one per call) and the batching of one tick's commands into one write.
+ */
+const gate = await redisGate();
+const opened: RedisConnection[] = [];
+const borrowed: Redis[] = [];
+
+function connection(
+  target: 'owned' | 'borrowed',
+  options: { commandTimeoutMs?: number } = {},
+): RedisConnection {
+  let made: RedisConnection;
+  if (target === 'owned') made = new RedisConnection({ url: REDIS_URL }, options);
+  else {
+    // Borrowed and configured without any command timeout: only our deadline bounds a call.
+    const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
+    borrowed.push(client);
+    made = new RedisConnection({ client }, options);
+  }
+  opened.push(made);
+  return made;
+}
+
+gate.describe('RedisConnection', () => {
+  afterAll(async () => {
+    await Promise.all(opened.map((c) => c.close()));
+    for (const client of borrowed) client.disconnect();
+  });
+
+  gate.it(
+    'a call that never settles rejects at its deadline as StoreUnavailableError',
+    async () => {
+      const conn = connection('borrowed', { commandTimeoutMs: 200 });
+      expect(await conn.call('warm-up', (c) => c.ping())).toBe('PONG');
+      let settleLate: (value: string) => void = () => undefined;
+      const started = performance.now();
+      const hung = conn.call('hung step', () => new Promise<string>((r) => (settleLate = r)));
+      // Calls started later keep their own, later deadline and still succeed meanwhile.
+      const fine = conn.call('quick step', (c) => c.ping());
+      const error = (await hung.catch((e: unknown) => e)) as StoreUnavailableError;
+      const ms = performance.now() - started;
+      expect(await fine).toBe('PONG');
+      expect(error).toBeInstanceOf(StoreUnavailableError);
+      expect(error.message).toContain('hung step');
+      expect((error.cause as { code?: string }).code).toBe('ETIMEDOUT');
+      expect(ms).toBeGreaterThanOrEqual(250); // commandTimeoutMs + 100, less timer rounding
+      expect(ms).toBeLessThan(300 + 400);
+      settleLate('too late'); // dropped: the caller already has its answer
+      // The shared timer is re-armed for later calls.
+      const again = await conn
+        .call('hung again', () => new Promise<never>(() => undefined))
+        .catch((e: unknown) => e);
+      expect(again).toBeInstanceOf(StoreUnavailableError);
+    },
+  );
+
+  gate.it(
+    'a command that throws synchronously rejects classified, without a deadline left',
+    async () => {
+      const conn = connection('borrowed');
+      const error = await conn
+        .call('bad step', () => {
+          throw Object.assign(new Error('socket gone'), { code: 'ECONNRESET' });
+        })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StoreUnavailableError);
+    },
+  );
+
+  gate.it('the commands of one tick leave an owned connection in one socket write', async () => {
+    const conn = connection('owned');
+    expect(await conn.call('warm-up', (c) => c.ping())).toBe('PONG');
+    const socket = (conn.client as Redis).stream as Socket & {
+      _writev: (...args: unknown[]) => unknown;
+      _write: (...args: unknown[]) => unknown;
+    };
+    let writes = 0;
+    const writev = socket._writev.bind(socket);
+    const write = socket._write.bind(socket);
+    socket._writev = (...args: unknown[]) => (writes++, writev(...args));
+    socket._write = (...args: unknown[]) => (writes++, write(...args));
+    const replies = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => conn.call(`echo ${i}`, (c) => c.echo(`m${i}`))),
+    );
+    expect(replies).toEqual(Array.from({ length: 100 }, (_, i) => `m${i}`));
+    expect(writes).toBe(1);
+  });
+});
