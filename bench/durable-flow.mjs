@@ -22,7 +22,12 @@ const flow = parseFlow({
   flow_id: 'chain5',
   nodes: [
     { type: 'start', id: 'start', next: 'n0' },
-    ...Array.from({ length: STEPS }, (_, s) => ({ type: 'assignment', id: `n${s}`, output: { out: `$F.add($INPUT.i, ${s})` }, next: s === STEPS - 1 ? 'end' : `n${s + 1}` })),
+    ...Array.from({ length: STEPS }, (_, s) => ({
+      type: 'assignment',
+      id: `n${s}`,
+      output: { out: `$F.add($INPUT.i, ${s})` },
+      next: s === STEPS - 1 ? 'end' : `n${s + 1}`,
+    })),
     { type: 'end', id: 'end', output: '$NODE' },
   ],
 });
@@ -35,8 +40,19 @@ async function runDurably(store, i) {
   let first = true;
   for (;;) {
     if (outcome.status === 'failed') throw outcome.error;
-    state = { ...state, context: outcome.context, version: state.version + 1, status: outcome.status === 'completed' ? 'completed' : 'running', ...(outcome.status === 'completed' ? { result: outcome.result, endedAt: new Date().toISOString() } : {}) };
-    await store.save(state, first || outcome.changedNodes === null ? {} : { changedNodes: outcome.changedNodes });
+    state = {
+      ...state,
+      context: outcome.context,
+      version: state.version + 1,
+      status: outcome.status === 'completed' ? 'completed' : 'running',
+      ...(outcome.status === 'completed'
+        ? { result: outcome.result, endedAt: new Date().toISOString() }
+        : {}),
+    };
+    await store.save(
+      state,
+      first || outcome.changedNodes === null ? {} : { changedNodes: outcome.changedNodes },
+    );
     first = false;
     if (outcome.status === 'completed') return state;
     outcome = await runStep(flow, { checkpoint: outcome.context });
@@ -48,7 +64,10 @@ async function measure(store) {
   const t0 = performance.now();
   for (let i = 0; i < RUNS; i++) await runDurably(store, i);
   const ms = performance.now() - t0;
-  return { executionsPerS: Math.round(RUNS / (ms / 1000)), usPerStep: +((ms * 1000) / (RUNS * STEPS)).toFixed(1) };
+  return {
+    executionsPerS: Math.round(RUNS / (ms / 1000)),
+    usPerStep: +((ms * 1000) / (RUNS * STEPS)).toFixed(1),
+  };
 }
 
 const report = { bench: 'durable-flow', runs: RUNS, warmUp: WARM_UP, steps: STEPS };
@@ -59,8 +78,15 @@ const oursSqlite = await measure(sqlite);
 await sqlite.close();
 rmSync(dir, { recursive: true, force: true });
 const lgSqlite = runAnchor('langgraph-steps.mjs', ['sqlite', Math.min(RUNS, 300), STEPS]);
-report.sqlite = { ours_executions_per_s: oursSqlite.executionsPerS, langgraph_executions_per_s: lgSqlite.executions_per_s ?? null, speedup: ratio(oursSqlite.executionsPerS, lgSqlite.executions_per_s), ...(lgSqlite.error ? { anchorError: lgSqlite.error } : {}) };
-console.log(`5-node flow, checkpoint per node, SQLite:   ours ${oursSqlite.executionsPerS}/s, LangGraph.js SqliteSaver ${lgSqlite.executions_per_s ?? '?'}/s → ${report.sqlite.speedup ?? '?'}x`);
+report.sqlite = {
+  ours_executions_per_s: oursSqlite.executionsPerS,
+  langgraph_executions_per_s: lgSqlite.executions_per_s ?? null,
+  speedup: ratio(oursSqlite.executionsPerS, lgSqlite.executions_per_s),
+  ...(lgSqlite.error ? { anchorError: lgSqlite.error } : {}),
+};
+console.log(
+  `5-node flow, checkpoint per node, SQLite:   ours ${oursSqlite.executionsPerS}/s, LangGraph.js SqliteSaver ${lgSqlite.executions_per_s ?? '?'}/s → ${report.sqlite.speedup ?? '?'}x`,
+);
 
 const schema = `bench_${process.pid}`;
 const admin = new pg.Client({ connectionString: `${PG_BASE}/test` });
@@ -71,8 +97,15 @@ try {
   await postgres.close();
   await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   const lgPg = runAnchor('langgraph-steps.mjs', ['postgres', Math.min(RUNS, 300), STEPS]);
-  report.postgres = { ours_executions_per_s: oursPg.executionsPerS, langgraph_executions_per_s: lgPg.executions_per_s ?? null, speedup: ratio(oursPg.executionsPerS, lgPg.executions_per_s), ...(lgPg.error ? { anchorError: lgPg.error } : {}) };
-  console.log(`5-node flow, checkpoint per node, Postgres: ours ${oursPg.executionsPerS}/s, LangGraph.js PostgresSaver ${lgPg.executions_per_s ?? '?'}/s → ${report.postgres.speedup ?? '?'}x`);
+  report.postgres = {
+    ours_executions_per_s: oursPg.executionsPerS,
+    langgraph_executions_per_s: lgPg.executions_per_s ?? null,
+    speedup: ratio(oursPg.executionsPerS, lgPg.executions_per_s),
+    ...(lgPg.error ? { anchorError: lgPg.error } : {}),
+  };
+  console.log(
+    `5-node flow, checkpoint per node, Postgres: ours ${oursPg.executionsPerS}/s, LangGraph.js PostgresSaver ${lgPg.executions_per_s ?? '?'}/s → ${report.postgres.speedup ?? '?'}x`,
+  );
 } catch (error) {
   report.postgres = { skipped: String(error.message ?? error) };
   console.log(`Postgres part skipped: ${report.postgres.skipped}`);

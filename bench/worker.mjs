@@ -37,7 +37,12 @@ const flow = parseFlow({
   flow_id: 'steps5',
   nodes: [
     { type: 'start', id: 'start', next: 'n0' },
-    ...Array.from({ length: STEPS }, (_, s) => ({ type: 'assignment', id: `n${s}`, output: { out: `$F.add($INPUT.i, ${s})` }, next: s === STEPS - 1 ? 'end' : `n${s + 1}` })),
+    ...Array.from({ length: STEPS }, (_, s) => ({
+      type: 'assignment',
+      id: `n${s}`,
+      output: { out: `$F.add($INPUT.i, ${s})` },
+      next: s === STEPS - 1 ? 'end' : `n${s + 1}`,
+    })),
     { type: 'end', id: 'end', output: '$NODE' },
   ],
 });
@@ -47,27 +52,52 @@ async function runWorkload({ store, flows, queue, count, concurrency = CONCURREN
   let done = 0;
   let resolveDone;
   const allDone = new Promise((resolve) => (resolveDone = resolve));
-  const hooks = { onFlowEnd: (e) => { if (++done === count) resolveDone(); if (sample && done % sample.every === 0) sample.fn(done); void e; } };
-  const worker = new FlowWorker({ store, flows, queue, concurrency, pollBlockMs: 200, logger: silentLogger, engine: { hooks } });
+  const hooks = {
+    onFlowEnd: (e) => {
+      if (++done === count) resolveDone();
+      if (sample && done % sample.every === 0) sample.fn(done);
+      void e;
+    },
+  };
+  const worker = new FlowWorker({
+    store,
+    flows,
+    queue,
+    concurrency,
+    pollBlockMs: 200,
+    logger: silentLogger,
+    engine: { hooks },
+  });
   const client = new PlaitaClient({ store, flows, queue });
   await client.start(flow, { i: -1 }); // publish the flow (and warm the connections) before timing
   done = -1;
   const t0 = performance.now();
   worker.start();
   for (let i = 0; i < count; i += 200) {
-    await Promise.all(Array.from({ length: Math.min(200, count - i) }, (_, k) => client.start(flow, { i: i + k })));
+    await Promise.all(
+      Array.from({ length: Math.min(200, count - i) }, (_, k) => client.start(flow, { i: i + k })),
+    );
   }
   await allDone;
   const ms = performance.now() - t0;
   await worker.stop();
-  return { executionsPerS: Math.round(count / (ms / 1000)), stepsPerS: Math.round((count * STEPS) / (ms / 1000)), totalMs: Math.round(ms) };
+  return {
+    executionsPerS: Math.round(count / (ms / 1000)),
+    stepsPerS: Math.round((count * STEPS) / (ms / 1000)),
+    totalMs: Math.round(ms),
+  };
 }
 
 function redisParts(prefix) {
   const store = new RedisExecutionStore({ url: REDIS_URL }, { prefix });
   const flows = new RedisFlowStore({ url: REDIS_URL }, { prefix });
   const queue = new RedisStreamQueue({ url: REDIS_URL }, { prefix, stream: `${prefix}:tasks` });
-  return { store, flows, queue, close: () => Promise.all([store.close(), flows.close(), queue.close()]) };
+  return {
+    store,
+    flows,
+    queue,
+    close: () => Promise.all([store.close(), flows.close(), queue.close()]),
+  };
 }
 
 async function cleanupRedisPrefix(prefix) {
@@ -86,7 +116,11 @@ async function cleanupRedisPrefix(prefix) {
 function redisBenchmarkSet() {
   try {
     const url = new URL(REDIS_URL);
-    const out = execFileSync('redis-benchmark', ['-h', url.hostname, '-p', url.port || '6379', '-t', 'set', '-n', '200000', '-c', '50', '-q'], { encoding: 'utf8', timeout: 120_000 });
+    const out = execFileSync(
+      'redis-benchmark',
+      ['-h', url.hostname, '-p', url.port || '6379', '-t', 'set', '-n', '200000', '-c', '50', '-q'],
+      { encoding: 'utf8', timeout: 120_000 },
+    );
     const match = /SET: ([\d.]+) requests per second/.exec(out);
     return match ? Number(match[1]) : null;
   } catch {
@@ -106,13 +140,20 @@ const report = { bench: 'worker', executions: N, steps: STEPS, concurrency: CONC
   const bull = runAnchor('bullmq-steps.mjs', [N, STEPS, CONCURRENCY]);
   const setPerS = redisBenchmarkSet();
   report.redis = {
-    ours_executions_per_s: ours.executionsPerS, bullmq_executions_per_s: bull.executions_per_s ?? null, speedup: ratio(ours.executionsPerS, bull.executions_per_s),
-    ours_checkpointed_steps_per_s: ours.stepsPerS, redis_benchmark_set_per_s: setPerS,
+    ours_executions_per_s: ours.executionsPerS,
+    bullmq_executions_per_s: bull.executions_per_s ?? null,
+    speedup: ratio(ours.executionsPerS, bull.executions_per_s),
+    ours_checkpointed_steps_per_s: ours.stepsPerS,
+    redis_benchmark_set_per_s: setPerS,
     fraction_of_set_ceiling: setPerS ? +(ours.stepsPerS / setPerS).toFixed(3) : null,
     ...(bull.error ? { anchorError: bull.error } : {}),
   };
-  console.log(`Redis tier, ${N} × ${STEPS}-node executions, 1 worker, concurrency ${CONCURRENCY}: ours ${ours.executionsPerS}/s, BullMQ ${bull.executions_per_s ?? '?'}/s → ${report.redis.speedup ?? '?'}x`);
-  console.log(`  checkpointed steps/s ${ours.stepsPerS} = ${report.redis.fraction_of_set_ceiling ?? '?'} of redis-benchmark SET (${setPerS ?? '?'}/s, 50 clients)`);
+  console.log(
+    `Redis tier, ${N} × ${STEPS}-node executions, 1 worker, concurrency ${CONCURRENCY}: ours ${ours.executionsPerS}/s, BullMQ ${bull.executions_per_s ?? '?'}/s → ${report.redis.speedup ?? '?'}x`,
+  );
+  console.log(
+    `  checkpointed steps/s ${ours.stepsPerS} = ${report.redis.fraction_of_set_ceiling ?? '?'} of redis-benchmark SET (${setPerS ?? '?'}/s, 50 clients)`,
+  );
 }
 
 // 2. Postgres store + Redis queue vs DBOS
@@ -132,8 +173,15 @@ const report = { bench: 'worker', executions: N, steps: STEPS, concurrency: CONC
     await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await admin.end();
     const dbos = runAnchor('dbos-steps.mjs', [N_PG, STEPS, CONCURRENCY]);
-    report.postgres = { ours_executions_per_s: ours.executionsPerS, dbos_executions_per_s: dbos.executions_per_s ?? null, speedup: ratio(ours.executionsPerS, dbos.executions_per_s), ...(dbos.error ? { anchorError: dbos.error } : {}) };
-    console.log(`Postgres store + Redis queue, ${N_PG} executions: ours ${ours.executionsPerS}/s, DBOS ${dbos.executions_per_s ?? '?'}/s → ${report.postgres.speedup ?? '?'}x`);
+    report.postgres = {
+      ours_executions_per_s: ours.executionsPerS,
+      dbos_executions_per_s: dbos.executions_per_s ?? null,
+      speedup: ratio(ours.executionsPerS, dbos.executions_per_s),
+      ...(dbos.error ? { anchorError: dbos.error } : {}),
+    };
+    console.log(
+      `Postgres store + Redis queue, ${N_PG} executions: ours ${ours.executionsPerS}/s, DBOS ${dbos.executions_per_s ?? '?'}/s → ${report.postgres.speedup ?? '?'}x`,
+    );
   } catch (error) {
     report.postgres = { skipped: String(error.message ?? error) };
     console.log(`Postgres part skipped: ${report.postgres.skipped}`);
@@ -147,11 +195,19 @@ const report = { bench: 'worker', executions: N, steps: STEPS, concurrency: CONC
   const store = new SqliteExecutionStore({ path });
   const flows = new SqliteFlowStore({ path });
   const queue = new LocalQueue({ path });
-  const ours = await runWorkload({ store, flows, queue, count: Math.min(N, 2000), concurrency: 16 });
+  const ours = await runWorkload({
+    store,
+    flows,
+    queue,
+    count: Math.min(N, 2000),
+    concurrency: 16,
+  });
   await Promise.all([store.close(), flows.close(), queue.close()]);
   rmSync(dir, { recursive: true, force: true });
   report.embedded = { ours_executions_per_s: ours.executionsPerS, executions: Math.min(N, 2000) };
-  console.log(`Embedded tier (SQLite + LocalQueue), ${Math.min(N, 2000)} executions: ${ours.executionsPerS}/s`);
+  console.log(
+    `Embedded tier (SQLite + LocalQueue), ${Math.min(N, 2000)} executions: ${ours.executionsPerS}/s`,
+  );
 }
 
 // 4. Memory: RSS over N_MEMORY executions through the Redis tier
@@ -161,13 +217,29 @@ const report = { bench: 'worker', executions: N, steps: STEPS, concurrency: CONC
   const samples = [];
   const gc = globalThis.gc ?? (() => {});
   const every = Math.max(1000, Math.floor(N_MEMORY / 10));
-  await runWorkload({ ...parts, count: N_MEMORY, sample: { every, fn: (done) => { gc(); samples.push([done, +(process.memoryUsage().rss / 1e6).toFixed(1)]); } } });
+  await runWorkload({
+    ...parts,
+    count: N_MEMORY,
+    sample: {
+      every,
+      fn: (done) => {
+        gc();
+        samples.push([done, +(process.memoryUsage().rss / 1e6).toFixed(1)]);
+      },
+    },
+  });
   await parts.close();
   await cleanupRedisPrefix(prefix);
   const rss = samples.map(([, mb]) => mb);
   const warm = rss.slice(1);
-  report.memory = { executions: N_MEMORY, rss_mb_samples: samples, growth_after_warmup_mb: warm.length > 1 ? +(warm.at(-1) - warm[0]).toFixed(1) : null };
-  console.log(`Memory over ${N_MEMORY} executions: RSS ${rss.join(' → ')} MB (growth after warm-up ${report.memory.growth_after_warmup_mb} MB)`);
+  report.memory = {
+    executions: N_MEMORY,
+    rss_mb_samples: samples,
+    growth_after_warmup_mb: warm.length > 1 ? +(warm.at(-1) - warm[0]).toFixed(1) : null,
+  };
+  console.log(
+    `Memory over ${N_MEMORY} executions: RSS ${rss.join(' → ')} MB (growth after warm-up ${report.memory.growth_after_warmup_mb} MB)`,
+  );
 }
 
 console.log(JSON.stringify(report));

@@ -79,7 +79,9 @@ function resolveFresh(options: EngineOptions): ResolvedOptions {
     signal: options.signal,
     hooks,
     hookNames: new Set(
-      hooks.flatMap((hook) => HOOK_NAMES.filter((name) => typeof hook[name] === 'function')),
+      hooks.flatMap((hook: FlowHooks) =>
+        HOOK_NAMES.filter((name) => typeof hook[name] === 'function'),
+      ),
     ),
     timeoutMs: parseDuration(options.timeout ?? null),
     resolveFlow: options.resolveFlow,

@@ -53,8 +53,11 @@ gate.describe('plaita worker / start / event with Redis', () => {
         await expect
           .poll(
             () =>
-              JSON.parse(cli(['status', executionId, '--json'], { cwd, env }).stdout || '{}')
-                .status,
+              (
+                JSON.parse(cli(['status', executionId, '--json'], { cwd, env }).stdout || '{}') as {
+                  status?: string;
+                }
+              ).status,
             { timeout: 20_000, interval: 200 },
           )
           .toBe('completed');

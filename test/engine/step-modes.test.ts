@@ -334,7 +334,13 @@ describe('step mode (stepFlow)', () => {
 describe('reading the engine maps', () => {
   it('an end node returning $NODE gets a snapshot, not the live map (no self-containing result)', async () => {
     const { runFlow, encodeValue } = await import('../../src/index.js');
-    const flow = parseFlow({ nodes: [{ type: 'start', id: 's', next: 'a' }, { type: 'assignment', id: 'a', output: { all: '$NODE' }, next: 'e' }, { type: 'end', id: 'e', output: '$NODE' }] });
+    const flow = parseFlow({
+      nodes: [
+        { type: 'start', id: 's', next: 'a' },
+        { type: 'assignment', id: 'a', output: { all: '$NODE' }, next: 'e' },
+        { type: 'end', id: 'e', output: '$NODE' },
+      ],
+    });
     const result = (await runFlow(flow, {})) as Record<string, unknown>;
     expect(result).toEqual({ s: null, a: { all: { s: null } } });
     expect(() => encodeValue(result)).not.toThrow();

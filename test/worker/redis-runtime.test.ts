@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { ExecutionTerminalError, newExecutionState } from '../../src/index.js';
 import { RedisExecutionStore } from '../../src/store/redis/redis-execution-store.js';
 import { FlowWorker } from '../../src/worker/flow-worker.js';
@@ -6,9 +6,7 @@ import { silentLogger } from '../../src/util/logger.js';
 import { REDIS_URL, redisGate, type ServiceGate } from '../support/services.js';
 import { chain, flakyStore, redisRuntime } from './support/redis-runtime.js';
 
-let gate: ServiceGate;
-beforeAll(async () => void 0);
-gate = await redisGate();
+const gate: ServiceGate = await redisGate();
 
 let rt: ReturnType<typeof redisRuntime> | undefined;
 afterEach(async () => {

@@ -143,11 +143,11 @@ export function flakyStore(
   }) as ExecutionStore & { failed: number };
 }
 
-export const chain = (nodes: Array<Record<string, unknown>>) => ({
+export const chain = (nodes: Array<Record<string, unknown> & { id: string }>) => ({
   flow_id: 'chain',
   nodes: [
-    { type: 'start', id: 'start', next: String(nodes[0]?.id ?? 'end') },
-    ...nodes.map((n, i) => ({ ...n, next: String(nodes[i + 1]?.id ?? 'end') })),
+    { type: 'start', id: 'start', next: nodes[0]?.id ?? 'end' },
+    ...nodes.map((n, i) => ({ ...n, next: nodes[i + 1]?.id ?? 'end' })),
     { type: 'end', id: 'end', output: '$NODE' },
   ],
 });
