@@ -188,7 +188,15 @@ describe('embedded runtime (memory store + local queue)', () => {
     });
     expect(JSON.stringify(state.error)).toContain('$NODE.l.client');
     expect(calls).toBe(1);
-    expect((await current.queue.stats()).inFlight + (await current.queue.stats()).ready).toBe(0);
+    await expect
+      .poll(
+        async () => {
+          const stats = await current!.queue.stats();
+          return stats.inFlight + stats.ready;
+        },
+        { timeout: 5000 },
+      )
+      .toBe(0);
   });
 
   it('a node returning a Date and a Set completes with types intact', async () => {

@@ -30,8 +30,10 @@ gate.describe('distributed runtime on Redis (store + Redis Streams queue)', () =
         details: { path: '$NODE.leak.client' },
       });
       expect(await rt.runs(id, 'leak')).toBe(1);
-      const stats = await rt.queue.stats();
-      expect(stats).toMatchObject({ ready: 0, inFlight: 0, deadLetters: 0 });
+      // The outcome is durable before the ack: the message is acknowledged right after.
+      await expect
+        .poll(() => rt!.queue.stats(), { timeout: 5000 })
+        .toMatchObject({ ready: 0, inFlight: 0, deadLetters: 0 });
       expect(state.timings.leak?.attempts).toBe(1);
     },
   );
@@ -84,12 +86,18 @@ gate.describe('distributed runtime on Redis (store + Redis Streams queue)', () =
           } else {
             expect(state.status).toBe('error');
             expect(state.error?.code).toBe('delivery_exhausted');
-            const dead = await rt.queue.listDeadLetters();
-            expect(dead.items.map((d) => [d.reason, d.executionId])).toEqual([
-              ['delivery_exhausted', id],
-            ]);
+            // The outcome is written first, then the message is dead-lettered and acknowledged.
+            await expect
+              .poll(
+                async () =>
+                  (await rt!.queue.listDeadLetters()).items.map((d) => [d.reason, d.executionId]),
+                { timeout: 5000 },
+              )
+              .toEqual([['delivery_exhausted', id]]);
           }
-          expect((await rt.queue.stats()).inFlight).toBe(0);
+          await expect
+            .poll(async () => (await rt!.queue.stats()).inFlight, { timeout: 5000 })
+            .toBe(0);
         } finally {
           await worker.stop();
         }
@@ -160,7 +168,9 @@ gate.describe('distributed runtime on Redis (store + Redis Streams queue)', () =
           retryable: false,
         });
         expect(state.context.$NODE ?? {}).not.toHaveProperty('huge'); // the last good checkpoint is kept
-        expect(await rt.queue.stats()).toMatchObject({ ready: 0, inFlight: 0, deadLetters: 0 });
+        await expect
+          .poll(() => rt!.queue.stats(), { timeout: 5000 })
+          .toMatchObject({ ready: 0, inFlight: 0, deadLetters: 0 });
       } finally {
         await worker.stop();
         await small.close();
@@ -185,7 +195,9 @@ gate.describe('distributed runtime on Redis (store + Redis Streams queue)', () =
       const ended = await rt.client.waitFor('orphan', { timeoutMs: 10_000, until: 'terminal' });
       expect(ended.status).toBe('error');
       expect(ended.error?.code).toBe('flow_definition_missing');
-      expect(await rt.queue.stats()).toMatchObject({ ready: 0, inFlight: 0, deadLetters: 0 });
+      await expect
+        .poll(() => rt!.queue.stats(), { timeout: 5000 })
+        .toMatchObject({ ready: 0, inFlight: 0, deadLetters: 0 });
     },
   );
 
@@ -219,7 +231,9 @@ gate.describe('distributed runtime on Redis (store + Redis Streams queue)', () =
       expect(state.status).toBe('completed');
       await new Promise((r) => setTimeout(r, 500)); // let the duplicates drain
       expect([await rt.runs(id, 'a'), await rt.runs(id, 'b')]).toEqual([1, 1]);
-      expect(await rt.queue.stats()).toMatchObject({ ready: 0, inFlight: 0, deadLetters: 0 });
+      await expect
+        .poll(() => rt!.queue.stats(), { timeout: 5000 })
+        .toMatchObject({ ready: 0, inFlight: 0, deadLetters: 0 });
       expect((await rt.client.get(id))?.version).toBe(state.version); // no duplicate end
     },
   );
