@@ -5,6 +5,8 @@ import {
   defineNode,
   ExecutionTerminalError,
   parseFlow,
+  reapStale,
+  runStep,
   UnknownExecutionError,
 } from '../../src/index.js';
 import { PlaitaClient } from '../../src/client/plaita-client.js';
@@ -90,6 +92,82 @@ describe('embedded runtime (memory store + local queue)', () => {
     const done = await current.client.get(id);
     expect(done).toMatchObject({ status: 'completed', result: { id: 7 } });
     expect(done?.inbox.map((e) => e.eventId)).toEqual(['other']);
+  });
+
+  it('a repeated dedupKey returns the first execution and starts nothing', async () => {
+    current = runtime();
+    const flow = readFileSync(new URL('../../examples/echo.json', import.meta.url), 'utf8');
+    const first = await current.client.start(
+      parseFlow(flow),
+      { name: 'Ada' },
+      { dedupKey: 'order-42' },
+    );
+    const again = await current.client.start(
+      parseFlow(flow),
+      { name: 'Bob' },
+      { dedupKey: 'order-42' },
+    );
+    expect(again).toBe(first);
+    const done = await current.client.waitFor(first, { timeoutMs: 5000, until: 'terminal' });
+    expect(done.result).toBe('Ada');
+    expect((await current.client.list()).items.map((i) => i.executionId)).toEqual([first]);
+  });
+
+  it('an event wait times out through its durable timer (the node timeout) and the flow goes on', async () => {
+    current = runtime();
+    const id = await current.client.start(
+      {
+        nodes: [
+          { type: 'start', id: 's', next: 'w' },
+          { type: 'event', id: 'w', event_type: 'never', timeout: 200, next: 'e' },
+          { type: 'end', id: 'e', output: '$NODE.w.status' },
+        ],
+      },
+      {},
+    );
+    expect((await current.client.waitFor(id, { timeoutMs: 5000 })).waiting?.dueAt).not.toBeNull();
+    const done = await current.client.waitFor(id, { timeoutMs: 5000, until: 'terminal' });
+    expect(done).toMatchObject({ status: 'completed', result: 'timeout' });
+  });
+
+  it('reap re-enqueues a stale running execution; it continues from its checkpoint', async () => {
+    let calls = 0;
+    const registry = defaultRegistry
+      .copy()
+      .register(defineNode({ type: 'once', run: () => ++calls }));
+    current = runtime(registry);
+    await current.worker.stop(); // no worker: we play a worker that died after its first checkpoint
+    const flow = parseFlow(
+      {
+        flow_id: 'reaped',
+        nodes: [
+          { type: 'start', id: 's', next: 'one' },
+          { type: 'once', id: 'one', next: 'two' },
+          { type: 'assignment', id: 'two', output: '$F.add($NODE.one, 1)', next: 'e' },
+          { type: 'end', id: 'e', output: '$NODE.two' },
+        ],
+      },
+      { registry },
+    );
+    const id = await current.client.start(flow, {});
+    const [message] = await current.queue.receive('dead-worker', { max: 1, blockMs: 0 });
+    await current.queue.ack(message!); // the message is gone with the worker
+    const queued = (await current.store.load(id))!;
+    const first = await runStep(flow, { input: {}, executionId: id });
+    if (first.status !== 'advanced') throw new Error(`unexpected ${first.status}`);
+    await current.store.save({
+      ...queued,
+      status: 'running',
+      context: first.context,
+      version: queued.version + 1,
+    });
+    expect(calls).toBe(1);
+    expect(await reapStale(current.store, current.queue, { idleMs: 60_000 })).toEqual([]); // not stale yet
+    expect(await reapStale(current.store, current.queue, { idleMs: 0 })).toEqual([id]);
+    await current.worker.tick(100);
+    const done = await current.client.waitFor(id, { timeoutMs: 5000, until: 'terminal' });
+    expect(done).toMatchObject({ status: 'completed', result: 2 });
+    expect(calls).toBe(1); // progress was kept: `one` did not run again
   });
 
   it('runs a flow to completion', async () => {
