@@ -97,3 +97,21 @@ export interface TaskQueueOptions {
 
 export const DEFAULT_VISIBILITY_TIMEOUT_MS = 30_000;
 export const DEFAULT_DLQ_MAX_LEN = 10_000;
+
+/**
+ * The execution a delivery belongs to, also for a malformed one when its JSON still names one
+ * (so an operator can find the dead letter by execution).
+ */
+export function executionIdOf(delivery: Delivery): string | null {
+  if (delivery.parsed.ok) return delivery.parsed.message.executionId;
+  try {
+    const value = JSON.parse(delivery.payload) as unknown;
+    const id =
+      typeof value === 'object' && value !== null
+        ? (value as { executionId?: unknown }).executionId
+        : undefined;
+    return typeof id === 'string' && id !== '' ? id : null;
+  } catch {
+    return null;
+  }
+}

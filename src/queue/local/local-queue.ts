@@ -6,6 +6,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import {
   DEFAULT_DLQ_MAX_LEN,
   DEFAULT_VISIBILITY_TIMEOUT_MS,
+  executionIdOf,
   type DeadLetter,
   type Delivery,
   type EnqueueOptions,
@@ -365,24 +366,6 @@ function openFile(path: string, busyTimeoutMs: number): BetterSqlite3.Database {
 /** Delivery ids are row ids; anything else matches no row (-1 never exists). */
 function rowId(id: string): number {
   return /^\d+$/.test(id) ? Number(id) : -1;
-}
-
-/**
- * The execution a delivery belongs to, also for a malformed one when its JSON still names one,
- * so an operator can find its dead letter. (Same rule as the Redis queue's.)
- */
-function executionIdOf(delivery: Delivery): string | null {
-  if (delivery.parsed.ok) return delivery.parsed.message.executionId;
-  try {
-    const value = JSON.parse(delivery.payload) as unknown;
-    const id =
-      typeof value === 'object' && value !== null
-        ? (value as { executionId?: unknown }).executionId
-        : undefined;
-    return typeof id === 'string' && id !== '' ? id : null;
-  } catch {
-    return null;
-  }
 }
 
 function positive(value: number, name: string): number {

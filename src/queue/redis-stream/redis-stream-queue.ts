@@ -7,6 +7,7 @@ import { TickBatch } from '../../store/redis/tick-batch.js';
 import {
   DEFAULT_DLQ_MAX_LEN,
   DEFAULT_VISIBILITY_TIMEOUT_MS,
+  executionIdOf,
   type DeadLetter,
   type Delivery,
   type EnqueueOptions,
@@ -21,7 +22,6 @@ import { ScanSchedule } from './scan-schedule.js';
 import { type QueueKeys, queueKeys } from './redis-stream-keys.js';
 import {
   claimedDeliveries,
-  executionIdOf,
   newDeliveries,
   queueStats,
   STREAM_ID,

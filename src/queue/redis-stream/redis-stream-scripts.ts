@@ -1,8 +1,8 @@
-import { LuaScript } from './lua-script.js';
+import { RedisScript } from '../../store/redis/redis-script.js';
 
 /** Every Lua script of the queue: one per atomic transition, `<name>.lua` beside this module. */
-const script = (name: string): LuaScript =>
-  new LuaScript(new URL(`./${name}.lua`, import.meta.url));
+const here = new URL('./', import.meta.url);
+const script = (name: string): RedisScript => new RedisScript(name, 'variadic', here);
 export const SCRIPTS = {
   ack: script('ack'),
   addTasks: script('add-tasks'),

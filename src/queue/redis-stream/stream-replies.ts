@@ -79,24 +79,6 @@ export function idMs(id: string): number {
   return Number(id.slice(0, id.indexOf('-')));
 }
 
-/**
- * The execution a delivery belongs to, also for a malformed one when its JSON still names one
- * (so an operator can find the dead letter by execution).
- */
-export function executionIdOf(delivery: Delivery): string | null {
-  if (delivery.parsed.ok) return delivery.parsed.message.executionId;
-  try {
-    const value = JSON.parse(delivery.payload) as unknown;
-    const id =
-      typeof value === 'object' && value !== null
-        ? (value as { executionId?: unknown }).executionId
-        : undefined;
-    return typeof id === 'string' && id !== '' ? id : null;
-  } catch {
-    return null;
-  }
-}
-
 /** stats.lua reply → the queue's counters (see RedisStreamQueue.stats for what each means). */
 export function queueStats(reply: unknown): {
   ready: number;

@@ -7,8 +7,8 @@ import { sendScript } from './send-script.js';
 export type ScriptArg = string | number;
 
 /**
- * One Lua script, read from the `.lua` file beside this module (the build copies them to
- * `dist/`), run by EVALSHA. When the server answers NOSCRIPT (its script cache was flushed,
+ * One Lua script, read from `<name>.lua` in `dir` (default: beside this module; the build copies
+ * them to `dist/`), run by EVALSHA. When the server answers NOSCRIPT (its script cache was flushed,
  * or a failover promoted a replica that never saw the script), it is sent again by EVAL,
  * which also caches it, so the next call is an EVALSHA hit again.
  *
@@ -21,12 +21,13 @@ export class RedisScript {
   constructor(
     readonly name: string,
     readonly keyCount: number | 'variadic',
+    private readonly dir: URL = new URL('./', import.meta.url),
   ) {}
 
   /** The script text (read once, at first use). */
   get source(): { text: string; sha: string } {
     if (!this.#source) {
-      const text = readFileSync(new URL(`./${this.name}.lua`, import.meta.url), 'utf8');
+      const text = readFileSync(new URL(`./${this.name}.lua`, this.dir), 'utf8');
       this.#source = { text, sha: createHash('sha1').update(text).digest('hex') };
     }
     return this.#source;
