@@ -233,3 +233,36 @@ export class InvalidTransitionError extends PlaitaError {
   readonly code = 'invalid_transition';
   readonly retryable = false;
 }
+
+/**
+ * An input, event payload or document refused before anything is stored: nested deeper than
+ * the limit (`input_too_deep`) or larger than it (`payload_too_large`). `path` says where.
+ */
+export class InputRejectedError extends PlaitaError {
+  override readonly name = 'InputRejectedError';
+  readonly code: 'input_too_deep' | 'payload_too_large';
+  readonly retryable = false;
+  readonly path: string;
+
+  constructor(
+    code: 'input_too_deep' | 'payload_too_large',
+    path: string,
+    message: string,
+    options: PlaitaErrorOptions = {},
+  ) {
+    super(message, options);
+    this.code = code;
+    this.path = path;
+  }
+}
+
+/**
+ * The store's configuration is wrong: a database or role that does not exist, credentials the
+ * server refuses, a path that is not a database file. Retrying the same configuration fails
+ * the same way, so unlike `StoreUnavailableError` it is not retryable; fix the URL or path.
+ */
+export class StoreConfigurationError extends PlaitaError {
+  override readonly name = 'StoreConfigurationError';
+  readonly code = 'store_misconfigured';
+  readonly retryable = false;
+}

@@ -4,7 +4,15 @@
  * switch on. A FlowError is never retryable: retries belong to the node's errorHandler.
  */
 
-export type FlowErrorType = 'node_error' | 'flow_error' | 'error_result' | 'node_not_found';
+export type FlowErrorType =
+  | 'node_error'
+  | 'flow_error'
+  | 'error_result'
+  | 'node_not_found'
+  /** A node's expression ran out of its evaluation budget (work, memory or time). */
+  | 'expression_budget'
+  /** The execution reached its maximum number of node visits. */
+  | 'step_limit';
 
 export type FlowErrorName =
   | 'NodeExecutionError'
@@ -14,6 +22,7 @@ export type FlowErrorName =
   | 'ErrorResult'
   | 'NodeNotFound'
   | 'ResumeError'
+  | 'StepLimit'
   | 'FlowError';
 
 /** The JSON-safe summary of an underlying error kept in `FlowError.cause`. */

@@ -2,6 +2,7 @@ import type { FunctionRegistry } from '../expression/function-registry.js';
 import { defaultFunctions } from '../expression/function-registry.js';
 import type { EventSubscriptions, ResolveFlow } from '../flow/node-type.js';
 import type { NodeRegistry } from '../nodes/node-registry.js';
+import { resolveLimits, type RuntimeLimits } from '../flow/runtime-limits.js';
 import { parseDuration } from '../util/duration.js';
 import { getDefaultLogger, type Logger } from '../util/logger.js';
 import type { FlowHooks } from './hooks.js';
@@ -25,6 +26,8 @@ export interface EngineOptions {
   callbackBaseUrl?: string;
   logger?: Logger;
   tenantId?: string;
+  /** Operator limits; unset fields keep their defaults (flow/runtime-limits.ts). */
+  limits?: Partial<RuntimeLimits>;
 }
 
 export interface ResolvedOptions {
@@ -41,6 +44,7 @@ export interface ResolvedOptions {
   callbackBaseUrl: string;
   log: Logger;
   tenantId: string | undefined;
+  limits: RuntimeLimits;
 }
 
 const HOOK_NAMES = [
@@ -90,5 +94,6 @@ function resolveFresh(options: EngineOptions): ResolvedOptions {
     callbackBaseUrl: options.callbackBaseUrl ?? 'http://localhost:8080',
     log: options.logger ?? getDefaultLogger(),
     tenantId: options.tenantId,
+    limits: resolveLimits(options.limits),
   };
 }

@@ -1,4 +1,5 @@
 import type { LoadedNode } from '../flow/flow.js';
+import { errorCode } from '../errors.js';
 import { FlowError, FlowResultError } from '../flow-errors.js';
 
 /** Builders for the FlowError kinds of flows.md §7.2, so messages stay consistent. */
@@ -17,7 +18,7 @@ export function nodeExecutionError(
     message ?? `node '${nodeLabel(node)}' failed: ${errorName(cause)}: ${errorMessage(cause)}`;
   return new FlowError({
     code,
-    type: 'node_error',
+    type: errorCode(cause) === 'expression_budget' ? 'expression_budget' : 'node_error',
     name: 'NodeExecutionError',
     message: text,
     node: node.def.id,

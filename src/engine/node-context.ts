@@ -1,6 +1,7 @@
 import type { Condition } from '../expression/condition.js';
 import { matchCondition } from '../expression/condition.js';
 import { evaluateValue } from '../expression/evaluate.js';
+import { EvaluationMeter } from '../expression/meter.js';
 import type { Context, EvaluationScope } from '../expression/scope.js';
 import type { Flow, LoadedNode } from '../flow/flow.js';
 import type { ExecutionMode, NodeContext, NodeDef, NodeRunOptions } from '../flow/node-type.js';
@@ -30,7 +31,10 @@ class NodeContextImpl implements NodeContext {
   }
 
   evaluate(value: unknown): MaybePromise<unknown> {
-    return evaluateValue(value, this.execution, { fallback: true });
+    // Literals (numbers, booleans, null) need no budget; strings and containers get one each.
+    if (typeof value !== 'object' && typeof value !== 'string') return value;
+    if (value === null) return null;
+    return evaluateValue(value, this.execution, { fallback: true, meter: this.#meter() });
   }
 
   matches(condition: Condition | null, extraRoots?: Context): MaybePromise<boolean> {
@@ -38,7 +42,17 @@ class NodeContextImpl implements NodeContext {
     const scope: EvaluationScope = extraRoots
       ? extendedScope(this.execution, extraRoots)
       : this.execution;
-    return matchCondition(condition, scope);
+    return matchCondition(condition, scope, this.#meter());
+  }
+
+  /** One evaluation's budget: the node's remaining time, capped by the operator's bound. */
+  #meter(): EvaluationMeter {
+    const now = Date.now();
+    const { maxEvaluationMs, nestedDataExpressions } = this.execution.options.limits;
+    const nodeDeadline = this.budget.effectiveDeadline();
+    const cap = now + maxEvaluationMs;
+    const deadline = nodeDeadline === null || nodeDeadline > cap ? cap : nodeDeadline;
+    return new EvaluationMeter(deadline, nestedDataExpressions, now);
   }
 
   get input(): unknown {
@@ -116,6 +130,7 @@ class NodeContextImpl implements NodeContext {
       events: o.events,
       resolveFlow: o.resolveFlow,
       tenantId: o.tenantId,
+      limits: o.limits,
     };
   }
 

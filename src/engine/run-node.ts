@@ -13,6 +13,7 @@ import {
   nodeTimeout,
 } from './flow-failures.js';
 import { hookError } from './hooks.js';
+import { shouldRetry } from './retry-policy.js';
 import { createNodeContext } from './node-context.js';
 
 /**
@@ -57,10 +58,10 @@ function attempts(execution: Execution, node: LoadedNode): unknown {
     } catch (error) {
       const reason = flowBudget.reason;
       if (reason) return settleAttempts(node, flowBudget, flowBudget, () => Promise.reject(reason));
-      if (!isRetryable(error) || def.errorHandler.retryTimes === 0)
-        return handleError(node, def.errorHandler, error);
+      const decision = shouldRetry(error, def.errorHandler, 1);
+      if (!decision.retry) return handleError(node, def.errorHandler, error);
       return settleAttempts(node, flowBudget, flowBudget, async () => {
-        await waitBeforeRetry(execution, node, flowBudget, 2);
+        await waitBeforeRetry(execution, node, flowBudget, 2, decision.delayMs);
         return attemptLoop(execution, node, flowBudget, visit, 2);
       });
     }
@@ -111,9 +112,9 @@ async function awaitAttempt(
     return result;
   } catch (error) {
     budget.throwIfAborted();
-    if (!isRetryable(error) || node.def.errorHandler.retryTimes === 0)
-      return handleError(node, node.def.errorHandler, error);
-    await waitBeforeRetry(execution, node, budget, 2);
+    const decision = shouldRetry(error, node.def.errorHandler, 1);
+    if (!decision.retry) return handleError(node, node.def.errorHandler, error);
+    await waitBeforeRetry(execution, node, budget, 2, decision.delayMs);
     return attemptLoop(execution, node, budget, visit, 2);
   }
 }
@@ -136,9 +137,9 @@ async function attemptLoop(
       return result;
     } catch (error) {
       budget.throwIfAborted();
-      if (!isRetryable(error) || attempt > handler.retryTimes)
-        return handleError(node, handler, error);
-      await waitBeforeRetry(execution, node, budget, attempt + 1);
+      const decision = shouldRetry(error, handler, attempt);
+      if (!decision.retry) return handleError(node, handler, error);
+      await waitBeforeRetry(execution, node, budget, attempt + 1, decision.delayMs);
     }
   }
 }
@@ -148,21 +149,10 @@ async function waitBeforeRetry(
   node: LoadedNode,
   budget: Budget,
   nextAttempt: number,
+  delayMs: number,
 ): Promise<void> {
-  const delay = retryDelay(node.def.errorHandler, nextAttempt);
-  if (delay > 0) await sleep(delay, budget);
+  if (delayMs > 0) await sleep(delayMs, budget);
   execution.log.debug({ node: node.def.id, attempt: nextAttempt }, 'retrying node');
-}
-
-/** Timeouts, `end` errors and cancellation are never retried (flows.md §7.4). */
-function isRetryable(error: unknown): boolean {
-  return !(error instanceof FlowResultError) && !isBudgetAbort(error);
-}
-
-/** The wait before attempt k (k ≥ 2) is `retryDelay × backoff^(k−2)`. */
-function retryDelay(handler: HandlerDef, nextAttempt: number): number {
-  if (handler.retryDelayMs === null) return 0;
-  return handler.retryDelayMs * handler.retryBackoff ** (nextAttempt - 2);
 }
 
 function handleError(node: LoadedNode, handler: HandlerDef, error: unknown): unknown {

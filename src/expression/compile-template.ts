@@ -1,6 +1,7 @@
 import type { TemplatePart } from './ast.js';
 import { compileExpression } from './compile.js';
 import type { Compiled, NestedEvaluator } from './compile.js';
+import type { EvaluationMeter } from './meter.js';
 import type { Context, EvaluationScope } from './scope.js';
 import { displayForm } from './values.js';
 import { isPromiseLike } from '../util/maybe-promise.js';
@@ -15,7 +16,7 @@ export function compileTemplate(
     typeof part === 'string' ? part : compileExpression(part, source, nested),
   );
   if (pieces.every((piece) => typeof piece === 'string')) return () => source;
-  return (scope, local, depth) => {
+  return (scope, local, depth, meter) => {
     let out = '';
     for (let i = 0; i < pieces.length; i++) {
       const piece = pieces[i] as string | Compiled;
@@ -23,10 +24,12 @@ export function compileTemplate(
         out += piece;
         continue;
       }
-      const value = piece(scope, local, depth);
-      if (isPromiseLike(value)) return finishTemplate(value, out, i, pieces, scope, local, depth);
+      const value = piece(scope, local, depth, meter);
+      if (isPromiseLike(value))
+        return finishTemplate(value, out, i, pieces, scope, local, depth, meter);
       out += displayForm(value);
     }
+    meter.produce(out, 'a template');
     return out;
   };
 }
@@ -39,11 +42,13 @@ async function finishTemplate(
   scope: EvaluationScope,
   local: Context | undefined,
   depth: number,
+  meter: EvaluationMeter,
 ): Promise<string> {
   let out = head + displayForm(await pending);
   for (let i = from + 1; i < pieces.length; i++) {
     const piece = pieces[i] as string | Compiled;
-    out += typeof piece === 'string' ? piece : displayForm(await piece(scope, local, depth));
+    out += typeof piece === 'string' ? piece : displayForm(await piece(scope, local, depth, meter));
   }
+  meter.produce(out, 'a template');
   return out;
 }

@@ -4,6 +4,7 @@ import { codePoints, hasSurrogates } from './code-points.js';
 import { ExpressionError } from './errors.js';
 import type { RegisteredFunction } from './function-registry.js';
 import { invokeFunction, unknownFunction } from './invoke-function.js';
+import type { EvaluationMeter } from './meter.js';
 import { resolveIndex } from './python-index.js';
 import type { Context, EvaluationScope } from './scope.js';
 import { isEvaluable } from './string-kind.js';
@@ -20,6 +21,7 @@ export type Compiled = (
   scope: EvaluationScope,
   local: Context | undefined,
   depth: number,
+  meter: EvaluationMeter,
 ) => MaybePromise<unknown>;
 
 /** Evaluates a string found by a field step against the object that holds it. */
@@ -28,6 +30,7 @@ export type NestedEvaluator = (
   holder: Context,
   scope: EvaluationScope,
   depth: number,
+  meter: EvaluationMeter,
 ) => MaybePromise<unknown>;
 
 /** Fields named like a root are read as that root (`$PARENT.INPUT.x` ≡ `$PARENT.$INPUT.x`). */
@@ -72,10 +75,13 @@ function compilePath(expr: PathExpr, source: string, nested: NestedEvaluator): C
       return isRecord(map) ? { ...map } : (map ?? null);
     };
   }
-  return (scope, local, depth) => {
+  // Strings under `$GLOBAL` come from the flow document; every other root holds data.
+  const dataRoot = key !== '$GLOBAL';
+  return (scope, local, depth, meter) => {
     const context = local ?? scope.context;
     if (!Object.hasOwn(context, key)) throw missingRoot(expr.root, context, source);
-    return walk(context[key] ?? null, steps, 0, scope, depth, source, nested);
+    const reevaluate = meter.nestedData || depth > 0 || !dataRoot ? nested : null;
+    return walk(context[key] ?? null, steps, 0, scope, depth, source, reevaluate, meter);
   };
 }
 
@@ -88,7 +94,8 @@ function walk(
   scope: EvaluationScope,
   depth: number,
   source: string,
-  nested: NestedEvaluator,
+  nested: NestedEvaluator | null,
+  meter: EvaluationMeter,
 ): MaybePromise<unknown> {
   let value = start;
   for (let i = from; i < steps.length; i++) {
@@ -102,12 +109,12 @@ function walk(
       // Read first, then confirm it is an own property: a miss costs no hasOwn call.
       value = holder[step.field];
       if (value === undefined || !Object.hasOwn(holder, step.field)) value = null;
-      if (typeof value === 'string' && isEvaluable(value)) {
-        const result = nested(value, holder, scope, depth + 1);
+      if (nested !== null && typeof value === 'string' && isEvaluable(value)) {
+        const result = nested(value, holder, scope, depth + 1, meter);
         if (isPromiseLike(result)) {
           const next = i + 1;
           return Promise.resolve(result).then((resolved) =>
-            walk(resolved, steps, next, scope, depth, source, nested),
+            walk(resolved, steps, next, scope, depth, source, nested, meter),
           );
         }
         value = result;
@@ -159,7 +166,7 @@ function compileCall(expr: CallExpr, source: string, nested: NestedEvaluator): C
   // found last time is a built-in, which is a WeakSet lookup otherwise.
   let lastSeen: RegisteredFunction | undefined;
   let lastIsBuiltin = false;
-  return (scope, local, depth) => {
+  return (scope, local, depth, meter) => {
     const registered = scope.functions.get(name);
     if (registered === undefined) throw unknownFunction(name, scope.functions);
     if (registered !== lastSeen) {
@@ -170,15 +177,15 @@ function compileCall(expr: CallExpr, source: string, nested: NestedEvaluator): C
     if (registered.sideEffects) scope.beforeMutation?.();
     const values = new Array<unknown>(count);
     for (let i = 0; i < count; i++) {
-      const value = (args[i] as Compiled)(scope, local, depth);
+      const value = (args[i] as Compiled)(scope, local, depth, meter);
       if (isPromiseLike(value)) {
-        return finishArguments(value, i, values, args, scope, local, depth).then((all) =>
-          invokeFunction(registered, builtin, all, scope),
+        return finishArguments(value, i, values, args, scope, local, depth, meter).then((all) =>
+          invokeFunction(registered, builtin, all, scope, meter),
         );
       }
       values[i] = value;
     }
-    return invokeFunction(registered, builtin, values, scope);
+    return invokeFunction(registered, builtin, values, scope, meter);
   };
 }
 
@@ -191,9 +198,10 @@ async function finishArguments(
   scope: EvaluationScope,
   local: Context | undefined,
   depth: number,
+  meter: EvaluationMeter,
 ): Promise<unknown[]> {
   values[from] = await pending;
   for (let i = from + 1; i < args.length; i++)
-    values[i] = await (args[i] as Compiled)(scope, local, depth);
+    values[i] = await (args[i] as Compiled)(scope, local, depth, meter);
   return values;
 }

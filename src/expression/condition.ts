@@ -1,4 +1,5 @@
 import { evaluateValue } from './evaluate.js';
+import { defaultMeter, sizeOf, type EvaluationMeter } from './meter.js';
 import { editDistance } from './edit-distance.js';
 import type { EvaluationScope } from './scope.js';
 import { isRecord, valueKind } from './value-kind.js';
@@ -163,16 +164,18 @@ function describe(value: unknown): string {
 export function matchCondition(
   condition: Condition,
   scope: EvaluationScope,
+  meter: EvaluationMeter = defaultMeter(),
 ): MaybePromise<boolean> {
   if (condition.kind === 'leaf') {
-    return whenReady(evaluateValue(condition.field, scope), (left) =>
-      whenReady(evaluateValue(condition.value, scope), (right) =>
-        applyOperator(condition.operator, left, right),
-      ),
+    return whenReady(evaluateValue(condition.field, scope, { meter }), (left) =>
+      whenReady(evaluateValue(condition.value, scope, { meter }), (right) => {
+        meter.charge(1 + sizeOf(left) + sizeOf(right), `the "${condition.operator}" operator`);
+        return applyOperator(condition.operator, left, right);
+      }),
     );
   }
   const { relation, conditions } = condition;
-  return whenReady(matchAll(conditions, 0, [], scope), (results) =>
+  return whenReady(matchAll(conditions, 0, [], scope, meter), (results) =>
     relation === 'and' ? results.every(Boolean) : results.length === 0 || results.some(Boolean),
   );
 }
@@ -182,13 +185,14 @@ function matchAll(
   from: number,
   results: boolean[],
   scope: EvaluationScope,
+  meter: EvaluationMeter,
 ): MaybePromise<boolean[]> {
   for (let i = from; i < conditions.length; i++) {
-    const result = matchCondition(conditions[i] as Condition, scope);
+    const result = matchCondition(conditions[i] as Condition, scope, meter);
     if (typeof result !== 'boolean') {
       return result.then((resolved) => {
         results.push(resolved);
-        return matchAll(conditions, i + 1, results, scope);
+        return matchAll(conditions, i + 1, results, scope, meter);
       });
     }
     results.push(result);

@@ -36,3 +36,13 @@ export class ValueTypeError extends Error {
 export class FunctionRegistrationError extends Error {
   override readonly name = 'FunctionRegistrationError';
 }
+
+/**
+ * An evaluation used more work, memory or time than its budget allows (see meter.ts). It is
+ * never retried: the same expression on the same data would only burn the budget again.
+ */
+export class ExpressionBudgetError extends Error {
+  override readonly name = 'ExpressionBudgetError';
+  readonly code = 'expression_budget';
+  readonly retryable = false;
+}

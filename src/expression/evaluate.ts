@@ -1,3 +1,4 @@
+import { defaultMeter, type EvaluationMeter } from './meter.js';
 import { programFor } from './program.js';
 import type { EvaluationScope } from './scope.js';
 import { isPlainObject } from './value-kind.js';
@@ -16,19 +17,20 @@ export type { StringKind } from './string-kind.js';
 export function evaluateValue(
   value: unknown,
   scope: EvaluationScope,
-  options?: { fallback?: boolean },
+  options?: { fallback?: boolean; meter?: EvaluationMeter },
 ): MaybePromise<unknown> {
-  return evaluateAny(value, scope, options?.fallback === true);
+  return evaluateAny(value, scope, options?.fallback === true, options?.meter ?? defaultMeter());
 }
 
 function evaluateAny(
   value: unknown,
   scope: EvaluationScope,
   fallback: boolean,
+  meter: EvaluationMeter,
 ): MaybePromise<unknown> {
-  if (typeof value === 'string') return evaluateString(value, scope, fallback);
-  if (Array.isArray(value)) return evaluateArray(value, scope, fallback);
-  if (isPlainObject(value)) return evaluateObject(value, scope, fallback);
+  if (typeof value === 'string') return evaluateString(value, scope, fallback, meter);
+  if (Array.isArray(value)) return evaluateArray(value, scope, fallback, meter);
+  if (isPlainObject(value)) return evaluateObject(value, scope, fallback, meter);
   return value;
 }
 
@@ -36,28 +38,30 @@ function evaluateString(
   text: string,
   scope: EvaluationScope,
   fallback: boolean,
+  meter: EvaluationMeter,
 ): MaybePromise<unknown> {
   const program = programFor(text, scope);
-  const result = program.run(scope, undefined, 0);
+  const result = program.run(scope, undefined, 0, meter);
   const parent = scope.parent;
   if (!fallback || parent === undefined || program.kind !== 'expression') return result;
   if (isPromiseLike(result)) {
     return Promise.resolve(result).then((resolved) =>
-      resolved === null ? evaluateString(text, parent, true) : resolved,
+      resolved === null ? evaluateString(text, parent, true, meter) : resolved,
     );
   }
-  return result === null ? evaluateString(text, parent, true) : result;
+  return result === null ? evaluateString(text, parent, true, meter) : result;
 }
 
 function evaluateArray(
   items: readonly unknown[],
   scope: EvaluationScope,
   fallback: boolean,
+  meter: EvaluationMeter,
 ): MaybePromise<unknown[]> {
   const out: unknown[] = [];
   for (let i = 0; i < items.length; i++) {
-    const value = evaluateAny(items[i], scope, fallback);
-    if (isPromiseLike(value)) return finishArray(value, i, items, out, scope, fallback);
+    const value = evaluateAny(items[i], scope, fallback, meter);
+    if (isPromiseLike(value)) return finishArray(value, i, items, out, scope, fallback, meter);
     out.push(value);
   }
   return out;
@@ -71,10 +75,11 @@ async function finishArray(
   out: unknown[],
   scope: EvaluationScope,
   fallback: boolean,
+  meter: EvaluationMeter,
 ): Promise<unknown[]> {
   out.push(await pending);
   for (let i = from + 1; i < items.length; i++)
-    out.push(await evaluateAny(items[i], scope, fallback));
+    out.push(await evaluateAny(items[i], scope, fallback, meter));
   return out;
 }
 
@@ -82,13 +87,15 @@ function evaluateObject(
   record: Record<string, unknown>,
   scope: EvaluationScope,
   fallback: boolean,
+  meter: EvaluationMeter,
 ): MaybePromise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   const keys = Object.keys(record);
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
-    const value = evaluateAny(record[key], scope, fallback);
-    if (isPromiseLike(value)) return finishObject(value, i, keys, record, out, scope, fallback);
+    const value = evaluateAny(record[key], scope, fallback, meter);
+    if (isPromiseLike(value))
+      return finishObject(value, i, keys, record, out, scope, fallback, meter);
     assign(out, key, value);
   }
   return out;
@@ -102,11 +109,12 @@ async function finishObject(
   out: Record<string, unknown>,
   scope: EvaluationScope,
   fallback: boolean,
+  meter: EvaluationMeter,
 ): Promise<Record<string, unknown>> {
   assign(out, keys[from] as string, await pending);
   for (let i = from + 1; i < keys.length; i++) {
     const key = keys[i] as string;
-    assign(out, key, await evaluateAny(record[key], scope, fallback));
+    assign(out, key, await evaluateAny(record[key], scope, fallback, meter));
   }
   return out;
 }

@@ -21,6 +21,12 @@ export interface FunctionOptions {
   /** Argument-count bounds checked before the call (a wrong count is a `FunctionCallError`). */
   minArgs?: number;
   maxArgs?: number;
+  /**
+   * Work units the call will cost, estimated from its arguments before it runs (meter.ts);
+   * default: one per element or character of the arguments. Declare it when the work grows
+   * faster than the input (a sort) or the output can dwarf it (a repeat).
+   */
+  cost?: (args: readonly unknown[]) => number;
 }
 
 /** Receives evaluated arguments only; may return a promise. */
@@ -34,6 +40,7 @@ export interface RegisteredFunction {
   readonly description: string | undefined;
   readonly minArgs?: number;
   readonly maxArgs?: number;
+  readonly cost?: (args: readonly unknown[]) => number;
 }
 
 /** `$F.<ident>(`: a name that does not match could never be called. */
@@ -123,6 +130,7 @@ function describe(
     description: options.description,
     ...(minArgs === undefined ? {} : { minArgs }),
     ...(maxArgs === undefined ? {} : { maxArgs }),
+    ...(options.cost === undefined ? {} : { cost: options.cost }),
   };
 }
 

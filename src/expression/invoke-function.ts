@@ -1,5 +1,6 @@
 import { FunctionCallError } from './errors.js';
 import type { FunctionRegistry, RegisteredFunction } from './function-registry.js';
+import { sizeOf, type EvaluationMeter } from './meter.js';
 import type { EvaluationScope } from './scope.js';
 import { isPromiseLike } from '../util/maybe-promise.js';
 import type { MaybePromise } from '../util/maybe-promise.js';
@@ -14,8 +15,11 @@ export function invokeFunction(
   builtin: boolean,
   args: unknown[],
   scope: EvaluationScope,
+  meter: EvaluationMeter,
 ): MaybePromise<unknown> {
   checkArity(registered, args.length);
+  const what = `$F.${registered.name}`;
+  meter.charge(registered.cost ? registered.cost(args) : argumentsCost(args), what);
   const fn = registered.fn;
   let result: unknown;
   if (builtin) {
@@ -33,8 +37,21 @@ export function invokeFunction(
   } else {
     result = fn(...args);
   }
-  if (isPromiseLike(result)) return Promise.resolve(result).then((value) => value ?? null);
-  return result ?? null;
+  if (isPromiseLike(result))
+    return Promise.resolve(result).then((value) => produced(meter, value ?? null, what));
+  return produced(meter, result ?? null, what);
+}
+
+function produced(meter: EvaluationMeter, value: unknown, what: string): unknown {
+  meter.produce(value, what);
+  return value;
+}
+
+/** What a call costs before it runs when its function declares nothing: one unit per element it gets. */
+function argumentsCost(args: readonly unknown[]): number {
+  let units = 1;
+  for (const arg of args) units += sizeOf(arg);
+  return units;
 }
 
 function checkArity(registered: RegisteredFunction, count: number): void {

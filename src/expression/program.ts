@@ -6,6 +6,7 @@ import { looksLikeOtherTemplateLanguage } from './other-template-language.js';
 import { ParseCache } from './parse-cache.js';
 import type { ParseCacheStats } from './parse-cache.js';
 import { parseExpression, parseTemplate } from './parser.js';
+import type { EvaluationMeter } from './meter.js';
 import type { Context, EvaluationScope } from './scope.js';
 import { classifyString } from './string-kind.js';
 import type { StringKind } from './string-kind.js';
@@ -18,10 +19,14 @@ export interface Program {
 }
 
 const CACHE_CAPACITY = 10_000;
+/** Characters the cache may hold in all (≈ 8 MiB of UTF-16). */
+const CACHE_MAX_CHARS = 4 * 1024 * 1024;
+/** Longer strings are parsed each time they are met: flow expressions are never this long. */
+const CACHE_MAX_KEY_LENGTH = 4_096;
 /** Nested-expression strings that lead to further nested strings; real data never gets close. */
 const MAX_NESTING = 64;
 
-const cache = new ParseCache<Program>(CACHE_CAPACITY);
+const cache = new ParseCache<Program>(CACHE_CAPACITY, CACHE_MAX_CHARS, CACHE_MAX_KEY_LENGTH);
 
 /** The compiled form of `text`, parsing it only on first sight. */
 export function programFor(text: string, scope: EvaluationScope): Program {
@@ -36,6 +41,11 @@ export function programFor(text: string, scope: EvaluationScope): Program {
 /** How many strings were parsed and how many evaluations reused one (for tests and metrics). */
 export function parseCacheStats(): ParseCacheStats {
   return cache.stats();
+}
+
+/** Characters of the strings the cache holds now (a memory bound the tests check). */
+export function parseCacheChars(): number {
+  return cache.heldChars();
 }
 
 /** Forgets every parsed string and resets the counters. */
@@ -80,6 +90,7 @@ function evaluateNested(
   holder: Context,
   scope: EvaluationScope,
   depth: number,
+  meter: EvaluationMeter,
 ): MaybePromise<unknown> {
   if (depth > MAX_NESTING) {
     throw new ExpressionError(
@@ -87,7 +98,9 @@ function evaluateNested(
       text,
     );
   }
-  return programFor(text, scope).run(scope, holder, depth);
+  // Parsing is linear in the text: a long string found in data pays for its length.
+  meter.charge(1 + (text.length >> 4), 'a nested expression');
+  return programFor(text, scope).run(scope, holder, depth, meter);
 }
 
 function otherLanguageWarning(text: string): string {

@@ -2,6 +2,7 @@ import type { Condition } from '../expression/condition.js';
 import type { Context } from '../expression/scope.js';
 import type { Flow } from './flow.js';
 import type { FlowLoader } from './flow-loader.js';
+import type { RuntimeLimits } from './runtime-limits.js';
 import type { Logger } from '../util/logger.js';
 import type { MaybePromise } from '../util/maybe-promise.js';
 
@@ -43,6 +44,8 @@ export interface NodeRunOptions {
   events: EventSubscriptions | undefined;
   resolveFlow: ResolveFlow | undefined;
   tenantId: string | undefined;
+  /** The operator's limits (runtime-limits.ts): a node never exceeds them. */
+  limits: RuntimeLimits;
 }
 
 export type ResolveFlow = (

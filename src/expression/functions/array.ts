@@ -6,6 +6,7 @@ import { isRecord, valueKind } from '../value-kind.js';
 import { compareValues, deepEqual } from '../values.js';
 import { arrayArg, callError, integerArg, isInteger, ownValue, stringArg } from './arguments.js';
 import { defineBuiltins } from './define-builtins.js';
+import { sizeOf } from '../meter.js';
 
 function len(fn: string, x: unknown): number {
   if (typeof x === 'string') return codePointLength(x);
@@ -162,6 +163,11 @@ export function registerArrayFunctions(registry: FunctionRegistry): void {
       minArgs: 1,
       maxArgs: 3,
       description: 'Stable sorted copy, optionally by key, descending',
+      // n log n comparisons, two units each (keyed copies, value comparison).
+      cost: ([a]) => {
+        const n = sizeOf(a);
+        return 1 + 2 * n * Math.ceil(Math.log2(n + 1));
+      },
     },
     getListItem: { fn: getListItem, minArgs: 2, maxArgs: 2, description: 'a[i]' },
     addListItem: {

@@ -12,6 +12,8 @@ export interface BuiltinSpec {
   readonly maxArgs?: number;
   readonly sideEffects?: boolean;
   readonly description: string;
+  /** See FunctionOptions.cost. */
+  readonly cost?: (args: readonly unknown[]) => number;
 }
 
 /** Registers a table of built-ins of one category, with their arity bounds. */
@@ -27,6 +29,7 @@ export function defineBuiltins(
       sideEffects: spec.sideEffects === true,
       minArgs: spec.minArgs,
       ...(spec.maxArgs === undefined ? {} : { maxArgs: spec.maxArgs }),
+      ...(spec.cost === undefined ? {} : { cost: spec.cost }),
     });
   }
 }

@@ -1,6 +1,7 @@
 import type { FunctionRegistry } from '../function-registry.js';
 import { callError, stringArg } from './arguments.js';
 import { defineBuiltins } from './define-builtins.js';
+import { deepSizeOf, MAX_PRODUCED_UNITS, sizeOf } from '../meter.js';
 import { pythonJsonDumps } from './python-json.js';
 
 /** `NaN`/`Infinity` literals are not JSON; a number too large for a double (1e400) is refused too. */
@@ -29,12 +30,21 @@ function jsonDumps(value: unknown): string {
 
 export function registerJsonFunctions(registry: FunctionRegistry): void {
   defineBuiltins(registry, 'json', {
-    json_loads: { fn: jsonLoads, minArgs: 1, maxArgs: 1, description: 'Parse JSON text' },
+    json_loads: {
+      fn: jsonLoads,
+      minArgs: 1,
+      maxArgs: 1,
+      description: 'Parse JSON text',
+      // Parsing with a reviver does about half a character per unit.
+      cost: ([s]) => 1 + 2 * sizeOf(s),
+    },
     json_dumps: {
       fn: jsonDumps,
       minArgs: 1,
       maxArgs: 1,
       description: "JSON text in Python's layout",
+      // Python's layout is written by hand: a few units per value of the whole structure.
+      cost: ([value]) => 1 + 4 * deepSizeOf(value, MAX_PRODUCED_UNITS),
     },
   });
 }

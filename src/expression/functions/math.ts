@@ -38,6 +38,12 @@ function repeat(sequence: string | unknown[], times: number): string | unknown[]
   return out;
 }
 
+function repeatedSize(sequence: unknown, times: unknown): number {
+  if (!isInteger(times) || !(typeof sequence === 'string' || Array.isArray(sequence))) return 0;
+  // Past the cap the function refuses by itself, with the clearer message.
+  return Math.min(sequence.length * Math.max(Number(times), 0), MAX_REPEAT_RESULT);
+}
+
 function div(a: unknown, b: unknown): number {
   const dividend = numberArg('div', a, 1);
   const divisor = numberArg('div', b, 2);
@@ -108,6 +114,8 @@ export function registerMathFunctions(registry: FunctionRegistry): void {
       minArgs: 2,
       maxArgs: 2,
       description: 'Product; a string or array times an integer repeats it',
+      // A repeat's output is known before it is built: charge it first.
+      cost: ([a, b]) => 1 + repeatedSize(a, b) + repeatedSize(b, a),
     },
     div: { fn: div, minArgs: 2, maxArgs: 2, description: 'True division a / b' },
     mod: { fn: mod, minArgs: 2, maxArgs: 2, description: 'Floored modulo (sign of b)' },

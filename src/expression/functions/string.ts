@@ -4,6 +4,7 @@ import { displayForm } from '../values.js';
 import { valueKind } from '../value-kind.js';
 import { callError, stringArg } from './arguments.js';
 import { defineBuiltins } from './define-builtins.js';
+import { sizeOf } from '../meter.js';
 import { splitOnWhitespace, stripEnd, stripStart } from './python-whitespace.js';
 
 /** Python's "cased" characters (Lu, Ll, Lt and the other-case letters), which `title` tracks. */
@@ -89,11 +90,24 @@ export function registerStringFunctions(registry: FunctionRegistry): void {
       minArgs: 1,
       maxArgs: 1,
       description: 'Title-case each run of cased letters',
+      // Word-by-word casing costs a few units per character.
+      cost: ([x]) => 1 + 3 * sizeOf(x),
     },
     strip: unary('strip', 'Remove whitespace at both ends', (text) => stripEnd(stripStart(text))),
     lstrip: unary('lstrip', 'Remove leading whitespace', stripStart),
     rstrip: unary('rstrip', 'Remove trailing whitespace', stripEnd),
-    replace: { fn: replace, minArgs: 3, maxArgs: 3, description: 'Replace every occurrence' },
+    replace: {
+      fn: replace,
+      minArgs: 3,
+      maxArgs: 3,
+      description: 'Replace every occurrence',
+      // The output can be the input times the replacement: charge the worst case first.
+      cost: ([s, old, replacement]) => {
+        const n = sizeOf(s);
+        const occurrences = n / Math.max(1, sizeOf(old));
+        return 1 + n + occurrences * sizeOf(replacement);
+      },
+    },
     split: {
       fn: split,
       minArgs: 2,

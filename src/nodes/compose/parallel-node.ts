@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Condition } from '../../expression/condition.js';
 import type { Flow } from '../../flow/flow.js';
+import type { Logger } from '../../util/logger.js';
 import { builtinNode, pick } from '../builtin-node.js';
 
 interface ParallelBranch {
@@ -26,6 +27,23 @@ const branchShape = z.looseObject({
  * awaited (a failure becomes a sentinel slot, not a node error); the rest run in the
  * background, best effort, failures only logged.
  */
+type BranchOutcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+function settle(work: Promise<unknown>): Promise<BranchOutcome> {
+  return work.then(
+    (value) => ({ ok: true, value }),
+    (error: unknown) => ({ ok: false, error }),
+  );
+}
+
+function logBackgroundFailure(log: Logger, branch: string, outcome: BranchOutcome): void {
+  if (!outcome.ok) log.warn({ branch, err: outcome.error }, 'background parallel branch failed');
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 export const parallelNode = builtinNode({
   type: 'parallel',
   schema: z.looseObject({
@@ -61,30 +79,22 @@ export const parallelNode = builtinNode({
       if (!isConditional || branch.condition === null || (await ctx.matches(branch.condition)))
         selected.push(branch);
     }
-    const running = new Map<string, Promise<unknown>>();
+    // Every branch promise gets its handler the moment it exists: a join branch that fails
+    // while an earlier one is still awaited must never become an unhandled rejection.
+    const joined = new Set(joinBranches);
+    const running = new Map<string, Promise<BranchOutcome>>();
     for (const branch of selected) {
       const input = branch.hasInput ? await ctx.evaluate(branch.input) : ctx.input;
-      running.set(branch.name, ctx.runChild(branch.flow!, input, branch.name));
-    }
-    const joined = new Set(joinBranches);
-    for (const [name, promise] of running) {
-      if (!joined.has(name)) {
-        promise.catch((error: unknown) =>
-          ctx.log.warn({ branch: name, err: error }, 'background parallel branch failed'),
-        );
-      }
+      const outcome = settle(ctx.runChild(branch.flow!, input, branch.name));
+      if (joined.has(branch.name)) running.set(branch.name, outcome);
+      else void outcome.then((o) => logBackgroundFailure(ctx.log, branch.name, o));
     }
     const result: Record<string, unknown> = {};
-    for (const branch of selected) {
-      if (!joined.has(branch.name)) continue;
-      try {
-        result[branch.name] = await running.get(branch.name);
-      } catch (error) {
-        result[branch.name] = {
-          __parallel_error__: error instanceof Error ? error.message : String(error),
-          __branch__: branch.name,
-        };
-      }
+    for (const [name, outcome] of running) {
+      const settled = await outcome;
+      result[name] = settled.ok
+        ? settled.value
+        : { __parallel_error__: errorText(settled.error), __branch__: name };
     }
     return result;
   },

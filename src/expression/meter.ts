@@ -1,0 +1,113 @@
+import { ExpressionBudgetError } from './errors.js';
+
+/**
+ * Work units an evaluation may spend per millisecond of the time it has. A unit is roughly
+ * one element or character touched; the slowest built-in per unit (a keyed sort) still does
+ * more than this many in a millisecond, so a budget derived from the remaining time runs out
+ * before the time does.
+ */
+export const UNITS_PER_MS = 20_000;
+/** What any evaluation may spend, however little time is left (a trivial path read must work). */
+const FLOOR_UNITS = 20_000;
+/** Units of values one evaluation may produce (≈ elements or characters): a memory bound. */
+export const MAX_PRODUCED_UNITS = 16 * 1024 * 1024;
+/** The clock is read once per this many units spent, so checking time costs next to nothing. */
+const CLOCK_EVERY_UNITS = 4_096;
+
+/**
+ * The budget of one evaluation: work charged before each function call (from its argument
+ * sizes), values produced charged after it, and the wall clock checked as units are spent. A
+ * string in data that turns out to be an expression cannot hold the event loop past the
+ * node's deadline by more than one built-in call on data that already exists.
+ */
+export class EvaluationMeter {
+  #units: number;
+  #produced = 0;
+  #sinceClock = 0;
+
+  constructor(
+    /** Absolute epoch ms after which the evaluation stops. */
+    readonly deadline: number,
+    /** Evaluate `$…` strings found while walking data (flows.md §5.5); off: only under `$GLOBAL`. */
+    readonly nestedData: boolean = true,
+    now: number = Date.now(),
+  ) {
+    this.#units = Math.max(FLOOR_UNITS, (deadline - now) * UNITS_PER_MS);
+  }
+
+  /** Spends `units` of work; throws ExpressionBudgetError when the budget or the time is gone. */
+  charge(units: number, what: string): void {
+    this.#units -= units;
+    if (this.#units < 0) {
+      throw new ExpressionBudgetError(
+        `expression budget exhausted by ${what}: the evaluation would exceed the work its node's remaining time allows`,
+      );
+    }
+    this.#sinceClock += units;
+    if (this.#sinceClock >= CLOCK_EVERY_UNITS) {
+      this.#sinceClock = 0;
+      if (Date.now() > this.deadline) {
+        throw new ExpressionBudgetError(
+          `expression budget exhausted by ${what}: the evaluation ran past its node's deadline`,
+        );
+      }
+    }
+  }
+
+  /** Records a value produced by `what`; throws when the evaluation has produced too much. */
+  produce(value: unknown, what: string): void {
+    const size = sizeOf(value);
+    if (size < 64) return;
+    this.#produced += size;
+    if (this.#produced > MAX_PRODUCED_UNITS) {
+      throw new ExpressionBudgetError(
+        `expression budget exhausted by ${what}: values produced exceed ${MAX_PRODUCED_UNITS} elements or characters`,
+      );
+    }
+    this.charge(size, what);
+  }
+}
+
+/** Shallow size in units: a string's length, an array's items, an object's keys; 1 otherwise. */
+export function sizeOf(value: unknown): number {
+  if (typeof value === 'string') return value.length;
+  if (Array.isArray(value)) return value.length;
+  if (typeof value === 'object' && value !== null) {
+    if (value instanceof Map || value instanceof Set) return value.size;
+    if (ArrayBuffer.isView(value)) return value.byteLength;
+    let keys = 0;
+    for (const key in value) if (Object.hasOwn(value, key)) keys++;
+    return keys;
+  }
+  return 1;
+}
+
+/**
+ * Deep size in units (every element, key and character), counted only up to `limit`: the
+ * estimate for work that walks a whole structure (JSON text) must not cost that walk itself.
+ */
+export function deepSizeOf(value: unknown, limit: number): number {
+  let total = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && total <= limit) {
+    const item = stack.pop();
+    total += sizeOf(item);
+    if (Array.isArray(item)) {
+      for (const child of item as unknown[]) if (typeof child !== 'number') stack.push(child);
+    } else if (typeof item === 'object' && item !== null && !ArrayBuffer.isView(item)) {
+      for (const key in item) {
+        if (Object.hasOwn(item, key)) {
+          total += key.length;
+          stack.push((item as Record<string, unknown>)[key]);
+        }
+      }
+    }
+  }
+  return total;
+}
+
+/** A meter for callers outside a node (tests, tools): the default time bound from now. */
+export function defaultMeter(maxMs = 1_000, nestedData = true): EvaluationMeter {
+  const now = Date.now();
+  return new EvaluationMeter(now + maxMs, nestedData, now);
+}

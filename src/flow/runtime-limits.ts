@@ -1,0 +1,51 @@
+/**
+ * Limits an operator sets for every flow a process runs, whatever the flow document says.
+ * A flow may ask for less (a smaller `maxSteps`, `blockPrivateNetworks: true`); it can never
+ * get more than these. The defaults suit a trusted flow run from a terminal; `plaita serve`
+ * and `plaita worker` tighten them (see docs/limits.md).
+ */
+export interface RuntimeLimits {
+  /**
+   * Who decides whether http nodes may reach loopback, private, link-local and other special
+   * addresses: `flow` lets each node's `blockPrivateNetworks` decide, `deny` blocks them for
+   * every node, `allow` lifts the block even where a node asked for it.
+   */
+  privateNetworks: 'flow' | 'deny' | 'allow';
+  /** Ceiling of an http response body in bytes (a node may set a smaller `maxResponseBytes`). */
+  maxResponseBytes: number;
+  /** Ceiling of node visits per execution (a flow may set a smaller `maxSteps`). */
+  maxSteps: number;
+  /** Ceiling of `while`/`loop` iterations, whatever `maxIterations` a node asks for. */
+  maxIterations: number;
+  /** Wall-clock bound of one expression evaluation when no node or flow timeout is nearer. */
+  maxEvaluationMs: number;
+  /**
+   * Whether a `$…` string found while walking input, event or response data is evaluated as
+   * an expression (flows.md §5.5, the original's rule). Off: only strings under `$GLOBAL`,
+   * which come from the flow document itself, are.
+   */
+  nestedDataExpressions: boolean;
+  /** Deepest nesting of a flow document, an input or event data (arrays and objects). */
+  maxDepth: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<RuntimeLimits> = Object.freeze({
+  privateNetworks: 'flow',
+  maxResponseBytes: 10 * 1024 * 1024,
+  maxSteps: 10_000,
+  maxIterations: 100_000,
+  maxEvaluationMs: 1_000,
+  nestedDataExpressions: true,
+  maxDepth: 256,
+});
+
+/** Defaults overlaid with what the caller set (unset fields keep the default). */
+export function resolveLimits(limits: Partial<RuntimeLimits> | undefined): RuntimeLimits {
+  if (!limits) return DEFAULT_LIMITS;
+  const out: RuntimeLimits = { ...DEFAULT_LIMITS };
+  for (const key of Object.keys(limits) as (keyof RuntimeLimits)[]) {
+    const value = limits[key];
+    if (value !== undefined) (out as unknown as Record<string, unknown>)[key] = value;
+  }
+  return out;
+}
