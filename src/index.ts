@@ -37,6 +37,7 @@ export {
   type FunctionOptions,
 } from './expression/function-registry.js';
 export type { Condition } from './expression/condition.js';
+export { DEFAULT_LIMITS, type RuntimeLimits } from './flow/runtime-limits.js';
 
 // Errors
 export {
@@ -62,6 +63,7 @@ export {
   UnknownExecutionError,
   ExecutionTerminalError,
   InvalidTransitionError,
+  InputRejectedError,
   type ErrorRecord,
   type DefinitionIssue,
 } from './errors.js';

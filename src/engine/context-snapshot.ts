@@ -1,3 +1,4 @@
+import { setOwn } from '../util/own-record.js';
 import type { Context } from '../expression/scope.js';
 
 /**
@@ -52,7 +53,7 @@ function cloneValue(value: unknown, seen: Map<object, unknown>): unknown {
     proto === null ? (Object.create(null) as Record<string, unknown>) : {};
   seen.set(value, out);
   for (const key of Object.keys(value))
-    out[key] = cloneValue((value as Record<string, unknown>)[key], seen);
+    setOwn(out, key, cloneValue((value as Record<string, unknown>)[key], seen));
   return out;
 }
 

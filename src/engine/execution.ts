@@ -4,7 +4,9 @@ import type { Flow, LoadedNode } from '../flow/flow.js';
 import type { ExecutionMode } from '../flow/node-type.js';
 import { childExecutionId, randomExecutionId } from '../util/ids.js';
 import type { Logger } from '../util/logger.js';
+import { getOwn, setOwn } from '../util/own-record.js';
 import { Budget } from './budget.js';
+import { stepLimit } from './flow-failures.js';
 import { cloneContext, snapshotContext } from './context-snapshot.js';
 import type { ResolvedOptions } from './engine-options.js';
 import { type HookEventBase, type FlowHooks, fireHooks, type HookName } from './hooks.js';
@@ -36,6 +38,8 @@ export class Execution implements EvaluationScope {
   readonly #touched = new Set<string>();
   /** A mutating `$F` function ran: any stored value may have changed. */
   #mutated = false;
+  /** Node visits so far (from `$VISITS` when restored from a checkpoint), for the step limit. */
+  #steps: number | undefined;
 
   constructor(
     readonly flow: Flow,
@@ -96,24 +100,37 @@ export class Execution implements EvaluationScope {
 
   visitsOf(nodeId: string): number {
     const visits = this.#context.$VISITS as Record<string, number>;
-    return Object.hasOwn(visits, nodeId) ? visits[nodeId]! : 0;
+    return getOwn(visits, nodeId) ?? 0;
+  }
+
+  /**
+   * Counts one node visit against the step limit: the smaller of the flow's `maxSteps` and
+   * the operator's ceiling. Past it the execution ends with FlowError `step_limit`, so a
+   * cycle in the graph can never run for ever.
+   */
+  countStep(nodeId: string): void {
+    this.#steps ??= totalVisits(this.#context.$VISITS);
+    const ceiling = this.options.limits.maxSteps;
+    const limit = this.flow.maxSteps === null ? ceiling : Math.min(this.flow.maxSteps, ceiling);
+    if (this.#steps >= limit) throw stepLimit(nodeId, limit);
+    this.#steps++;
   }
 
   /** flows.md §2.3. */
   record(node: LoadedNode, result: unknown): void {
     const ctx = this.#context;
     const id = node.def.id;
-    (ctx.$NODE as Record<string, unknown>)[id] = result;
+    setOwn(ctx.$NODE as Record<string, unknown>, id, result);
     this.#touched.add(id);
     ctx.$LAST_NODE = id;
     ctx.$BRANCH = node.nodeType.branching ? result : null;
     const visits = ctx.$VISITS as Record<string, number>;
-    visits[id] = (Object.hasOwn(visits, id) ? visits[id]! : 0) + 1;
+    setOwn(visits, id, (getOwn(visits, id) ?? 0) + 1);
   }
 
   /** Replaces one node's result without touching visits (a suspension's state changing). */
   replaceResult(nodeId: string, result: unknown): void {
-    (this.#context.$NODE as Record<string, unknown>)[nodeId] = result;
+    setOwn(this.#context.$NODE as Record<string, unknown>, nodeId, result);
     this.#touched.add(nodeId);
     this.#context.$BRANCH = null;
   }
@@ -157,6 +174,13 @@ export class Execution implements EvaluationScope {
     const budget = new Budget(spec.nodeBudget, deadline, 'flow', spec.signal ? [spec.signal] : []);
     return new Execution(spec.flow, this.options, 'run', context, budget, this);
   }
+}
+
+function totalVisits(visits: unknown): number {
+  let total = 0;
+  if (typeof visits === 'object' && visits !== null)
+    for (const count of Object.values(visits)) if (typeof count === 'number') total += count;
+  return total;
 }
 
 /** flows.md §6.1 setup: the roots every execution starts with. */

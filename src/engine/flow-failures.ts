@@ -124,3 +124,14 @@ function errorName(error: unknown): string {
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** The execution made as many node visits as it may (a cycle, or a loop gone wrong). */
+export function stepLimit(node: string, limit: number): FlowError {
+  return new FlowError({
+    code: -500,
+    type: 'step_limit',
+    name: 'StepLimit',
+    message: `the execution reached its limit of ${limit} node visits before node '${node}' (maxSteps)`,
+    node,
+  });
+}

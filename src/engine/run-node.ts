@@ -23,6 +23,7 @@ import { createNodeContext } from './node-context.js';
  */
 export async function runNode(execution: Execution, node: LoadedNode): Promise<unknown> {
   const id = node.def.id;
+  execution.countStep(id);
   if (execution.hasHook('onNodeStart')) await execution.fire('onNodeStart', { node: id });
   const hooks = execution.hasHook('onNodeEnd');
   let result: unknown;

@@ -1,3 +1,4 @@
+import { getOwn } from '../util/own-record.js';
 import type { Context } from '../expression/scope.js';
 import type { Flow, LoadedNode } from '../flow/flow.js';
 import type { ResumeType } from '../flow/node-type.js';
@@ -147,7 +148,7 @@ function nextAfterLast(execution: Execution): LoadedNode | null {
   return resolveNext(
     execution,
     last,
-    last.nodeType.branching ? branch : (execution.nodeResults[lastId] ?? null),
+    last.nodeType.branching ? branch : (getOwn(execution.nodeResults, lastId) ?? null),
   );
 }
 

@@ -1,5 +1,6 @@
 import type { Flow } from '../flow/flow.js';
 import type { ExecutionMode } from '../flow/node-type.js';
+import { checkDepth } from '../util/value-depth.js';
 import { Budget } from './budget.js';
 import { resolveOptions, type EngineOptions, type ResolvedOptions } from './engine-options.js';
 import { Execution, initialContext } from './execution.js';
@@ -34,12 +35,9 @@ export function newTopLevelExecution(
   mode: ExecutionMode,
 ): Execution {
   const options = resolveOptions(engineOptions);
-  const context = initialContext(
-    flow,
-    options,
-    engineOptions?.executionId,
-    checkTopLevelInput(input),
-  );
+  const checked = checkTopLevelInput(input);
+  checkDepth(checked, options.limits.maxDepth, '$INPUT');
+  const context = initialContext(flow, options, engineOptions?.executionId, checked);
   return new Execution(
     flow,
     options,

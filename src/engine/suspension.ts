@@ -1,3 +1,4 @@
+import { getOwn } from '../util/own-record.js';
 import type { LoadedNode } from '../flow/flow.js';
 import type { ResumeType } from '../flow/node-type.js';
 import type { Execution } from './execution.js';
@@ -18,7 +19,7 @@ export interface Waiting {
 type NodeState = Record<string, unknown>;
 
 function stateOf(execution: Execution, nodeId: string): NodeState | null {
-  const value = execution.nodeResults[nodeId];
+  const value = getOwn(execution.nodeResults, nodeId);
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     ? (value as NodeState)
     : null;

@@ -93,6 +93,8 @@ export const topLevelShape = {
   exposeEnv: z.array(z.string()).nullable().optional(),
   expose_env: z.array(z.string()).nullable().optional(),
   idempotencyKey: z.boolean().optional(),
+  maxSteps: z.number().int().positive().nullable().optional(),
+  max_steps: z.number().int().positive().nullable().optional(),
   metadata: z.unknown().optional(),
   author: z.unknown().optional(),
   desc: z.unknown().optional(),

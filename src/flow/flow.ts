@@ -32,6 +32,8 @@ export interface Flow {
   readonly globalContext: Readonly<Record<string, unknown>>;
   readonly exposeEnv: readonly string[];
   readonly idempotencyKey: boolean;
+  /** Most node visits one execution may make (new); null: the operator's ceiling alone. */
+  readonly maxSteps: number | null;
   readonly inputType: TypeSchema | null;
   readonly outputType: TypeSchema | null;
   readonly warnings: readonly string[];

@@ -15,7 +15,8 @@ import type { FlowLoader } from './flow-loader.js';
 import type { NodeTypeLookup } from './node-type-lookup.js';
 import type { NodeContext, NodeDef, NodeType } from './node-type.js';
 import { normalizeCommon } from './normalize-common.js';
-import { parseDocumentText } from './parse-document.js';
+import { checkDocumentDepth, MAX_DOCUMENT_DEPTH, parseDocumentText } from './parse-document.js';
+import { checkDepth } from '../util/value-depth.js';
 import { parseTypeSchema, type TypeSchema, TypeSchemaError } from './type-schema.js';
 import { envWarnings } from './env-warnings.js';
 
@@ -38,6 +39,8 @@ export function isLoadedFlow(value: unknown): value is Flow {
 
 /** Loads a parsed document; throws FlowDefinitionError listing every issue with its path. */
 export function loadFlowDocument(document: unknown, options: LoadOptions): Flow {
+  // An object handed over directly was never parsed here: its depth is checked all the same.
+  checkDocumentDepth(() => checkDepth(document, MAX_DOCUMENT_DEPTH, ''));
   const session = new LoadSession(options.registry);
   const flow = loadInSession(document, '', session);
   if (session.issues.length > 0) throw new FlowDefinitionError(session.issues);
@@ -93,6 +96,7 @@ function loadInSession(document: unknown, prefix: string, session: LoadSession):
     globalContext: top?.globalContext ?? top?.global_context ?? {},
     exposeEnv,
     idempotencyKey: top?.idempotencyKey ?? true,
+    maxSteps: top?.maxSteps ?? top?.max_steps ?? null,
     inputType: typeSchema(
       top?.inputType ?? top?.input_type,
       formatPath(prefix, [top?.inputType ? 'inputType' : 'input_type']),
@@ -334,6 +338,7 @@ function emptyFlow(warnings: string[]): Flow {
     globalContext: {},
     exposeEnv: [],
     idempotencyKey: true,
+    maxSteps: null,
     inputType: null,
     outputType: null,
     warnings,

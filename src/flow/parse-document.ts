@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parseDocument } from 'yaml';
-import { FlowDefinitionError } from '../errors.js';
+import { FlowDefinitionError, InputRejectedError } from '../errors.js';
+import { checkDepth, checkTextDepth } from '../util/value-depth.js';
+import { DEFAULT_LIMITS } from './runtime-limits.js';
 
 /**
  * flows.md §1.1: JSON when the first non-blank character is `{` or `[` (falling back to YAML,
@@ -16,6 +18,19 @@ export function parseDocumentText(
   if (trimmed === '')
     throw new FlowDefinitionError([{ path: '', message: 'the flow document is empty' }]);
   const looksJson = trimmed.startsWith('{') || trimmed.startsWith('[');
+  // Parsers recurse: a hostile document thousands of levels deep must be refused before it
+  // reaches one (flow-style YAML uses the same brackets, so this covers it too).
+  checkDocumentDepth(() => checkTextDepth(text, MAX_DOCUMENT_DEPTH, 'the flow document'));
+  const parsed = parseByFormat(text, format, looksJson);
+  checkDocumentDepth(() => checkDepth(parsed, MAX_DOCUMENT_DEPTH, ''));
+  return parsed;
+}
+
+function parseByFormat(
+  text: string,
+  format: 'json' | 'yaml' | 'auto',
+  looksJson: boolean,
+): unknown {
   if (format === 'json' || (format === 'auto' && looksJson)) {
     try {
       return JSON.parse(text) as unknown;
@@ -35,6 +50,19 @@ export function parseDocumentText(
   }
 }
 
+/** Deeper than any flow needs (a child flow inside a child flow costs four levels). */
+export const MAX_DOCUMENT_DEPTH = DEFAULT_LIMITS.maxDepth;
+
+/** A depth refusal becomes the document's definition error, naming where it went too deep. */
+export function checkDocumentDepth(check: () => void): void {
+  try {
+    check();
+  } catch (error) {
+    if (!(error instanceof InputRejectedError)) throw error;
+    throw new FlowDefinitionError([{ path: error.path, message: error.message }]);
+  }
+}
+
 function parseYaml(text: string): unknown {
   const doc = parseDocument(text, {
     version: '1.1',
@@ -45,7 +73,14 @@ function parseYaml(text: string): unknown {
       tags.filter((tag) => typeof tag === 'object' && tag.tag !== 'tag:yaml.org,2002:timestamp'),
   });
   if (doc.errors.length > 0) throw doc.errors[0]!;
-  return doc.toJS({ maxAliasCount: 1000 }) as unknown;
+  try {
+    return doc.toJS({ maxAliasCount: 1000 }) as unknown;
+  } catch (error) {
+    // Block-style YAML nests by indentation, which the bracket count cannot see.
+    if (error instanceof RangeError)
+      throw new Error(`the document nests too deeply (limit ${MAX_DOCUMENT_DEPTH} levels)`);
+    throw error;
+  }
 }
 
 function syntaxError(format: string, error: unknown): FlowDefinitionError {

@@ -41,16 +41,4 @@ export const SPECIAL_NUMBERS: ReadonlyMap<string, number> = new Map([
   ['-0', -0],
 ]);
 
-/** Assignment to `__proto__` would set the prototype instead of creating the property. */
-export function setOwn(target: Record<string, unknown>, name: string, value: unknown): void {
-  if (name === '__proto__') {
-    Object.defineProperty(target, name, {
-      value,
-      writable: true,
-      enumerable: true,
-      configurable: true,
-    });
-  } else {
-    target[name] = value;
-  }
-}
+export { setOwn } from '../util/own-record.js';

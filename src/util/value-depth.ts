@@ -16,7 +16,7 @@ export function checkDepth(value: unknown, maxDepth: number, rootPath: string): 
       throw new InputRejectedError(
         'input_too_deep',
         item.path,
-        `${item.path} is nested more than ${maxDepth} levels deep`,
+        `${item.path || 'the value'} is nested more than ${maxDepth} levels deep`,
       );
     }
     if (Array.isArray(item.value)) {
@@ -25,7 +25,11 @@ export function checkDepth(value: unknown, maxDepth: number, rootPath: string): 
         stack.push({ value: items[i], depth: item.depth + 1, path: `${item.path}[${i}]` });
     } else if (isWalkable(item.value)) {
       for (const [key, child] of Object.entries(item.value))
-        stack.push({ value: child, depth: item.depth + 1, path: `${item.path}.${key}` });
+        stack.push({
+          value: child,
+          depth: item.depth + 1,
+          path: item.path === '' ? key : `${item.path}.${key}`,
+        });
     }
   }
 }
@@ -46,7 +50,8 @@ export function parseJsonWithDepth(text: string, maxDepth: number, rootPath: str
   return JSON.parse(text) as unknown;
 }
 
-function checkTextDepth(text: string, maxDepth: number, rootPath: string): void {
+/** The nesting of JSON-like text (brackets outside strings), checked without parsing it. */
+export function checkTextDepth(text: string, maxDepth: number, rootPath: string): void {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

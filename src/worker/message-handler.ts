@@ -1,3 +1,4 @@
+import { getOwn } from '../util/own-record.js';
 import type { ErrorRecord } from '../errors.js';
 import { peekNextNode } from '../engine/peek-next.js';
 import type { TaskMessage } from '../queue/task-message.js';
@@ -70,7 +71,7 @@ export class MessageHandler {
     handling.lease = lease;
     if (isTerminal(state.status) && !(message.kind === 'retry' && state.status === 'error'))
       return { kind: 'already_terminal' };
-    const flow = await this.deps.resolver.byHash(state.flowHash);
+    const flow = await this.deps.resolver.byHash(state.flowHash, { tenantId: state.tenantId });
     const keeper = new LeaseKeeper(store, this.deps.queue, lease, delivery, settings.workerId, {
       leaseTtlMs: settings.leaseTtlMs,
       visibilityTimeoutMs: settings.visibilityTimeoutMs,
@@ -292,7 +293,9 @@ export class MessageHandler {
     if (!handling.lease) return null;
     const state = await store.load(executionId, { tenantId });
     if (!state || isTerminal(state.status)) return null;
-    const flow = await this.deps.resolver.byHash(state.flowHash).catch(() => null);
+    const flow = await this.deps.resolver
+      .byHash(state.flowHash, { tenantId: state.tenantId })
+      .catch(() => null);
     const keeper = new LeaseKeeper(
       store,
       this.deps.queue,
@@ -376,7 +379,7 @@ function errorRecord(
     message:
       failure?.message ??
       (result.kind === 'crash_loop'
-        ? `node '${result.nodeId}' was started ${driver.state.timings[result.nodeId]?.attempts ?? '?'} times without finishing`
+        ? `node '${result.nodeId}' was started ${getOwn(driver.state.timings, result.nodeId)?.attempts ?? '?'} times without finishing`
         : code),
     retryable: false,
     ...(details ? { details } : {}),

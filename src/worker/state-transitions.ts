@@ -1,8 +1,14 @@
+import { getOwn, withOwn } from '../util/own-record.js';
 import type { Waiting } from '../engine/suspension.js';
 import type { Context } from '../expression/scope.js';
 import type { ErrorRecord } from '../errors.js';
 import type { ErrorCause, FlowError } from '../flow-errors.js';
-import type { ExecutionState, ExecutionStatus, WaitingOn } from '../state/execution-state.js';
+import type {
+  ExecutionState,
+  ExecutionStatus,
+  NodeTiming,
+  WaitingOn,
+} from '../state/execution-state.js';
 
 /**
  * Pure builders of the next state. The worker persists what they return (fenced); nothing
@@ -28,25 +34,22 @@ export function countStart(
   now: Date,
 ): Pick<ExecutionState, 'attempts' | 'timings'> {
   if (nodeId === null) return { attempts: state.attempts, timings: state.timings };
-  const previous = state.timings[nodeId];
+  const previous = getOwn(state.timings, nodeId);
   const restart = previous !== undefined && previous.endedAt === null;
   return {
-    attempts: { ...state.attempts, [nodeId]: (state.attempts[nodeId] ?? 0) + 1 },
-    timings: {
-      ...state.timings,
-      [nodeId]: {
-        startedAt: now.toISOString(),
-        endedAt: null,
-        attempts: restart ? previous.attempts + 1 : 1,
-        durationMs: null,
-      },
-    },
+    attempts: withOwn(state.attempts, nodeId, (getOwn(state.attempts, nodeId) ?? 0) + 1),
+    timings: withOwn<NodeTiming>(state.timings, nodeId, {
+      startedAt: now.toISOString(),
+      endedAt: null,
+      attempts: restart ? previous.attempts + 1 : 1,
+      durationMs: null,
+    }),
   };
 }
 
 /** Starts of the current visit of `nodeId` that never finished (0 when it is not mid-visit). */
 export function unfinishedStarts(state: ExecutionState, nodeId: string | null): number {
-  const timing = nodeId === null ? undefined : state.timings[nodeId];
+  const timing = nodeId === null ? undefined : getOwn(state.timings, nodeId);
   return timing && timing.endedAt === null ? timing.attempts : 0;
 }
 
@@ -75,15 +78,16 @@ export function afterStep(
 }
 
 function closeTiming(state: ExecutionState, nodeId: string | null, now: Date): ExecutionState {
-  const timing = nodeId === null ? undefined : state.timings[nodeId];
+  const timing = nodeId === null ? undefined : getOwn(state.timings, nodeId);
   if (!timing || nodeId === null || timing.endedAt !== null) return state;
   const startedAt = Date.parse(timing.startedAt);
   return {
     ...state,
-    timings: {
-      ...state.timings,
-      [nodeId]: { ...timing, endedAt: now.toISOString(), durationMs: now.getTime() - startedAt },
-    },
+    timings: withOwn<NodeTiming>(state.timings, nodeId, {
+      ...timing,
+      endedAt: now.toISOString(),
+      durationMs: now.getTime() - startedAt,
+    }),
   };
 }
 

@@ -13,6 +13,7 @@ import { describe } from 'vitest';
 import { checkpointCases } from './checkpoint.cases.js';
 import { corpusCases } from './corpus.cases.js';
 import { expiryCases } from './expiry.cases.js';
+import { hostileIdCases } from './hostile-ids.cases.js';
 import { leaseCases } from './lease.cases.js';
 import { listCases } from './list.cases.js';
 import { outageCases } from './outage.cases.js';
@@ -35,6 +36,7 @@ export function describeExecutionStore(
     roundTripCases(factory, options.propertyRuns ?? 60);
     serializationCases(factory);
     corpusCases(factory);
+    hostileIdCases(factory);
     checkpointCases(factory);
     leaseCases(factory);
     listCases(factory);

@@ -4,6 +4,19 @@ import { childFlowOf, collectionShape, loadChildFlow } from './collection.js';
 
 const DEFAULT_MAX_ITERATIONS = 1000;
 
+/** A while loop reached the operator's ceiling before its own `maxIterations`. */
+export class IterationLimitError extends Error {
+  override readonly name = 'IterationLimitError';
+  readonly code = 'iteration_limit';
+  readonly retryable = false;
+
+  constructor(ceiling: number, requested: number) {
+    super(
+      `while loop reached the operator's ceiling of ${ceiling} iterations (the flow asks for up to ${requested})`,
+    );
+  }
+}
+
 /**
  * flows.md §3.10: before each round the condition sees `$LOOP-ITEM` (the previous result) and
  * `$LOOP-INDEX`; the loop stops when it does not match or at `maxIterations`. Without a
@@ -25,6 +38,9 @@ export const whileNode = builtinNode({
   }),
   async run(ctx) {
     const { condition, maxIterations } = ctx.def;
+    // The operator's ceiling bounds what a flow may ask for. Reaching it is an error, not the
+    // flow's own quiet stop: the flow asked for more rounds than it got.
+    const ceiling = ctx.options.limits.maxIterations;
     const flow = childFlowOf(ctx.def);
     let previous: unknown = null;
     for (let index = 0; ; index++) {
@@ -39,6 +55,7 @@ export const whileNode = builtinNode({
         ctx.warn(`while loop stopped at maxIterations (${maxIterations})`);
         break;
       }
+      if (index >= ceiling) throw new IterationLimitError(ceiling, maxIterations);
       previous = await ctx.runChild(flow, { item: previous, index }, index);
     }
     return previous;
