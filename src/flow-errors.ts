@@ -115,6 +115,10 @@ export function summarizeCause(error: unknown): ErrorCause {
     const code = (error as { code?: unknown }).code;
     const summary: ErrorCause = { name: error.name, message: error.message };
     if (typeof code === 'number' || typeof code === 'string') summary.code = code;
+    // A node error wrapping a typed reason (e.g. http 1002 because of response_too_large)
+    // keeps that reason: it is what an operator filters on.
+    const reason = (error.cause as { code?: unknown } | undefined)?.code;
+    if (typeof reason === 'string') summary.type = reason;
     return summary;
   }
   return { name: typeof error, message: String(error) };

@@ -35,7 +35,7 @@ export interface HttpRequest {
   url: URL;
   method: HttpMethod;
   headers: Headers;
-  /** JSON text, or null for no body. */
+  /** JSON text, or null for no body: a string, so a 307/308 hop can send it again. */
   body: string | null;
 }
 

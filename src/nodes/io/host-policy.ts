@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import { isSpecialAddress } from './special-address.js';
 
 /** A request refused by the node's host policy (flows.md §3.16); the node reports it as 1002. */
 export class HostPolicyError extends Error {
@@ -15,30 +16,9 @@ export interface HostPolicyOptions {
   allowedHosts: readonly string[];
   deniedHosts: readonly string[];
   blockPrivateNetworks: boolean;
+  /** Who asked for the block, named in refusals; `blockPrivateNetworks` when absent. */
+  blockedBy?: string;
 }
-
-/**
- * flows.md §3.16 private/special ranges. Node's BlockList also matches IPv4-mapped IPv6
- * addresses (`::ffff:127.0.0.1`) against the IPv4 subnets. `::/128` is our addition: like
- * `0.0.0.0`, connecting to the unspecified address reaches the local host.
- */
-const PRIVATE_NETWORKS = [
-  '0.0.0.0/8',
-  '10.0.0.0/8',
-  '127.0.0.0/8',
-  '169.254.0.0/16',
-  '172.16.0.0/12',
-  '192.0.0.0/24',
-  '192.168.0.0/16',
-  '100.64.0.0/10',
-  '198.18.0.0/15',
-  '::1/128',
-  'fc00::/7',
-  'fe80::/10',
-  '::/128',
-] as const;
-
-const privateNetworks = blockListOf(PRIVATE_NETWORKS);
 
 type HostRule =
   | { entry: string; kind: 'exact'; host: string }
@@ -55,6 +35,7 @@ export class HostPolicy {
   readonly #denied: HostRule[];
   readonly #enforceAllowed: boolean;
   readonly #blockPrivate: boolean;
+  readonly #blockedBy: string;
 
   constructor(options: HostPolicyOptions) {
     this.#allowed = options.allowedHosts.map(parseHostRule);
@@ -62,6 +43,7 @@ export class HostPolicy {
     // A non-empty list is enforced even when every entry is blank (as in the original).
     this.#enforceAllowed = options.allowedHosts.length > 0;
     this.#blockPrivate = options.blockPrivateNetworks;
+    this.#blockedBy = options.blockedBy ?? 'blockPrivateNetworks';
   }
 
   /** Throws HostPolicyError naming the host and the rule; returns the addresses that passed. */
@@ -86,10 +68,10 @@ export class HostPolicy {
     if (this.#blockPrivate) {
       // Every resolved address counts, not only the allowed ones: a host that can lead
       // into a private network is refused as a whole.
-      const hit = addresses.find((a) => privateNetworks.check(a.address, familyName(a)));
+      const hit = addresses.find((a) => isSpecialAddress(a.address));
       if (hit)
         throw new HostPolicyError(
-          `host "${host}" resolves to private/special address ${hit.address} (blockPrivateNetworks)`,
+          `host "${host}" resolves to private/special address ${hit.address} (${this.#blockedBy})`,
         );
     }
     return passed;
@@ -165,15 +147,6 @@ function parseCidr(text: string): BlockList | null {
   if (version === 0 || prefix < 0 || prefix > (version === 4 ? 32 : 128)) return null;
   const block = new BlockList();
   block.addSubnet(address, prefix, version === 4 ? 'ipv4' : 'ipv6');
-  return block;
-}
-
-function blockListOf(cidrs: readonly string[]): BlockList {
-  const block = new BlockList();
-  for (const cidr of cidrs) {
-    const [address = '', prefix = ''] = cidr.split('/');
-    block.addSubnet(address, Number(prefix), isIP(address) === 4 ? 'ipv4' : 'ipv6');
-  }
   return block;
 }
 

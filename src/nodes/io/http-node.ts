@@ -12,6 +12,7 @@ import {
 } from './build-request.js';
 import { HostPolicy } from './host-policy.js';
 import { HttpErrorCode } from './http-error-codes.js';
+import { httpLimits } from './http-limits.js';
 import { sendRequest, type HttpResponseData } from './send-request.js';
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -27,6 +28,7 @@ const timeoutSchema = z
   .optional();
 const hostListSchema = z.array(z.string()).nullable().optional();
 const redirectsSchema = z.number().int().min(0).nullable().optional();
+const bytesSchema = z.number().int().min(1).nullable().optional();
 
 export interface HttpFields {
   url: string;
@@ -42,6 +44,8 @@ export interface HttpFields {
   deniedHosts: string[];
   blockPrivateNetworks: boolean;
   maxRedirects: number;
+  /** The node's own body cap; null = the operator's `maxResponseBytes` alone. */
+  maxResponseBytes: number | null;
   failOnStatus: boolean;
 }
 
@@ -66,6 +70,8 @@ export const httpNode = builtinNode({
     block_private_networks: z.boolean().nullable().optional(),
     maxRedirects: redirectsSchema,
     max_redirects: redirectsSchema,
+    maxResponseBytes: bytesSchema,
+    max_response_bytes: bytesSchema,
     failOnStatus: z.boolean().nullable().optional(),
     addressing: z.unknown().optional(), // accepted and ignored (original's service routing)
     delegate: z.unknown().optional(),
@@ -88,6 +94,7 @@ export const httpNode = builtinNode({
       deniedHosts: pick(raw.deniedHosts, raw.denied_hosts) ?? [],
       blockPrivateNetworks: pick(raw.blockPrivateNetworks, raw.block_private_networks) ?? false,
       maxRedirects: pick(raw.maxRedirects, raw.max_redirects) ?? DEFAULT_MAX_REDIRECTS,
+      maxResponseBytes: pick(raw.maxResponseBytes, raw.max_response_bytes) ?? null,
       failOnStatus: raw.failOnStatus ?? false,
     };
   },
@@ -95,10 +102,17 @@ export const httpNode = builtinNode({
   async run(ctx) {
     try {
       const request = buildRequest(await evaluateParts(ctx));
+      const limits = httpLimits(ctx.def, ctx.options.limits);
       const response = await sendRequest(request, {
-        policy: new HostPolicy(ctx.def),
+        policy: new HostPolicy({
+          allowedHosts: ctx.def.allowedHosts,
+          deniedHosts: ctx.def.deniedHosts,
+          blockPrivateNetworks: limits.blockPrivateNetworks,
+          blockedBy: limits.blockedBy,
+        }),
         maxRedirects: ctx.def.maxRedirects,
         hopTimeoutMs: ctx.def.requestTimeoutMs,
+        maxResponseBytes: limits.maxResponseBytes,
         signal: ctx.signal,
       });
       return await handleResponse(ctx, response);

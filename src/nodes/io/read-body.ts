@@ -1,12 +1,18 @@
 import { TextDecoder } from 'node:util';
+import { readLimitedBody } from './read-limited-body.js';
 
 /**
  * The response body as the node's result (flows.md §3.16): parsed JSON when the text parses,
  * else the text. The text is decoded with the charset the response declares (Python clients
- * do the same), UTF-8 when it declares none or one we do not know.
+ * do the same), UTF-8 when it declares none or one we do not know. At most `limitBytes` are
+ * read (ResponseTooLargeError beyond).
  */
-export async function readBody(response: Response): Promise<unknown> {
-  const bytes = await response.arrayBuffer();
+export async function readBody(
+  response: Response,
+  request: { url: URL; method: string },
+  limitBytes: number,
+): Promise<unknown> {
+  const bytes = await readLimitedBody(response, request, limitBytes);
   const text = decoderFor(response.headers.get('content-type')).decode(bytes);
   try {
     return JSON.parse(text) as unknown;

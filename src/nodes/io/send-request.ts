@@ -1,9 +1,11 @@
 import { NodeError } from '../../flow-errors.js';
-import type { HttpMethod, HttpRequest } from './build-request.js';
+import type { HttpRequest } from './build-request.js';
 import { HostPolicyError, type HostPolicy } from './host-policy.js';
 import { HttpErrorCode } from './http-error-codes.js';
 import { PinnedAgent } from './pinned-agent.js';
 import { readBody } from './read-body.js';
+import { ResponseTooLargeError } from './read-limited-body.js';
+import { nextHop } from './redirect-hop.js';
 import { HostResolutionError, resolveHost } from './resolve-host.js';
 
 export interface SendOptions {
@@ -11,6 +13,8 @@ export interface SendOptions {
   maxRedirects: number;
   /** Per hop, body included; null = no limit of its own. */
   hopTimeoutMs: number | null;
+  /** Cap of the final response body in bytes, decoded (ResponseTooLargeError beyond). */
+  maxResponseBytes: number;
   /** The node's signal: its abort reason is rethrown as is (timeout, cancellation). */
   signal: AbortSignal;
   /** Extra trusted certificate authority, PEM (tests). */
@@ -31,7 +35,8 @@ const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]
 /**
  * Sends the request and follows redirects itself (never fetch's own following), so the host
  * policy is checked on every hop and each hop connects only to the addresses it passed.
- * Throws NodeError 1002 when the exchange cannot be completed.
+ * Throws NodeError 1002 when the exchange cannot be completed, a final body over
+ * `maxResponseBytes` included (cause: ResponseTooLargeError).
  */
 export async function sendRequest(
   request: HttpRequest,
@@ -39,31 +44,27 @@ export async function sendRequest(
 ): Promise<HttpResponseData> {
   const agent = new PinnedAgent(options.ca === undefined ? {} : { ca: options.ca });
   try {
-    let { url, method, body } = request;
-    const headers = new Headers(request.headers);
+    let hop = request; // nextHop copies: the caller's request is never changed
     for (let redirects = 0; ; redirects++) {
       const hopSignal =
         options.hopTimeoutMs === null
           ? options.signal
           : AbortSignal.any([options.signal, AbortSignal.timeout(options.hopTimeoutMs)]);
-      const hop: HttpRequest = { url, method, headers, body };
-      const response = await failuresAsNodeErrors(hop.url, options, hopSignal, () =>
-        sendHop(agent, hop, options.policy, hopSignal),
+      const current = hop;
+      const response = await failuresAsNodeErrors(current.url, options, hopSignal, () =>
+        sendHop(agent, current, options.policy, hopSignal),
       );
-      const next = redirectTarget(response, url);
+      const next = redirectTarget(response, current.url);
       if (next === null)
-        return await failuresAsNodeErrors(hop.url, options, hopSignal, () =>
-          toResponseData(response),
+        return await failuresAsNodeErrors(current.url, options, hopSignal, () =>
+          toResponseData(response, current, options.maxResponseBytes),
         );
       await response.body?.cancel().catch(() => undefined);
       if (redirects >= options.maxRedirects)
         notCompleted(
           `too many redirects: more than ${options.maxRedirects} (last to ${next.href})`,
         );
-      if (next.origin !== url.origin) headers.delete('authorization'); // credentials stay with their origin
-      method = redirectMethod(response.status, method);
-      body = null; // the body goes with the first hop only
-      url = next;
+      hop = nextHop(current, response.status, next);
     }
   } finally {
     await agent.destroy();
@@ -102,16 +103,15 @@ function redirectTarget(response: Response, current: URL): URL | null {
   }
 }
 
-/** 301/302/303 switch to GET, except HEAD; 307/308 keep the method. */
-function redirectMethod(status: number, method: HttpMethod): HttpMethod {
-  return (status === 301 || status === 302 || status === 303) && method !== 'HEAD' ? 'GET' : method;
-}
-
-async function toResponseData(response: Response): Promise<HttpResponseData> {
+async function toResponseData(
+  response: Response,
+  request: HttpRequest,
+  maxResponseBytes: number,
+): Promise<HttpResponseData> {
   const headers: Record<string, string> = {};
   for (const name of new Set(response.headers.keys()))
     headers[name] = response.headers.get(name) ?? '';
-  const data = await readBody(response);
+  const data = await readBody(response, request, maxResponseBytes);
   return { status: response.status, statusText: response.statusText, headers, data };
 }
 
@@ -132,6 +132,7 @@ async function failuresAsNodeErrors<T>(
     if (error instanceof NodeError) throw error;
     if (error instanceof HostPolicyError || error instanceof HostResolutionError)
       notCompleted(`request to ${url.href} refused: ${error.message}`, error);
+    if (error instanceof ResponseTooLargeError) notCompleted(error.message, error);
     if (hopSignal.aborted) {
       // Only the per-hop timer can have fired: the node's own signal was checked above.
       notCompleted(

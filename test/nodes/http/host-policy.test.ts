@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runFlow } from '../../../src/engine/run-flow.js';
 import {
   HostPolicy,
   HostPolicyError,
@@ -6,6 +7,9 @@ import {
   type ResolvedAddress,
 } from '../../../src/nodes/io/host-policy.js';
 import { resolveHost } from '../../../src/nodes/io/resolve-host.js';
+import { embeddedIpv4, isSpecialAddress } from '../../../src/nodes/io/special-address.js';
+import { silentLogger } from '../../../src/util/logger.js';
+import { TestServer, sendJson } from './test-server.js';
 
 const PUBLIC: ResolvedAddress[] = [{ address: '93.184.216.34', family: 4 }];
 
@@ -145,6 +149,107 @@ describe('HostPolicy addresses', () => {
       ]),
     ).toHaveLength(2);
     expect(refusal(p, 'http://www.example/', mixed)).toContain('10.1.2.3');
+  });
+});
+
+describe('SSRF address classes', () => {
+  const refused = (address: string): string =>
+    refusal(policy({ blockPrivateNetworks: true }), 'http://target.example/', [
+      { address, family: address.includes(':') ? 6 : 4 },
+    ]);
+
+  it.each([
+    [
+      'IPv4-compatible ::/96 (refused whole)',
+      ['::127.0.0.1', '::7f00:1', '::10.0.0.1', '::8.8.8.8'],
+    ],
+    [
+      'NAT64 64:ff9b::/96 embedding a private IPv4',
+      ['64:ff9b::127.0.0.1', '64:ff9b::a00:1', '64:ff9b::169.254.169.254'],
+    ],
+    ['local-use NAT64 64:ff9b:1::/48 (refused whole)', ['64:ff9b:1::808:808', '64:ff9b:1:ffff::1']],
+    [
+      '6to4 2002::/16 embedding a private IPv4',
+      ['2002:7f00:1::1', '2002:c0a8:101::', '2002:a9fe:a9fe::1'],
+    ],
+    ['Teredo 2001::/32 (refused whole)', ['2001:0:4136:e378:8000:63bf:3fff:fdd2', '2001::1']],
+    ['IPv4 multicast 224.0.0.0/4', ['224.0.0.1', '239.255.255.250']],
+    ['IPv6 multicast ff00::/8', ['ff02::1', 'ff05::1:3']],
+    ['broadcast 255.255.255.255', ['255.255.255.255']],
+    ['reserved 240.0.0.0/4', ['240.0.0.1', '250.1.2.3']],
+    ['IPv4 documentation ranges', ['192.0.2.1', '198.51.100.7', '203.0.113.9']],
+    ['IPv6 documentation ranges', ['2001:db8::1', '3fff::1']],
+    ['site-local fec0::/10', ['fec0::1']],
+    [
+      'IPv4-mapped and SIIT forms embedding a special IPv4',
+      ['::ffff:127.0.0.1', '::ffff:169.254.169.254', '::ffff:224.0.0.1', '::ffff:0:7f00:1'],
+    ],
+    ['link-local with a zone id', ['fe80::1%eth0']],
+  ])('blockPrivateNetworks refuses %s', (_name, addresses) => {
+    for (const address of addresses) {
+      expect(refused(address)).toBe(
+        `host "target.example" resolves to private/special address ${address} (blockPrivateNetworks)`,
+      );
+    }
+  });
+
+  it.each([
+    '8.8.8.8',
+    '2606:4700::1111',
+    '::ffff:8.8.8.8', // IPv4-mapped public
+    '64:ff9b::8.8.8.8', // NAT64 to a public host (IPv6-only networks with DNS64)
+    '2002:808:808::1', // 6to4 of a public host
+    '2001:4860:4860::8888', // 2001::/23 is not all Teredo
+    '223.255.255.255',
+    '192.0.3.1',
+  ])('blockPrivateNetworks admits the public address %s', (address) => {
+    expect(isSpecialAddress(address)).toBe(false);
+  });
+
+  it('extracts the IPv4 of mapped, SIIT, NAT64 and 6to4 addresses only', () => {
+    expect(embeddedIpv4('::ffff:7f00:1')).toBe('127.0.0.1');
+    expect(embeddedIpv4('::ffff:0:a00:1')).toBe('10.0.0.1');
+    expect(embeddedIpv4('64:ff9b::c0a8:101')).toBe('192.168.1.1');
+    expect(embeddedIpv4('2002:a9fe:a9fe:1::5')).toBe('169.254.169.254');
+    expect(embeddedIpv4('2606:4700::1111')).toBeNull();
+    expect(embeddedIpv4('64:ff9b:0:0:1::808:808')).toBeNull();
+  });
+
+  describe('against a real server on 127.0.0.1', () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      server = await TestServer.start();
+      server.route('/json', (_req, res) => sendJson(res, 200, { reached: true }));
+    });
+    afterAll(() => server.close());
+
+    const call = (url: string): Promise<unknown> =>
+      runFlow(
+        {
+          flow_id: 'ssrf',
+          nodes: [
+            { type: 'start', id: 'start', next: 'call' },
+            { type: 'http', id: 'call', next: 'end', url, blockPrivateNetworks: true },
+            { type: 'end', id: 'end', output: '$NODE.call' },
+          ],
+        },
+        {},
+        { logger: silentLogger },
+      );
+
+    it.each(['[::127.0.0.1]', '[::ffff:127.0.0.1]', '[64:ff9b::127.0.0.1]', '[2002:7f00:1::1]'])(
+      'http://%s:PORT/ is refused before any connection',
+      async (host) => {
+        const before = server.requests.length;
+        await expect(call(server.url('/json', host))).rejects.toMatchObject({
+          cause: {
+            code: 1002,
+            message: expect.stringContaining('private/special address') as unknown,
+          },
+        });
+        expect(server.requests.length).toBe(before);
+      },
+    );
   });
 });
 

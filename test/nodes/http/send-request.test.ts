@@ -66,6 +66,7 @@ function options(
     }),
     maxRedirects: 5,
     hopTimeoutMs: 5000,
+    maxResponseBytes: 1024 * 1024,
     signal: new AbortController().signal,
     ...rest,
   };
@@ -111,30 +112,30 @@ describe('sendRequest responses', () => {
 });
 
 describe('sendRequest redirects', () => {
-  it.each([301, 302, 303])('%i turns POST into GET and drops the body', async (status) => {
-    const response = await sendRequest(
-      request(`/r${status}`, { method: 'POST', body: { big: true } }),
-      options(),
-    );
-    expect(response.data).toEqual({ method: 'GET', body: '' });
-    const hops = server.requests.slice(-2);
-    expect(hops.map((r) => [r.method, r.url, r.headers['content-type']])).toEqual([
-      ['POST', `/r${status}`, 'application/json'],
-      ['GET', '/json', 'application/json'],
-    ]);
-  });
-
-  it.each([307, 308])(
-    '%i keeps the method but sends the body on the first hop only',
+  it.each([301, 302, 303])(
+    '%i turns POST into GET, drops the body and Content-Type',
     async (status) => {
       const response = await sendRequest(
-        request(`/r${status}`, { method: 'PUT', body: [1] }),
+        request(`/r${status}`, { method: 'POST', body: { big: true } }),
         options(),
       );
-      expect(response.data).toEqual({ method: 'PUT', body: '' });
-      expect(server.requests.at(-2)?.body).toBe('[1]');
+      expect(response.data).toEqual({ method: 'GET', body: '' });
+      const hops = server.requests.slice(-2);
+      expect(hops.map((r) => [r.method, r.url, r.headers['content-type']])).toEqual([
+        ['POST', `/r${status}`, 'application/json'],
+        ['GET', '/json', undefined],
+      ]);
     },
   );
+
+  it.each([307, 308])('%i keeps the method and sends the body again', async (status) => {
+    const response = await sendRequest(
+      request(`/r${status}`, { method: 'PUT', body: [1] }),
+      options(),
+    );
+    expect(response.data).toEqual({ method: 'PUT', body: '[1]' });
+    expect(server.requests.at(-2)?.body).toBe('[1]');
+  });
 
   it('keeps HEAD on a 302', async () => {
     await sendRequest(request('/r302', { method: 'HEAD' }), options());
@@ -177,15 +178,15 @@ describe('sendRequest redirects', () => {
     );
   });
 
-  it('keeps Authorization on the same origin only', async () => {
+  it('keeps Authorization on the same origin only (another host name is another origin)', async () => {
     await sendRequest(request('/r307', { headers: { Authorization: 'Bearer t' } }), options());
     expect(server.requests.at(-1)?.headers.authorization).toBe('Bearer t');
     await sendRequest(
-      request('/to-localhost', { headers: { Authorization: 'Bearer t', 'X-Other': 'kept' } }),
+      request('/to-localhost', { headers: { Authorization: 'Bearer t', 'X-Other': 'dropped' } }),
       options(),
     );
     expect(server.requests.at(-1)?.headers.authorization).toBeUndefined();
-    expect(server.requests.at(-1)?.headers['x-other']).toBe('kept');
+    expect(server.requests.at(-1)?.headers['x-other']).toBeUndefined();
   });
 });
 
