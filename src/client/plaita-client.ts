@@ -59,8 +59,11 @@ export class WaitTimeoutError extends Error {
  */
 export class PlaitaClient {
   readonly #tenant: string;
-  /** Flow documents already published through this client (by identity): one put per flow, not per start. */
-  readonly #published = new WeakMap<object, StoredFlow>();
+  /**
+   * Flow documents already published through this client (by identity, then tenant): one put
+   * per flow and tenant, not per start.
+   */
+  readonly #published = new WeakMap<object, Map<string, StoredFlow>>();
 
   constructor(private readonly options: PlaitaClientOptions) {
     this.#tenant = options.tenantId ?? DEFAULT_TENANT;
@@ -78,9 +81,8 @@ export class PlaitaClient {
       (options.dedupKey ? dedupExecutionId(tenantId, options.dedupKey) : randomUUID());
     if (options.dedupKey && (await this.options.store.load(executionId, { tenantId })))
       return executionId;
-    const document = await this.#document(flow, options.version ?? null);
-    const stored = this.#published.get(document) ?? (await this.options.flows.put(document));
-    this.#published.set(document, stored);
+    const document = await this.#document(flow, options.version ?? null, tenantId);
+    const stored = await this.#publish(document, tenantId);
     const state = newExecutionState({
       executionId,
       tenantId,
@@ -175,13 +177,15 @@ export class PlaitaClient {
     }
   }
 
+  /** A flowId resolves within the starting tenant only: its own publications, never another's. */
   async #document(
     flow: Flow | Record<string, unknown> | string,
     version: string | null,
+    tenantId: string,
   ): Promise<Record<string, unknown>> {
     if (isLoadedFlow(flow)) return flow.document;
     if (typeof flow === 'string' && /^[\w.-]+$/.test(flow.trim())) {
-      const stored = await this.options.flows.getByVersion(flow.trim(), version);
+      const stored = await this.options.flows.getByVersion(flow.trim(), version, { tenantId });
       if (!stored)
         throw new FlowDefinitionError([
           {
@@ -196,6 +200,18 @@ export class PlaitaClient {
       ...(this.options.registry ? { registry: this.options.registry } : {}),
       logger: silentLogger,
     }).document;
+  }
+
+  /** Stores the definition in the tenant (idempotent), once per document and tenant. */
+  async #publish(document: Record<string, unknown>, tenantId: string): Promise<StoredFlow> {
+    let byTenant = this.#published.get(document);
+    const known = byTenant?.get(tenantId);
+    if (known) return known;
+    const stored = await this.options.flows.put(document, { tenantId });
+    byTenant ??= new Map();
+    byTenant.set(tenantId, stored);
+    this.#published.set(document, byTenant);
+    return stored;
   }
 
   async #existing(executionId: string, scope: Scope): Promise<ExecutionState> {

@@ -201,7 +201,8 @@ export class ExecutionDriver {
       ...this.deps.engine,
       signal: this.keeper.signal,
       tenantId: this.state.tenantId,
-      resolveFlow: (flowId, version) => this.deps.resolver.byVersion(flowId, version),
+      resolveFlow: (flowId, version) =>
+        this.deps.resolver.byVersion(flowId, version, { tenantId: this.state.tenantId }),
       events: {
         subscribe: (r) =>
           `sub:${this.state.executionId}:${r.nodeId}:${visitOf(this.state, r.nodeId) + 1}`,

@@ -7,9 +7,16 @@ import { silentLogger } from '../util/logger.js';
 
 const CACHE_LIMIT = 500;
 
+/** Whose definitions a lookup reads: always the tenant of the execution it serves. */
+export interface ResolveScope {
+  tenantId: string;
+}
+
 /**
- * Loads the definition an execution pinned by hash (parsed once, then cached: a hash names
- * immutable content), and resolves `reference` nodes by flowId + version.
+ * Loads the definition an execution pinned, (its tenant, a hash), parsed once and then cached:
+ * a hash names immutable content. Resolves `reference` nodes by flowId + version within the
+ * execution's tenant. The cache is keyed by tenant too, so a definition one tenant may read is
+ * never served to another from memory.
  */
 export class FlowResolver {
   readonly #byHash = new Map<string, Flow>();
@@ -19,30 +26,42 @@ export class FlowResolver {
     readonly registry: NodeRegistry | undefined,
   ) {}
 
-  async byHash(flowHash: string | null): Promise<Flow> {
+  async byHash(flowHash: string | null, scope: ResolveScope): Promise<Flow> {
     if (!flowHash)
       throw new FlowDefinitionMissingError(
         'the execution pins no flow definition (flowHash is empty)',
       );
-    const cached = this.#byHash.get(flowHash);
+    const cached = this.#byHash.get(cacheKey(scope, flowHash));
     if (cached) return cached;
-    const stored = await this.flows.getByHash(flowHash);
+    const stored = await this.flows.getByHash(flowHash, scope);
     if (!stored)
-      throw new FlowDefinitionMissingError(`flow definition ${flowHash} is not in the flow store`);
-    return this.#remember(flowHash, stored.document);
+      throw new FlowDefinitionMissingError(
+        `flow definition ${flowHash} is not in the flow store of tenant ${scope.tenantId}`,
+      );
+    return this.#remember(scope, flowHash, stored.document);
   }
 
-  async byVersion(flowId: string, version: string | null): Promise<Flow | null> {
-    const stored = await this.flows.getByVersion(flowId, version);
-    return stored ? this.#remember(stored.flowHash, stored.document) : null;
+  async byVersion(
+    flowId: string,
+    version: string | null,
+    scope: ResolveScope,
+  ): Promise<Flow | null> {
+    const stored = await this.flows.getByVersion(flowId, version, scope);
+    return stored ? this.#remember(scope, stored.flowHash, stored.document) : null;
   }
 
-  #remember(flowHash: string, document: Record<string, unknown>): Flow {
-    const existing = this.#byHash.get(flowHash);
+  #remember(scope: ResolveScope, flowHash: string, document: Record<string, unknown>): Flow {
+    const key = cacheKey(scope, flowHash);
+    const existing = this.#byHash.get(key);
     if (existing) return existing;
     const flow = parseFlow(document, { registry: this.registry, logger: silentLogger });
     if (this.#byHash.size >= CACHE_LIMIT) this.#byHash.delete(this.#byHash.keys().next().value!);
-    this.#byHash.set(flowHash, flow);
+    this.#byHash.set(key, flow);
     return flow;
   }
+}
+
+/** U+0000 cannot occur in a stored tenant id, so no two (tenant, hash) pairs share a key. */
+function cacheKey(scope: ResolveScope, flowHash: string): string {
+  return `${scope.tenantId}\u0000${flowHash}`;
 }

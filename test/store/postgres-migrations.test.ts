@@ -40,9 +40,9 @@ gate.describe('PostgreSQL migrations', () => {
       try {
         await Promise.all([
           ...stores.map((store, i) => store.save(newExecutionState({ executionId: `e${i}` }))),
-          flows.put({ flow_id: 'f', version: '1', nodes: [] }),
+          flows.put({ flow_id: 'f', version: '1', nodes: [] }, {}),
         ]);
-        expect((await applied(schema)).map((row) => row.version)).toEqual([1, 2, 3]);
+        expect((await applied(schema)).map((row) => row.version)).toEqual([1, 2, 3, 4]);
         expect((await stores[0]!.list()).items).toHaveLength(4);
       } finally {
         await Promise.all([...stores, flows].map((s) => s.close()));

@@ -133,9 +133,11 @@ gate.describe('Redis key layout', () => {
       await store.delete('run-2', { tenantId: tenant });
     }
     await store.sweepExpired(Date.now() + 3_600_000);
-    await flows.put({ id: 'billing', version: '1', nodes: [] });
-    await flows.getByVersion('billing', null);
-    await flows.getByHash('0'.repeat(64));
+    for (const tenantId of ['default', 'we{ir}d:tenant']) {
+      await flows.put({ id: 'billing', version: '1', nodes: [] }, { tenantId });
+      await flows.getByVersion('billing', null, { tenantId });
+      await flows.getByHash('0'.repeat(64), { tenantId });
+    }
   });
 
   afterAll(async () => {

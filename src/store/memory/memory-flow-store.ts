@@ -1,50 +1,69 @@
 import { FlowVersionConflictError } from '../../errors.js';
+import type { TenantScope } from '../execution-store.js';
 import type { FlowStore, StoredFlow } from '../flow-store.js';
-import { flowRecord, storedFlow, type FlowRecord } from '../sql/flow-record.js';
+import {
+  flowRecord,
+  flowTenant,
+  putTenant,
+  storedFlow,
+  type FlowRecord,
+} from '../sql/flow-record.js';
 
 interface Kept {
   record: FlowRecord;
   createdAt: number;
 }
 
-/** Flow definitions in process, kept as encoded text like every other store. */
-export class MemoryFlowStore implements FlowStore {
-  private readonly byHash = new Map<string, Kept>();
+/** One tenant's definitions: nothing is shared between tenants. */
+interface TenantFlows {
+  byHash: Map<string, Kept>;
   /** Per flowId, hashes in publishing order (the last is the latest). */
-  private readonly byFlowId = new Map<string, string[]>();
+  byFlowId: Map<string, string[]>;
+}
+
+/** Flow definitions in process, per tenant, kept as encoded text like every other store. */
+export class MemoryFlowStore implements FlowStore {
+  private readonly tenants = new Map<string, TenantFlows>();
   private closed = false;
 
-  put(document: Record<string, unknown>): Promise<StoredFlow> {
+  put(document: Record<string, unknown>, scope: TenantScope): Promise<StoredFlow> {
     return this.run(() => {
       const record = flowRecord(document);
-      const existing = this.byHash.get(record.flowHash);
+      const { byHash, byFlowId } = this.writable(putTenant(scope));
+      const existing = byHash.get(record.flowHash);
       if (existing !== undefined) return toStored(existing);
-      const hashes = record.flowId === null ? [] : (this.byFlowId.get(record.flowId) ?? []);
+      const hashes = record.flowId === null ? [] : (byFlowId.get(record.flowId) ?? []);
       if (
         record.version !== null &&
-        hashes.some((hash) => this.byHash.get(hash)?.record.version === record.version)
+        hashes.some((hash) => byHash.get(hash)?.record.version === record.version)
       ) {
         throw new FlowVersionConflictError(
           `flow ${record.flowId} version ${record.version} is already published with different content`,
         );
       }
       const kept = { record, createdAt: Date.now() };
-      this.byHash.set(record.flowHash, kept);
-      if (record.flowId !== null) this.byFlowId.set(record.flowId, [...hashes, record.flowHash]);
+      byHash.set(record.flowHash, kept);
+      if (record.flowId !== null) byFlowId.set(record.flowId, [...hashes, record.flowHash]);
       return toStored(kept);
     });
   }
 
-  getByHash(flowHash: string): Promise<StoredFlow | null> {
+  getByHash(flowHash: string, scope: TenantScope): Promise<StoredFlow | null> {
     return this.run(() => {
-      const kept = this.byHash.get(flowHash);
+      const kept = this.tenant(scope)?.byHash.get(flowHash);
       return kept === undefined ? null : toStored(kept);
     });
   }
 
-  getByVersion(flowId: string, version: string | null): Promise<StoredFlow | null> {
+  getByVersion(
+    flowId: string,
+    version: string | null,
+    scope: TenantScope,
+  ): Promise<StoredFlow | null> {
     return this.run(() => {
-      const kept = (this.byFlowId.get(flowId) ?? []).map((hash) => this.byHash.get(hash)!);
+      const flows = this.tenant(scope);
+      if (flows === undefined) return null;
+      const kept = (flows.byFlowId.get(flowId) ?? []).map((hash) => flows.byHash.get(hash)!);
       const found = version === null ? kept.at(-1) : kept.find((k) => k.record.version === version);
       return found === undefined ? null : toStored(found);
     });
@@ -53,6 +72,21 @@ export class MemoryFlowStore implements FlowStore {
   close(): Promise<void> {
     this.closed = true;
     return Promise.resolve();
+  }
+
+  /** The tenant's definitions, if it has any. */
+  private tenant(scope: TenantScope): TenantFlows | undefined {
+    const tenantId = flowTenant(scope);
+    return tenantId === null ? undefined : this.tenants.get(tenantId);
+  }
+
+  private writable(tenantId: string): TenantFlows {
+    let flows = this.tenants.get(tenantId);
+    if (flows === undefined) {
+      flows = { byHash: new Map(), byFlowId: new Map() };
+      this.tenants.set(tenantId, flows);
+    }
+    return flows;
   }
 
   private run<T>(operation: () => T): Promise<T> {

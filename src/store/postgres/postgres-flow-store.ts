@@ -1,8 +1,12 @@
 import type { QueryResultRow } from 'pg';
 import { FlowVersionConflictError } from '../../errors.js';
-import { DEFAULT_CONNECT_TIMEOUT_MS } from '../execution-store.js';
+import {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_TENANT,
+  type TenantScope,
+} from '../execution-store.js';
 import type { FlowStore, StoredFlow } from '../flow-store.js';
-import { flowRecord, storedFlow } from '../sql/flow-record.js';
+import { flowRecord, flowTenant, putTenant, storedFlow } from '../sql/flow-record.js';
 import { isStorableText } from '../sql/stored-text.js';
 import { PostgresConnection, type PostgresSource } from './postgres-connection.js';
 import { migrate, quoteSchema } from './postgres-migrations.js';
@@ -26,23 +30,33 @@ interface FlowRow {
 }
 
 /**
- * Flow definitions beside the executions, immutable once written. Pass the execution store's
- * `{pool}` to share its connections; same schema, same migrations.
+ * Flow definitions beside the executions, per tenant, immutable once written. Pass the
+ * execution store's `{pool}` to share its connections; same schema, same migrations.
  */
 export class PostgresFlowStore implements FlowStore {
   private readonly connection: PostgresConnection;
-  private readonly sql: { insert: string; byHash: string; byVersion: string; latest: string };
+  private readonly sql: {
+    insert: string;
+    byHash: string;
+    byVersion: string;
+    latest: string;
+    pinned: string;
+  };
 
   constructor(source: PostgresSource, options: PostgresFlowStoreOptions = {}) {
     const schema = options.schema ?? 'plaita';
     const flows = `${quoteSchema(schema)}.flows`;
+    const executions = `${quoteSchema(schema)}.executions`;
     const columns = 'flow_hash, flow_id, version, document::text AS document, created_at';
     this.sql = {
-      // DO NOTHING on either uniqueness: same hash (idempotent) or same flow_id + version.
-      insert: `INSERT INTO ${flows} (flow_hash, flow_id, version, document, created_at) VALUES ($1, $2, $3, $4::json, $5) ON CONFLICT DO NOTHING`,
-      byHash: `SELECT ${columns} FROM ${flows} WHERE flow_hash = $1`,
-      byVersion: `SELECT ${columns} FROM ${flows} WHERE flow_id = $1 AND version = $2`,
-      latest: `SELECT ${columns} FROM ${flows} WHERE flow_id = $1 ORDER BY seq DESC LIMIT 1`,
+      // DO NOTHING on either uniqueness, within the tenant: same hash (idempotent) or same
+      // flow_id + version (a conflict).
+      insert: `INSERT INTO ${flows} (tenant_id, flow_hash, flow_id, version, document, created_at) VALUES ($1, $2, $3, $4, $5::json, $6) ON CONFLICT DO NOTHING`,
+      byHash: `SELECT ${columns} FROM ${flows} WHERE tenant_id = $1 AND flow_hash = $2`,
+      byVersion: `SELECT ${columns} FROM ${flows} WHERE tenant_id = $1 AND flow_id = $2 AND version = $3`,
+      latest: `SELECT ${columns} FROM ${flows} WHERE tenant_id = $1 AND flow_id = $2 ORDER BY seq DESC LIMIT 1`,
+      // A `default` definition (from before flows had tenants) that an execution of $1 pins.
+      pinned: `SELECT ${columns} FROM ${flows} WHERE tenant_id = $3 AND flow_hash = $2 AND EXISTS (SELECT 1 FROM ${executions} WHERE tenant_id = $1 AND flow_hash = $2)`,
     };
     this.connection = new PostgresConnection(
       source,
@@ -56,20 +70,21 @@ export class PostgresFlowStore implements FlowStore {
     );
   }
 
-  async put(document: Record<string, unknown>): Promise<StoredFlow> {
+  async put(document: Record<string, unknown>, scope: TenantScope): Promise<StoredFlow> {
     const record = flowRecord(document);
+    const tenantId = putTenant(scope);
     const row = await this.connection.withClient(async (client) => {
       await client.query({
         name: statementName(this.sql.insert),
         text: this.sql.insert,
-        values: [record.flowHash, record.flowId, record.version, record.text, Date.now()],
+        values: [tenantId, record.flowHash, record.flowId, record.version, record.text, Date.now()],
       });
       // Read after the insert settled (committed, or conflicted with a committed row).
       const stored = (
         await client.query<FlowRow>({
           name: statementName(this.sql.byHash),
           text: this.sql.byHash,
-          values: [record.flowHash],
+          values: [tenantId, record.flowHash],
         })
       ).rows[0];
       if (stored === undefined) {
@@ -82,16 +97,25 @@ export class PostgresFlowStore implements FlowStore {
     return toStored(row);
   }
 
-  async getByHash(flowHash: string): Promise<StoredFlow | null> {
-    if (!isStorableText(flowHash)) return null;
-    return this.one(this.sql.byHash, [flowHash]);
+  async getByHash(flowHash: string, scope: TenantScope): Promise<StoredFlow | null> {
+    const tenantId = flowTenant(scope);
+    if (tenantId === null || !isStorableText(flowHash)) return null;
+    const own = await this.one(this.sql.byHash, [tenantId, flowHash]);
+    if (own !== null || tenantId === DEFAULT_TENANT) return own;
+    return this.one(this.sql.pinned, [tenantId, flowHash, DEFAULT_TENANT]);
   }
 
-  async getByVersion(flowId: string, version: string | null): Promise<StoredFlow | null> {
-    if (!isStorableText(flowId) || (version !== null && !isStorableText(version))) return null;
+  async getByVersion(
+    flowId: string,
+    version: string | null,
+    scope: TenantScope,
+  ): Promise<StoredFlow | null> {
+    const tenantId = flowTenant(scope);
+    if (tenantId === null || !isStorableText(flowId)) return null;
+    if (version !== null && !isStorableText(version)) return null;
     return version === null
-      ? this.one(this.sql.latest, [flowId])
-      : this.one(this.sql.byVersion, [flowId, version]);
+      ? this.one(this.sql.latest, [tenantId, flowId])
+      : this.one(this.sql.byVersion, [tenantId, flowId, version]);
   }
 
   close(): Promise<void> {

@@ -1,26 +1,55 @@
 import { FlowVersionConflictError, StateCorruptError } from '../../errors.js';
+import { DEFAULT_TENANT, type TenantScope } from '../execution-store.js';
 import type { FlowStore, StoredFlow } from '../flow-store.js';
-import { flowRecord, storedFlow } from '../sql/flow-record.js';
+import {
+  flowRecord,
+  flowTenant,
+  putTenant,
+  storedFlow,
+  type FlowRecord,
+} from '../sql/flow-record.js';
 import { isStorableText } from '../sql/stored-text.js';
-import { checkExec } from './execution-index.js';
 import { RedisConnection, type RedisTarget } from './redis-connection.js';
 import type { RedisStoreOptions } from './redis-execution-store.js';
 import { RedisKeys } from './redis-keys.js';
 import { SCRIPTS } from './redis-script.js';
 import { tagged, unexpected } from './script-reply.js';
 
+/** The four fields of a stored document, in put-flow.lua's order. */
+type RecordFields = [text: string, flowId: string, version: string, createdAt: string];
+
+/** What the keys from before flows had tenants say about a document `default` puts. */
+interface LegacyPublication {
+  /** The hash published there under the document's flowId + version, if any. */
+  versionHash: string | null;
+  /** This content was published there: putting it again is no new publication. */
+  published: boolean;
+  /** Its record there, kept (createdAt included) when it moves to the tenant's keys. */
+  record: RecordFields | null;
+}
+
+const NO_LEGACY: LegacyPublication = { versionHash: null, published: false, record: null };
+
 /**
- * Flow definitions on Redis, beside the executions (durable.md §3):
- *   `<prefix>:flowdoc:{<flowHash>}`  hash: `text` (the document through the codec), `flowId`,
- *                                    `version` (JSON, so null survives), `createdAt` (epoch ms)
- *   `<prefix>:flowid:{<flowId>}`     hash: `v:<version>` → flowHash, `latest` → flowHash
+ * Flow definitions on Redis, per tenant, beside the executions (durable.md §3):
+ *   `<prefix>:{<tenant>}:flowdoc:<flowHash>`  hash: `text` (the document through the codec),
+ *                                             `flowId`, `version` (JSON, so null survives),
+ *                                             `createdAt` (epoch ms)
+ *   `<prefix>:{<tenant>}:flowid:<flowId>`     hash: `v:<version>` → flowHash, `c:<flowHash>` → 1,
+ *                                             `latest` → flowHash
+ * Both carry the tenant's hash tag, so `put` is one script (`put-flow.lua`): the document is
+ * stored and published together or, on a version conflict, not at all.
  *
- * `put` stores the document first (HSETNX in one MULTI: the first writer's record wins and
- * is returned to every later writer of the same content), then publishes it under its flowId
- * with `put-flow-version.lua`, which refuses other content under a published version. A crash
- * between the two leaves a document reachable by hash only; putting it again completes it.
- * The version is checked once before anything is written, so a conflicting put usually
- * stores nothing.
+ * Keys written before flows had tenants (`<prefix>:flowdoc:{<flowHash>}`,
+ * `<prefix>:flowid:{<flowId>}`) are not moved (Redis has no migration step, and nothing here
+ * may SCAN): they are tenant `default`'s, read where its own keys have nothing, never written.
+ * - A hash, a version or `latest` missing from `default`'s keys is looked up in them.
+ * - `default`'s `put` treats a version published there as published (a conflict for other
+ *   content) and content published there as no new publication (`latest` stays), keeping its
+ *   record. That check precedes the script: it is exact once no process of the previous
+ *   release writes those keys any more (they are then frozen).
+ * - Another tenant reads a `default` document by hash while one of its executions pins it (its
+ *   flow-hash listing index names it), so executions started before the upgrade keep resuming.
  */
 export class RedisFlowStore implements FlowStore {
   readonly #connection: RedisConnection;
@@ -31,77 +60,116 @@ export class RedisFlowStore implements FlowStore {
     this.#connection = new RedisConnection(target, options);
   }
 
-  async put(document: Record<string, unknown>): Promise<StoredFlow> {
+  async put(document: Record<string, unknown>, scope: TenantScope): Promise<StoredFlow> {
     const record = flowRecord(document);
+    const tenantId = putTenant(scope);
     const { flowHash, flowId, version } = record;
-    if (flowId !== null && version !== null) {
-      const published = await this.#connection.call(`flow version check of ${flowId}`, (client) =>
-        client.hget(this.#keys.flowVersions(flowId), `v:${version}`),
-      );
-      if (published !== null && published !== flowHash) throw conflict(flowId, version);
-    }
-    const docKey = this.#keys.flowDocument(flowHash);
-    const stored = await this.#connection.call(`flow store of ${flowHash}`, async (client) => {
-      const tx = client.multi();
-      tx.hsetnx(docKey, 'text', record.text);
-      tx.hsetnx(docKey, 'flowId', JSON.stringify(flowId));
-      tx.hsetnx(docKey, 'version', JSON.stringify(version));
-      tx.hsetnx(docKey, 'createdAt', String(Date.now()));
-      tx.hgetall(docKey);
-      const results = await tx.exec();
-      checkExec(results);
-      return results?.at(-1)?.[1];
-    });
-    if (flowId !== null) {
-      const raw = await this.#connection.call(`flow publication of ${flowId}`, (client) =>
-        SCRIPTS.putFlowVersion.run(
-          client,
-          [this.#keys.flowVersions(flowId)],
-          [version === null ? '0' : '1', version ?? '', flowHash],
-        ),
-      );
-      const { tag } = tagged(raw, 'put-flow-version');
-      if (tag === 'CONFLICT') throw conflict(flowId, version ?? '');
-      if (tag !== 'OK') throw unexpected(raw, 'put-flow-version');
-    }
-    return toStoredFlow(flowHash, stored);
-  }
-
-  async getByHash(flowHash: string): Promise<StoredFlow | null> {
-    if (!isStorableText(flowHash)) return null;
-    const fields = await this.#connection.call(`flow read of ${flowHash}`, (client) =>
-      client.hgetall(this.#keys.flowDocument(flowHash)),
+    const legacy = tenantId === DEFAULT_TENANT ? await this.#legacyPublication(record) : NO_LEGACY;
+    if (version !== null && legacy.versionHash !== null && legacy.versionHash !== flowHash)
+      throw conflict(flowId, version);
+    const keys = this.#keys.flows(tenantId);
+    const fields: RecordFields = legacy.record ?? [
+      record.text,
+      JSON.stringify(flowId),
+      JSON.stringify(version),
+      String(Date.now()),
+    ];
+    const raw = await this.#connection.call(`flow put of ${flowHash}`, (client) =>
+      SCRIPTS.putFlow.run(
+        client,
+        flowId === null
+          ? [keys.document(flowHash)]
+          : [keys.document(flowHash), keys.versions(flowId)],
+        [
+          flowHash,
+          version === null ? '0' : '1',
+          version ?? '',
+          legacy.published ? '1' : '0',
+        ].concat(fields),
+      ),
     );
-    return Object.keys(fields).length === 0 ? null : toStoredFlow(flowHash, fields);
+    const { tag, values } = tagged(raw, 'put-flow');
+    if (tag === 'CONFLICT') throw conflict(flowId, version ?? '');
+    if (tag !== 'OK') throw unexpected(raw, 'put-flow');
+    const [text, storedId, storedVersion, createdAt] = values;
+    return toStoredFlow(flowHash, { text, flowId: storedId, version: storedVersion, createdAt });
   }
 
-  async getByVersion(flowId: string, version: string | null): Promise<StoredFlow | null> {
-    if (!isStorableText(flowId) || (version !== null && !isStorableText(version))) return null;
+  async getByHash(flowHash: string, scope: TenantScope): Promise<StoredFlow | null> {
+    const tenantId = flowTenant(scope);
+    if (tenantId === null || !isStorableText(flowHash)) return null;
+    const own = await this.#document(this.#keys.flows(tenantId).document(flowHash), flowHash);
+    if (own !== null) return own;
+    if (tenantId === DEFAULT_TENANT)
+      return this.#document(this.#keys.legacyFlows.document(flowHash), flowHash);
+    const pinned = await this.#connection.call(`flow pin check of ${flowHash}`, (client) =>
+      client.exists(this.#keys.tenantIndex(tenantId).hash(flowHash)),
+    );
+    return pinned === 0 ? null : this.getByHash(flowHash, { tenantId: DEFAULT_TENANT });
+  }
+
+  async getByVersion(
+    flowId: string,
+    version: string | null,
+    scope: TenantScope,
+  ): Promise<StoredFlow | null> {
+    const tenantId = flowTenant(scope);
+    if (tenantId === null || !isStorableText(flowId)) return null;
+    if (version !== null && !isStorableText(version)) return null;
     const field = version === null ? 'latest' : `v:${version}`;
-    const flowHash = await this.#connection.call(`flow lookup of ${flowId}`, (client) =>
-      client.hget(this.#keys.flowVersions(flowId), field),
-    );
-    return flowHash === null ? null : this.getByHash(flowHash);
+    const lookup = (key: string): Promise<string | null> =>
+      this.#connection.call(`flow lookup of ${flowId}`, (client) => client.hget(key, field));
+    let flowHash = await lookup(this.#keys.flows(tenantId).versions(flowId));
+    if (flowHash === null && tenantId === DEFAULT_TENANT)
+      flowHash = await lookup(this.#keys.legacyFlows.versions(flowId));
+    return flowHash === null ? null : this.getByHash(flowHash, { tenantId });
   }
 
   close(): Promise<void> {
     return this.#connection.close();
   }
+
+  async #document(key: string, flowHash: string): Promise<StoredFlow | null> {
+    const fields = await this.#connection.call(`flow read of ${flowHash}`, (client) =>
+      client.hgetall(key),
+    );
+    return Object.keys(fields).length === 0 ? null : toStoredFlow(flowHash, fields);
+  }
+
+  #legacyPublication({ flowHash, flowId, version }: FlowRecord): Promise<LegacyPublication> {
+    const legacy = this.#keys.legacyFlows;
+    return this.#connection.call(`legacy flow check of ${flowHash}`, async (client) => {
+      const [fields, [versionHash, published]] = await Promise.all([
+        client.hgetall(legacy.document(flowHash)),
+        flowId === null
+          ? [null, null]
+          : client.hmget(legacy.versions(flowId), `v:${version ?? ''}`, `c:${flowHash}`),
+      ]);
+      const { text, flowId: id, version: v, createdAt } = fields;
+      const complete =
+        text !== undefined && id !== undefined && v !== undefined && createdAt !== undefined;
+      return {
+        versionHash: version === null ? null : (versionHash ?? null),
+        published: published !== null && published !== undefined,
+        record: complete ? [text, id, v, createdAt] : null,
+      };
+    });
+  }
 }
 
-function conflict(flowId: string, version: string): FlowVersionConflictError {
+function conflict(flowId: string | null, version: string): FlowVersionConflictError {
   return new FlowVersionConflictError(
     `flow ${flowId} version ${version} is already published with different content`,
   );
 }
 
-function toStoredFlow(flowHash: string, fields: unknown): StoredFlow {
-  const { text, flowId, version, createdAt } = (fields ?? {}) as Record<string, string | undefined>;
+function toStoredFlow(flowHash: string, fields: Record<string, unknown>): StoredFlow {
+  const { text, flowId, version, createdAt } = fields;
   if (
-    text === undefined ||
-    flowId === undefined ||
-    version === undefined ||
-    createdAt === undefined
+    typeof text !== 'string' ||
+    typeof flowId !== 'string' ||
+    typeof version !== 'string' ||
+    typeof createdAt !== 'string'
   ) {
     throw new StateCorruptError(`stored flow ${flowHash} is incomplete`);
   }

@@ -12,9 +12,11 @@ import type { ExecutionStatus } from '../../state/execution-state.js';
  *   `…:idx:hash:<flowHash>`                     sorted sets, member executionId, score createdAt ms
  * Global:
  *   `<prefix>:expiring`                         sorted set of terminal executions by expiry ms
- * Flow store:
- *   `<prefix>:flowdoc:{<flowHash>}`             string: the stored flow (JSON)
- *   `<prefix>:flowid:{<flowId>}`                hash: `v:<version>` → flowHash, `latest` → version
+ * Flow store, per tenant (the tenant's hash tag: one script stores and publishes a flow):
+ *   `<prefix>:{<tenant>}:flowdoc:<flowHash>`    hash: the stored flow (see put-flow.lua)
+ *   `<prefix>:{<tenant>}:flowid:<flowId>`       hash: `v:<version>` → flowHash, `latest` → flowHash
+ * Flow store before flows had tenants (read as tenant `default`'s, never written):
+ *   `<prefix>:flowdoc:{<flowHash>}`, `<prefix>:flowid:{<flowId>}`  same fields
  *
  * Components are escaped (`%`, `{`, `}`, `:` → `%XX`) so a tenant or id can neither end a hash
  * tag early nor make two different (tenant, id) pairs build the same key; ordinary ids stay
@@ -48,13 +50,26 @@ export class RedisKeys {
     return `${this.prefix}:expiring`;
   }
 
-  flowDocument(flowHash: string): string {
-    return `${this.prefix}:flowdoc:{${escapeKeyPart(flowHash)}}`;
+  flows(tenantId: string): FlowKeys {
+    const base = `${this.prefix}:{${escapeKeyPart(tenantId)}}`;
+    return {
+      document: (flowHash) => `${base}:flowdoc:${escapeKeyPart(flowHash)}`,
+      versions: (flowId) => `${base}:flowid:${escapeKeyPart(flowId)}`,
+    };
   }
 
-  flowVersions(flowId: string): string {
-    return `${this.prefix}:flowid:{${escapeKeyPart(flowId)}}`;
+  /** The flow keys written before flows had tenants: tenant `default`'s, read only. */
+  get legacyFlows(): FlowKeys {
+    return {
+      document: (flowHash) => `${this.prefix}:flowdoc:{${escapeKeyPart(flowHash)}}`,
+      versions: (flowId) => `${this.prefix}:flowid:{${escapeKeyPart(flowId)}}`,
+    };
   }
+}
+
+export interface FlowKeys {
+  document(flowHash: string): string;
+  versions(flowId: string): string;
 }
 
 export interface ExecutionKeys {

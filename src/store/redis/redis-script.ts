@@ -62,5 +62,5 @@ export const SCRIPTS = {
   sweepExecution: new RedisScript('sweep-execution', 2),
   listPage: new RedisScript('list-page', 'variadic'),
   indexEntries: new RedisScript('index-entries', 'variadic'),
-  putFlowVersion: new RedisScript('put-flow-version', 1),
+  putFlow: new RedisScript('put-flow', 'variadic'),
 } as const;

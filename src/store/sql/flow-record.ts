@@ -1,6 +1,7 @@
 import { canonicalJson, sha256Hex } from '../../util/canonical-json.js';
 import { decodeValue, encodeValue } from '../../state/codec.js';
 import { StateCorruptError } from '../../errors.js';
+import { DEFAULT_TENANT, type TenantScope } from '../execution-store.js';
 import type { StoredFlow } from '../flow-store.js';
 import { isStorableText } from './stored-text.js';
 
@@ -35,6 +36,24 @@ export function flowRecord(document: Record<string, unknown>): FlowRecord {
     version,
     text: encodeValue(document, 'flow'),
   };
+}
+
+/**
+ * The tenant a flow read addresses (default `default`), or null when no flow can be stored under
+ * it (empty, U+0000, a lone surrogate: see isStorableText): the store answers "absent" without
+ * asking the backend.
+ */
+export function flowTenant(scope: TenantScope): string | null {
+  const tenantId = scope.tenantId ?? DEFAULT_TENANT;
+  return tenantId !== '' && isStorableText(tenantId) ? tenantId : null;
+}
+
+/** The tenant a put writes to; one that no backend can store is a programming error. */
+export function putTenant(scope: TenantScope): string {
+  const tenantId = flowTenant(scope);
+  if (tenantId === null)
+    throw new RangeError('a tenant id must be non-empty, without U+0000 or lone surrogates');
+  return tenantId;
 }
 
 /** Rebuilds a stored flow from its columns. */

@@ -1,7 +1,11 @@
 import { FlowVersionConflictError } from '../../errors.js';
-import { DEFAULT_CONNECT_TIMEOUT_MS } from '../execution-store.js';
+import {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_TENANT,
+  type TenantScope,
+} from '../execution-store.js';
 import type { FlowStore, StoredFlow } from '../flow-store.js';
-import { flowRecord, storedFlow } from '../sql/flow-record.js';
+import { flowRecord, flowTenant, putTenant, storedFlow } from '../sql/flow-record.js';
 import { isStorableText } from '../sql/stored-text.js';
 import { SqliteDatabase } from './sqlite-database.js';
 
@@ -22,13 +26,16 @@ interface FlowRow {
 
 const COLUMNS =
   'flow_hash AS flowHash, flow_id AS flowId, version, document, created_at AS createdAt';
-const INSERT = `INSERT INTO flows (flow_hash, flow_id, version, document, created_at) VALUES (@flowHash, @flowId, @version, @text, @createdAt)
+const INSERT = `INSERT INTO flows (tenant_id, flow_hash, flow_id, version, document, created_at) VALUES (@tenantId, @flowHash, @flowId, @version, @text, @createdAt)
 ON CONFLICT DO NOTHING`;
-const BY_HASH = `SELECT ${COLUMNS} FROM flows WHERE flow_hash = ?`;
-const BY_VERSION = `SELECT ${COLUMNS} FROM flows WHERE flow_id = ? AND version = ?`;
-const LATEST = `SELECT ${COLUMNS} FROM flows WHERE flow_id = ? ORDER BY seq DESC LIMIT 1`;
+const BY_HASH = `SELECT ${COLUMNS} FROM flows WHERE tenant_id = ? AND flow_hash = ?`;
+const BY_VERSION = `SELECT ${COLUMNS} FROM flows WHERE tenant_id = ? AND flow_id = ? AND version = ?`;
+const LATEST = `SELECT ${COLUMNS} FROM flows WHERE tenant_id = ? AND flow_id = ? ORDER BY seq DESC LIMIT 1`;
+/** A `default` definition (from before flows had tenants) that an execution of the tenant pins. */
+const PINNED = `SELECT ${COLUMNS} FROM flows WHERE tenant_id = @legacyTenant AND flow_hash = @flowHash
+AND EXISTS (SELECT 1 FROM executions WHERE tenant_id = @tenantId AND flow_hash = @flowHash)`;
 
-/** Flow definitions in the SQLite file, immutable once written (durable.md §3). */
+/** Flow definitions in the SQLite file, per tenant, immutable once written (durable.md §3). */
 export class SqliteFlowStore implements FlowStore {
   private readonly database: SqliteDatabase;
 
@@ -39,14 +46,16 @@ export class SqliteFlowStore implements FlowStore {
     );
   }
 
-  async put(document: Record<string, unknown>): Promise<StoredFlow> {
+  async put(document: Record<string, unknown>, scope: TenantScope): Promise<StoredFlow> {
     const record = flowRecord(document);
+    const tenantId = putTenant(scope);
     const row = await this.database.use((db) =>
       db
         .transaction(() => {
-          // DO NOTHING on either uniqueness: same hash (idempotent) or same flow_id + version.
-          this.database.statement(INSERT).run({ ...record, createdAt: Date.now() });
-          const stored = this.database.statement(BY_HASH).get(record.flowHash) as
+          // DO NOTHING on either uniqueness, within the tenant: same hash (idempotent) or same
+          // flow_id + version (a conflict).
+          this.database.statement(INSERT).run({ ...record, tenantId, createdAt: Date.now() });
+          const stored = this.database.statement(BY_HASH).get(tenantId, record.flowHash) as
             FlowRow | undefined;
           if (stored === undefined) {
             throw new FlowVersionConflictError(
@@ -60,22 +69,36 @@ export class SqliteFlowStore implements FlowStore {
     return toStored(row);
   }
 
-  async getByHash(flowHash: string): Promise<StoredFlow | null> {
-    if (!isStorableText(flowHash)) return null;
+  async getByHash(flowHash: string, scope: TenantScope): Promise<StoredFlow | null> {
+    const tenantId = flowTenant(scope);
+    if (tenantId === null || !isStorableText(flowHash)) return null;
     const row = await this.database.use(
-      () => this.database.statement(BY_HASH).get(flowHash) as FlowRow | undefined,
+      () =>
+        (this.database.statement(BY_HASH).get(tenantId, flowHash) ??
+          (tenantId === DEFAULT_TENANT
+            ? undefined
+            : this.database
+                .statement(PINNED)
+                .get({ tenantId, flowHash, legacyTenant: DEFAULT_TENANT }))) as FlowRow | undefined,
     );
     return row ? toStored(row) : null;
   }
 
-  async getByVersion(flowId: string, version: string | null): Promise<StoredFlow | null> {
+  async getByVersion(
+    flowId: string,
+    version: string | null,
+    scope: TenantScope,
+  ): Promise<StoredFlow | null> {
+    const tenantId = flowTenant(scope);
     // UTF-8 would turn a lone surrogate into U+FFFD and could match another flow.
-    if (!isStorableText(flowId) || (version !== null && !isStorableText(version))) return null;
+    if (tenantId === null || !isStorableText(flowId)) return null;
+    if (version !== null && !isStorableText(version)) return null;
     const row = await this.database.use(
       () =>
         (version === null
-          ? this.database.statement(LATEST).get(flowId)
-          : this.database.statement(BY_VERSION).get(flowId, version)) as FlowRow | undefined,
+          ? this.database.statement(LATEST).get(tenantId, flowId)
+          : this.database.statement(BY_VERSION).get(tenantId, flowId, version)) as
+          FlowRow | undefined,
     );
     return row ? toStored(row) : null;
   }
