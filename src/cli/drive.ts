@@ -2,6 +2,7 @@ import type { ExecutionState } from '../state/execution-state.js';
 import { isTerminal } from '../state/execution-state.js';
 import { silentLogger } from '../util/logger.js';
 import { FlowWorker } from '../worker/flow-worker.js';
+import { CliError, EXIT } from './exit-codes.js';
 import type { Runtime } from './runtime.js';
 
 /**
@@ -35,7 +36,10 @@ export async function driveUntilSettled(
       )
         return state;
       if (Date.now() > deadline)
-        throw new Error(`execution ${executionId} did not settle within ${timeoutMs} ms`);
+        throw new CliError(
+          `execution ${executionId} did not settle within ${timeoutMs} ms (PLAITA_RUN_TIMEOUT_MS)`,
+          EXIT.failed,
+        );
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   } finally {

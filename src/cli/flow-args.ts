@@ -5,6 +5,7 @@ import { defaultRegistry } from '../nodes/default-registry.js';
 import type { NodeRegistry } from '../nodes/node-registry.js';
 import { loadNodeModules, nodeModulesFromEnv } from '../nodes/plugin-modules.js';
 import { silentLogger } from '../util/logger.js';
+import type { CommandContext } from './command-context.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 /** The registry for this invocation: built-ins plus `--nodes` and `PLAITA_NODE_MODULES` plugins. */
@@ -37,6 +38,15 @@ export async function loadFlowArg(path: string, registry: NodeRegistry): Promise
     if (error instanceof FlowDefinitionError) throw definitionError(path, error);
     throw error;
   }
+}
+
+/**
+ * The load warnings `validate` lists (e.g. flow/env-warnings.ts's secret-looking `exposeEnv`
+ * names), on stderr for the commands that run a flow; never part of the JSON document.
+ */
+export function noteFlowWarnings(context: CommandContext, flow: Flow): void {
+  const out = context.output();
+  for (const warning of flow.warnings) out.note(`warning: ${warning}`);
 }
 
 export function definitionError(path: string, error: FlowDefinitionError): CliError {

@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { PlaitaError, StoreUnavailableError } from '../errors.js';
+import { PlaitaError } from '../errors.js';
 import type { CommandContext } from './command-context.js';
 import { registerEvent } from './commands/event-command.js';
 import { registerList, registerStatus } from './commands/executions-command.js';
@@ -15,6 +15,7 @@ import { registerWorker } from './commands/worker-command.js';
 import { registerStep } from './commands/step-command.js';
 import { registerValidate } from './commands/validate-command.js';
 import { CliError, EXIT, type ExitCode } from './exit-codes.js';
+import { failureExit, type TypedFailure } from './failure-exit.js';
 import { createOutput } from './output.js';
 
 /** Builds the program; every command is registered from its own module. */
@@ -85,18 +86,22 @@ function reportFailure(error: unknown, context: CommandContext): number {
     out.note(`error: ${error.message}`);
     return error.exitCode;
   }
-  if (error instanceof StoreUnavailableError) {
-    if (out.json) out.result({ status: 'error', error: error.toRecord() }, '');
-    out.note(`error: a required service is unreachable: ${error.message}`);
-    return EXIT.unavailable;
-  }
-  if (error instanceof PlaitaError && !error.retryable) {
-    if (out.json) out.result({ status: 'error', error: error.toRecord() }, '');
-    out.note(`error: ${error.message}`);
-    return EXIT.usage;
+  const failure = failureExit(error);
+  if (failure) {
+    if (out.json) out.result({ status: 'error', error: errorRecord(failure.error) }, '');
+    const prefix =
+      failure.exitCode === EXIT.unavailable ? 'a required service is unreachable: ' : '';
+    out.note(`error: ${prefix}${failure.error.message}`);
+    return failure.exitCode;
   }
   out.note(
     `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
   );
   return EXIT.failed;
+}
+
+function errorRecord(error: TypedFailure): Record<string, unknown> {
+  if (error instanceof PlaitaError) return { ...error.toRecord() };
+  const { code, name, message, retryable } = error;
+  return { code, name, message, retryable };
 }

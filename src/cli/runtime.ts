@@ -1,10 +1,11 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { PlaitaClient } from '../client/plaita-client.js';
 import type { NodeRegistry } from '../nodes/node-registry.js';
 import type { TaskQueue } from '../queue/task-queue.js';
 import type { ExecutionStore } from '../store/execution-store.js';
 import type { FlowStore } from '../store/flow-store.js';
+import { classifySqliteOpenError } from '../store/sqlite/classify-sqlite-error.js';
+import { queueNameOption } from './queue-name.js';
+import { prepareSqlitePath } from './sqlite-path.js';
 import { parseStoreUrl, type StoreTarget } from './store-url.js';
 
 /** Everything a durable command talks to, assembled from flags and PLAITA_* variables. */
@@ -44,12 +45,19 @@ export async function openRuntime(
   const target = parseStoreUrl(
     options.store ?? process.env.PLAITA_STORE ?? process.env.PLAITA_DATABASE_URL,
   );
+  const queueName = queueNameOption(options.queueName);
   const closers: Array<() => Promise<void>> = [];
   const { store, flows } = await openStores(target, closers);
   const redisUrl = options.embedded
     ? undefined
     : (options.redisUrl ?? process.env.PLAITA_REDIS_URL);
-  const queue = await openQueue(target, redisUrl, options, closers);
+  const queue = await openQueue(target, redisUrl, { ...options, queueName }, closers).catch(
+    async (error: unknown) => {
+      // A queue that cannot open must not leave the stores' connections keeping the CLI alive.
+      await closeAll(closers);
+      throw error;
+    },
+  );
   const client = new PlaitaClient({
     store,
     flows,
@@ -65,10 +73,12 @@ export async function openRuntime(
     registry,
     target,
     embedded: redisUrl === undefined,
-    close: async () => {
-      for (const close of closers.reverse()) await close().catch(() => undefined);
-    },
+    close: () => closeAll(closers),
   };
+}
+
+async function closeAll(closers: Array<() => Promise<void>>): Promise<void> {
+  for (const close of [...closers].reverse()) await close().catch(() => undefined);
 }
 
 async function openStores(
@@ -84,7 +94,7 @@ async function openStores(
       return { store: new MemoryExecutionStore(), flows: new MemoryFlowStore() };
     }
     case 'sqlite': {
-      mkdirSync(dirname(target.path), { recursive: true });
+      prepareSqlitePath(target.path);
       const { SqliteExecutionStore } = await import('../store/sqlite/sqlite-execution-store.js');
       const { SqliteFlowStore } = await import('../store/sqlite/sqlite-flow-store.js');
       const store = new SqliteExecutionStore({ path: target.path });
@@ -137,7 +147,7 @@ async function openQueue(
   };
   if (redisUrl) {
     const { RedisStreamQueue } = await import('../queue/redis-stream/redis-stream-queue.js');
-    const stream = options.queueName ?? process.env.PLAITA_QUEUE;
+    const stream = options.queueName;
     const queue = new RedisStreamQueue(
       { url: redisUrl },
       { ...common, ...(stream ? { stream } : {}) },
@@ -152,8 +162,14 @@ async function openQueue(
       : target.kind === 'memory'
         ? ':memory:'
         : EMBEDDED_QUEUE_FILE;
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const queue = new LocalQueue({ path }, common);
+  prepareSqlitePath(path);
+  let queue: TaskQueue;
+  try {
+    queue = new LocalQueue({ path }, common);
+  } catch (error) {
+    // The queue opens the file first: a file that is not a database is reported here, by path.
+    throw classifySqliteOpenError(error, path);
+  }
   closers.push(() => queue.close());
   return queue;
 }

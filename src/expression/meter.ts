@@ -89,8 +89,14 @@ export function sizeOf(value: unknown): number {
 export function deepSizeOf(value: unknown, limit: number): number {
   let total = 0;
   const stack: unknown[] = [value];
+  // A shared or cyclic object counts once: the walk must end, and the dump reports the cycle.
+  const seen = new WeakSet<object>();
   while (stack.length > 0 && total <= limit) {
     const item = stack.pop();
+    if (typeof item === 'object' && item !== null) {
+      if (seen.has(item)) continue;
+      seen.add(item);
+    }
     total += sizeOf(item);
     if (Array.isArray(item)) {
       for (const child of item as unknown[]) if (typeof child !== 'number') stack.push(child);

@@ -1,8 +1,19 @@
-/** The two classification tables, entry by entry: transient → StoreUnavailableError, the rest unchanged. */
+/**
+ * The classification tables, entry by entry: transient → StoreUnavailableError, wrong connection
+ * settings → StoreConfigurationError, the rest unchanged.
+ */
 import { describe, expect, it } from 'vitest';
-import { FenceRejectedError, StateCorruptError, StoreUnavailableError } from '../../src/errors.js';
+import {
+  FenceRejectedError,
+  StateCorruptError,
+  StoreConfigurationError,
+  StoreUnavailableError,
+} from '../../src/errors.js';
 import { classifyPgError } from '../../src/store/postgres/classify-pg-error.js';
-import { classifySqliteError } from '../../src/store/sqlite/classify-sqlite-error.js';
+import {
+  classifySqliteError,
+  classifySqliteOpenError,
+} from '../../src/store/sqlite/classify-sqlite-error.js';
 
 const withCode = (code: string): Error =>
   Object.assign(new Error(`driver error ${code}`), { code });
@@ -32,18 +43,7 @@ describe('classifyPgError', () => {
     '53300',
     '55P03',
   ];
-  const permanent = [
-    '23505',
-    '22021',
-    '42P01',
-    '42501',
-    '28P01',
-    '3D000',
-    '57P04',
-    '53100',
-    'XX000',
-    'EACCES',
-  ];
+  const permanent = ['23505', '22021', '42P01', '42501', '57P04', '53100', 'XX000', 'EACCES'];
 
   it.each(transient)('%s is transient, with the driver error as cause', (code) => {
     const error = withCode(code);
@@ -57,6 +57,19 @@ describe('classifyPgError', () => {
     const error = withCode(code);
     expect(classifyPgError(error, quiet)).toBe(error);
   });
+
+  it.each(['3D000', '28000', '28P01'])(
+    '%s (no such database / role, refused password) is StoreConfigurationError, not retryable',
+    (code) => {
+      const error = withCode(code);
+      const classified = classifyPgError(error, { connecting: true, connectionLost: false });
+      expect(classified).toBeInstanceOf(StoreConfigurationError);
+      expect((classified as StoreConfigurationError).retryable).toBe(false);
+      expect((classified as StoreConfigurationError).code).toBe('store_misconfigured');
+      expect((classified as StoreConfigurationError).message).toContain(`driver error ${code}`);
+      expect((classified as StoreConfigurationError).cause).toBe(error);
+    },
+  );
 
   it('an error without a code is transient only on the connect path or after the connection was lost', () => {
     const error = new Error('Connection terminated unexpectedly');
@@ -113,5 +126,25 @@ describe('classifySqliteError', () => {
   ])('%s is returned unchanged (permanent)', (code) => {
     const error = withCode(code);
     expect(classifySqliteError(error)).toBe(error);
+  });
+});
+
+describe('classifySqliteOpenError', () => {
+  it.each(['SQLITE_NOTADB', 'SQLITE_CANTOPEN', 'SQLITE_CANTOPEN_ISDIR', 'SQLITE_PERM'])(
+    '%s is StoreConfigurationError naming the path',
+    (code) => {
+      const classified = classifySqliteOpenError(withCode(code), '/data/plaita.db');
+      expect(classified).toBeInstanceOf(StoreConfigurationError);
+      expect((classified as StoreConfigurationError).message).toContain('/data/plaita.db');
+    },
+  );
+
+  it('a locked or corrupt file is classified as on any operation', () => {
+    expect(classifySqliteOpenError(withCode('SQLITE_BUSY'), 'x.db')).toBeInstanceOf(
+      StoreUnavailableError,
+    );
+    expect(classifySqliteOpenError(withCode('SQLITE_CORRUPT'), 'x.db')).toBeInstanceOf(
+      StateCorruptError,
+    );
   });
 });

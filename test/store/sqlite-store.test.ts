@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { StateCorruptError, StoreUnavailableError } from '../../src/errors.js';
+import { StoreConfigurationError, StoreUnavailableError } from '../../src/errors.js';
 import { SqliteExecutionStore } from '../../src/store/sqlite/sqlite-execution-store.js';
 import { newExecutionState } from '../../src/state/execution-state.js';
 import { rejectionOf } from '../contracts/store-harness.js';
@@ -44,7 +44,7 @@ describe('SqliteExecutionStore on a file', () => {
     await open(path).list();
     const db = new Database(path, { readonly: true });
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(db.pragma('user_version', { simple: true })).toBe(3);
+    expect(db.pragma('user_version', { simple: true })).toBe(4);
     db.close();
   });
 
@@ -83,12 +83,13 @@ describe('SqliteExecutionStore on a file', () => {
     expect(await store.load('busy')).toMatchObject({ version: 2 });
   });
 
-  it('a file that is not a database rejects with StateCorruptError, not a transient error', async () => {
+  it('a file that is not a database rejects with StoreConfigurationError naming it, not a transient error', async () => {
     const path = freshPath();
     writeFileSync(path, 'this is not an SQLite database, just some bytes '.repeat(100));
     const error = await rejectionOf(open(path).load('x'));
-    expect(error).toBeInstanceOf(StateCorruptError);
+    expect(error).toBeInstanceOf(StoreConfigurationError);
     expect(error.retryable).toBe(false);
+    expect(error.message).toContain(path);
   });
 
   it('a path that cannot be opened is a permanent error, not StoreUnavailableError', async () => {

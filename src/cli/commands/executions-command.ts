@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
+import { UnknownExecutionError } from '../../errors.js';
 import { EXECUTION_STATUSES, type ExecutionStatus } from '../../state/execution-state.js';
 import type { CommandContext } from '../command-context.js';
 import { type DurableFlags, withDurableOptions, withRuntime } from '../durable-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { humanValue } from '../output.js';
+import { positiveInteger } from '../positive-integer.js';
 
 export function registerStatus(program: Command, context: CommandContext): void {
   withDurableOptions(
@@ -11,7 +13,8 @@ export function registerStatus(program: Command, context: CommandContext): void 
   ).action(async (executionId: string, opts: DurableFlags) => {
     await withRuntime(opts, async (runtime) => {
       const state = await runtime.client.get(executionId);
-      if (!state) throw new CliError(`no execution ${executionId}`, EXIT.failed);
+      // An unknown id is bad input (exit 2), as for event, cancel and retry.
+      if (!state) throw new UnknownExecutionError(`no execution ${executionId}`, { executionId });
       const { context: checkpoint, ...record } = state;
       const lines = [
         `${state.executionId}  ${state.status}  flow ${state.flowId ?? '?'}${state.flowVersion ? `@${state.flowVersion}` : ''}`,
@@ -60,9 +63,7 @@ export function registerList(program: Command, context: CommandContext): void {
             `--status ${s}: expected ${EXECUTION_STATUSES.join(' | ')}`,
             EXIT.usage,
           );
-      const limit = Number(opts.limit);
-      if (!Number.isInteger(limit) || limit < 1)
-        throw new CliError(`--limit must be a positive integer`, EXIT.usage);
+      const limit = positiveInteger(opts.limit, '--limit');
       await withRuntime(opts, async (runtime) => {
         const page = await runtime.client.list({
           limit,

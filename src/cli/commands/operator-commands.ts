@@ -3,6 +3,7 @@ import type { CommandContext } from '../command-context.js';
 import { driveUntilSettled } from '../drive.js';
 import { type DurableFlags, withDurableOptions, withRuntime } from '../durable-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
+import { positiveInteger } from '../positive-integer.js';
 import { reportExecution } from '../report-execution.js';
 import { reapStale } from '../../worker/reaper.js';
 import { parseDuration } from '../../util/duration.js';
@@ -117,9 +118,10 @@ export function registerDlq(program: Command, context: CommandContext): void {
       .option('--limit <n>', 'page size', '20')
       .option('--cursor <cursor>'),
   ).action(async (opts: DurableFlags & { limit: string; cursor?: string }) => {
+    const limit = positiveInteger(opts.limit, '--limit');
     await withRuntime(opts, async (runtime) => {
       const page = await runtime.queue.listDeadLetters({
-        limit: Number(opts.limit),
+        limit,
         cursor: opts.cursor ?? null,
       });
       const text = page.items
@@ -139,7 +141,7 @@ export function registerDlq(program: Command, context: CommandContext): void {
   ).action(async (id: string, opts: DurableFlags) => {
     await withRuntime(opts, async (runtime) => {
       if (!(await runtime.queue.replayDeadLetter(id)))
-        throw new CliError(`no dead letter ${id}`, EXIT.failed);
+        throw new CliError(`no dead letter ${id}`, EXIT.usage);
       context.output().result({ id, replayed: true }, `replayed ${id}`);
       context.exit(EXIT.ok);
     });

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../command-context.js';
 import { driveUntilSettled } from '../drive.js';
 import { type DurableFlags, withDurableOptions, withRuntime } from '../durable-options.js';
-import { loadFlowArg } from '../flow-args.js';
+import { loadFlowArg, noteFlowWarnings } from '../flow-args.js';
 import { readInput } from '../read-input.js';
 import { reportExecution } from '../report-execution.js';
 
@@ -24,6 +24,7 @@ export function registerRun(program: Command, context: CommandContext): void {
       opts,
       async (runtime) => {
         const flow = await loadFlowArg(file, runtime.registry);
+        noteFlowWarnings(context, flow);
         const executionId = await runtime.client.start(flow, input);
         const state = await driveUntilSettled(runtime, executionId, 0);
         context.exit(reportExecution(context, state, opts.store));

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../command-context.js';
 import { type DurableFlags, withDurableOptions, withRuntime } from '../durable-options.js';
 import { EXIT } from '../exit-codes.js';
-import { loadFlowArg } from '../flow-args.js';
+import { loadFlowArg, noteFlowWarnings } from '../flow-args.js';
 import { readInput } from '../read-input.js';
 
 export function registerStart(program: Command, context: CommandContext): void {
@@ -26,6 +26,7 @@ export function registerStart(program: Command, context: CommandContext): void {
       const input = readInput(opts.input);
       await withRuntime(opts, async (runtime) => {
         const flow = existsSync(flowArg) ? await loadFlowArg(flowArg, runtime.registry) : flowArg;
+        if (typeof flow !== 'string') noteFlowWarnings(context, flow);
         const executionId = await runtime.client.start(flow, input, {
           ...(opts.dedupKey ? { dedupKey: opts.dedupKey } : {}),
           ...(opts.flowVersion ? { version: opts.flowVersion } : {}),

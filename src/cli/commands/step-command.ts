@@ -5,7 +5,7 @@ import { FlowError } from '../../flow-errors.js';
 import type { CommandContext } from '../command-context.js';
 import { describeFlowError } from '../describe-error.js';
 import { EXIT } from '../exit-codes.js';
-import { cliRegistry, loadFlowArg } from '../flow-args.js';
+import { cliRegistry, loadFlowArg, noteFlowWarnings } from '../flow-args.js';
 import { jsonReplacer } from '../output.js';
 import { readInput } from '../read-input.js';
 
@@ -29,6 +29,7 @@ export function registerStep(program: Command, context: CommandContext): void {
       const out = context.output();
       const input = readInput(opts.input);
       const flow = await loadFlowArg(file, await cliRegistry(opts.nodes));
+      noteFlowWarnings(context, flow);
       const steps: Array<Record<string, unknown>> = [];
       const lines: string[] = [];
       try {

@@ -37,16 +37,17 @@ export function registerWorker(program: Command, context: CommandContext): void 
         throw new CliError(`expected a number, got "${flag}"`, EXIT.usage);
       return value;
     };
-    const visibilityTimeoutMs = num(opts.visibilityTimeoutMs, 'PLAITA_VISIBILITY_TIMEOUT_MS');
-    const runtime = await runtimeFor(opts);
-    const log = getDefaultLogger();
+    // Every flag is checked before a connection opens: bad usage must not leave one open.
     const settings = {
       concurrency: num(opts.concurrency, 'PLAITA_CONCURRENCY'),
       maxDeliveries: num(opts.maxDeliveries, 'PLAITA_MAX_DELIVERIES'),
       leaseTtlMs: num(opts.leaseTtlMs, 'PLAITA_LEASE_TTL_MS'),
-      visibilityTimeoutMs,
+      visibilityTimeoutMs: num(opts.visibilityTimeoutMs, 'PLAITA_VISIBILITY_TIMEOUT_MS'),
       drainTimeoutMs: num(opts.drainTimeoutMs, 'PLAITA_DRAIN_TIMEOUT_MS'),
     };
+    const metricsPort = num(opts.metricsPort, 'PLAITA_METRICS_PORT');
+    const runtime = await runtimeFor(opts);
+    const log = getDefaultLogger();
     const defined = Object.fromEntries(
       Object.entries(settings).filter(([, v]) => v !== undefined),
     ) as Record<string, number>;
@@ -58,9 +59,16 @@ export function registerWorker(program: Command, context: CommandContext): void 
       logger: log,
       ...defined,
     });
-    const metricsPort = num(opts.metricsPort, 'PLAITA_METRICS_PORT');
     const server =
-      metricsPort === undefined ? null : await serveMetrics(worker.metrics, metricsPort);
+      metricsPort === undefined
+        ? null
+        : await serveMetrics(worker.metrics, metricsPort).catch(async (error: unknown) => {
+            await runtime.close();
+            throw new CliError(
+              `--metrics-port ${metricsPort}: ${(error as Error).message}`,
+              EXIT.usage,
+            );
+          });
     worker.start();
     log.info(
       {

@@ -1,4 +1,9 @@
-import { PlaitaError, StoreUnavailableError, errorCode } from '../../errors.js';
+import {
+  PlaitaError,
+  StoreConfigurationError,
+  StoreUnavailableError,
+  errorCode,
+} from '../../errors.js';
 
 /** Node socket and DNS failures: the server could not be reached, or the connection broke. */
 const TRANSIENT_NODE_CODES = new Set([
@@ -32,6 +37,16 @@ const TRANSIENT_SQLSTATES = new Set([
   '55P03',
 ]);
 
+/**
+ * SQLSTATEs that say the connection settings are wrong, not that the server is down: they never
+ * heal on retry, so they become StoreConfigurationError (permanent) with the server's reason.
+ */
+const MISCONFIGURED_SQLSTATES = new Map([
+  ['3D000', 'invalid_catalog_name'],
+  ['28000', 'invalid_authorization_specification'],
+  ['28P01', 'invalid_password'],
+]);
+
 const SQLSTATE = /^[0-9A-Z]{5}$/;
 
 /** Where the error came from, as the connection module knows it. */
@@ -46,17 +61,21 @@ export interface PgFailure {
  * By code only, never by message text. Errors without a code (pg's "Connection terminated
  * unexpectedly", "timeout exceeded when trying to connect") are told apart by the path that
  * raised them: on the connect path, or after the client reported a lost connection, they are
- * transient; anywhere else they are driver misuse and permanent. Permanent driver errors are
- * returned unchanged (e.g. 28P01 bad password, 3D000 no such database, 42501 permission).
+ * transient; anywhere else they are driver misuse and permanent. A missing database, an unknown
+ * role or a refused password is StoreConfigurationError; other permanent driver errors are
+ * returned unchanged (e.g. 23505 unique violation, 42501 permission).
  */
 export function classifyPgError(error: unknown, failure: PgFailure): unknown {
   if (error instanceof PlaitaError) return error;
   const code = errorCode(error);
-  if (code !== undefined && TRANSIENT_NODE_CODES.has(code)) return unavailable(error, code);
-  if (code !== undefined && SQLSTATE.test(code)) {
-    return code.startsWith('08') || TRANSIENT_SQLSTATES.has(code)
-      ? unavailable(error, code)
-      : error;
+  if (code !== undefined) {
+    if (TRANSIENT_NODE_CODES.has(code)) return unavailable(error, code);
+    const misconfigured = MISCONFIGURED_SQLSTATES.get(code);
+    if (misconfigured !== undefined) return misconfiguration(error, `${code} ${misconfigured}`);
+    if (SQLSTATE.test(code))
+      return code.startsWith('08') || TRANSIENT_SQLSTATES.has(code)
+        ? unavailable(error, code)
+        : error;
   }
   if (failure.connecting || failure.connectionLost)
     return unavailable(error, failure.connecting ? 'connecting' : 'connection lost');
@@ -66,4 +85,10 @@ export function classifyPgError(error: unknown, failure: PgFailure): unknown {
 function unavailable(cause: unknown, what: string): StoreUnavailableError {
   const detail = cause instanceof Error ? `: ${cause.message}` : '';
   return new StoreUnavailableError(`PostgreSQL is unavailable (${what})${detail}`, { cause });
+}
+
+function misconfiguration(cause: unknown, what: string): StoreConfigurationError {
+  const detail = cause instanceof Error ? `: ${cause.message}` : '';
+  const message = `PostgreSQL refused the connection settings (${what})${detail}`;
+  return new StoreConfigurationError(message, { cause });
 }

@@ -1,4 +1,10 @@
-import { StateCorruptError, StoreUnavailableError, errorCode } from '../../errors.js';
+import {
+  PlaitaError,
+  StateCorruptError,
+  StoreConfigurationError,
+  StoreUnavailableError,
+  errorCode,
+} from '../../errors.js';
 
 /**
  * SQLite driver errors by result code (better-sqlite3 puts the extended code name in `code`,
@@ -11,21 +17,53 @@ import { StateCorruptError, StoreUnavailableError, errorCode } from '../../error
  * Errors that are already PlaitaErrors pass through.
  */
 export function classifySqliteError(error: unknown): unknown {
-  const code = errorCode(error);
-  const primary = code === undefined ? undefined : /^SQLITE_[A-Z]+/.exec(code)?.[0];
+  const primary = primaryCode(error);
   switch (primary) {
     case 'SQLITE_BUSY':
     case 'SQLITE_LOCKED':
       return new StoreUnavailableError(
-        `the SQLite database is locked by another connection (${code})`,
+        `the SQLite database is locked by another connection (${errorCode(error)})`,
         { cause: error },
       );
     case 'SQLITE_CORRUPT':
     case 'SQLITE_NOTADB':
-      return new StateCorruptError(`the SQLite file is damaged or not a database (${code})`, {
-        cause: error,
-      });
+      return new StateCorruptError(
+        `the SQLite file is damaged or not a database (${errorCode(error)})`,
+        { cause: error },
+      );
     default:
       return error;
   }
+}
+
+/**
+ * Errors while opening (and migrating) the database file at `path`. A path that cannot be
+ * opened (CANTOPEN: a directory, a missing or unwritable folder; PERM; READONLY) or a file
+ * that is not a SQLite database (NOTADB) is the configuration's fault, not the data's: a
+ * StoreConfigurationError naming the path. The rest is classified as on any operation.
+ */
+export function classifySqliteOpenError(error: unknown, path: string): unknown {
+  if (error instanceof PlaitaError) return error;
+  const reason = error instanceof Error ? `: ${error.message}` : '';
+  switch (primaryCode(error)) {
+    case 'SQLITE_NOTADB':
+      return new StoreConfigurationError(
+        `${path} is not a SQLite database (${errorCode(error)}${reason})`,
+        { cause: error },
+      );
+    case 'SQLITE_CANTOPEN':
+    case 'SQLITE_PERM':
+    case 'SQLITE_READONLY':
+      return new StoreConfigurationError(
+        `cannot open the SQLite database ${path} (${errorCode(error)}${reason})`,
+        { cause: error },
+      );
+    default:
+      return classifySqliteError(error);
+  }
+}
+
+function primaryCode(error: unknown): string | undefined {
+  const code = errorCode(error);
+  return code === undefined ? undefined : /^SQLITE_[A-Z]+/.exec(code)?.[0];
 }

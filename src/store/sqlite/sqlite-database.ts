@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
+import { StoreConfigurationError } from '../../errors.js';
 import { loadMigrations, type Migration } from '../sql/migration-files.js';
-import { classifySqliteError } from './classify-sqlite-error.js';
+import { classifySqliteError, classifySqliteOpenError } from './classify-sqlite-error.js';
 
 type Db = Database.Database;
 type Statement = Database.Statement;
@@ -13,7 +14,8 @@ const MIGRATIONS: Migration[] = loadMigrations(new URL('./migrations/', import.m
  * the WAL, safe against application crashes; a power loss may drop the last commits, which is
  * WAL's documented trade-off), `busy_timeout = busyTimeoutMs` (a locked file makes an operation
  * wait at most that long, then SQLITE_BUSY → StoreUnavailableError). Statements are prepared
- * once per connection. An open or migration that fails is retried by the next operation.
+ * once per connection. An open or migration that fails is retried by the next operation; a
+ * path that is not a usable database file fails as StoreConfigurationError naming the path.
  */
 export class SqliteDatabase {
   private db: Db | null = null;
@@ -71,21 +73,30 @@ export class SqliteDatabase {
 
   private open(): Db {
     if (this.db !== null) return this.db;
-    const db = new Database(this.path, { timeout: this.busyTimeoutMs });
     try {
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
-      // Scratch b-trees in memory, not in temp files: the save's `IN (SELECT … json_each)`
-      // builds one per call, and on disk that cost more than the rest of the statement.
-      db.pragma('temp_store = MEMORY');
-      migrate(db);
+      this.db = openFile(this.path, this.busyTimeoutMs);
     } catch (error) {
-      db.close();
-      throw error;
+      throw classifySqliteOpenError(error, this.path);
     }
-    this.db = db;
-    return db;
+    return this.db;
   }
+}
+
+/** Opens, configures and migrates the file; a connection that fails any step is closed. */
+function openFile(path: string, busyTimeoutMs: number): Db {
+  const db = new Database(path, { timeout: busyTimeoutMs });
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    // Scratch b-trees in memory, not in temp files: the save's `IN (SELECT … json_each)`
+    // builds one per call, and on disk that cost more than the rest of the statement.
+    db.pragma('temp_store = MEMORY');
+    migrate(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
 }
 
 /**
@@ -99,8 +110,8 @@ function migrate(db: Db): void {
   db.transaction(() => {
     const current = userVersion(db);
     if (current > latest)
-      throw new Error(
-        `the SQLite schema is at version ${current}, newer than this plaita knows (${latest})`,
+      throw new StoreConfigurationError(
+        `the SQLite schema of ${db.name} is at version ${current}, newer than this plaita knows (${latest})`,
       );
     for (const migration of MIGRATIONS.slice(current)) db.exec(migration.sql);
     db.pragma(`user_version = ${latest}`);

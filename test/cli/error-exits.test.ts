@@ -1,0 +1,215 @@
+/**
+ * Every expected failure is a typed error with contract.md's exit code and a one-line message:
+ * 2 bad usage, input or configuration; 3 a service that cannot be reached. Never a stack trace,
+ * never "internal error".
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { POSTGRES_URL, postgresGate } from '../support/services.js';
+import { cli, cliAsync, type CliRun } from './run-cli.js';
+
+const cwd = mkdtempSync(join(tmpdir(), 'plaita-error-exits-'));
+const env = { PLAITA_CONNECT_TIMEOUT_MS: '2000' };
+const run = (args: string[]): CliRun => cli(args, { cwd, env });
+
+const flowFile = join(cwd, 'flow.json');
+writeFileSync(
+  flowFile,
+  JSON.stringify({
+    nodes: [
+      { id: 's', type: 'start', next: 'e' },
+      { id: 'e', type: 'end' },
+    ],
+  }),
+);
+const secretFlow = join(cwd, 'secret.json');
+writeFileSync(
+  secretFlow,
+  JSON.stringify({
+    flow_id: 'secret',
+    exposeEnv: ['API_TOKEN'],
+    nodes: [
+      { id: 's', type: 'start', next: 'e' },
+      { id: 'e', type: 'end' },
+    ],
+  }),
+);
+const missing = join(cwd, 'no-such-file.json');
+const directory = join(cwd, 'a-directory');
+mkdirSync(directory);
+const junk = join(cwd, 'junk.db');
+writeFileSync(junk, 'this is not a SQLite database, just text '.repeat(100));
+const deep = (levels: number): string => '{"a":' + '['.repeat(levels) + ']'.repeat(levels) + '}';
+const deepFile = join(cwd, 'deep.json');
+writeFileSync(deepFile, deep(5_000));
+
+const pg = await postgresGate();
+const pgUrl = (change: (url: URL) => void): string => {
+  const url = new URL(POSTGRES_URL);
+  change(url);
+  return url.toString();
+};
+const missingDatabase = pgUrl((u) => (u.pathname = '/no_such_db_xyz'));
+const unknownRole = pgUrl((u) => {
+  u.username = 'no_such_role';
+  u.password = '';
+});
+
+/** Exit `code`, one line on stderr matching `message`: no stack, no "internal error". */
+function expectTypedFailure(out: CliRun, code: number, message: RegExp): void {
+  expect(out.stderr, out.stderr).toMatch(message);
+  expect(out.stderr.trim().split('\n')).toHaveLength(1);
+  expect(out.stderr + out.stdout).not.toContain('internal error');
+  expect(out.code).toBe(code);
+}
+
+describe('bad input and configuration exit 2, an unreachable service 3 (from dist)', () => {
+  it('event --data @missing-file exits 2 naming the file', () => {
+    const out = run(['event', 'some-id', 'approval', '--data', `@${missing}`, '--store', 'memory']);
+    expectTypedFailure(out, 2, /--data: cannot read .*no-such-file\.json/);
+  });
+
+  it('--input @missing-file exits 2 naming the file on run, start and step', () => {
+    const store = ['--store', 'memory'];
+    for (const args of [
+      ['run', flowFile, ...store],
+      ['start', flowFile, ...store],
+      ['step', flowFile],
+    ]) {
+      const out = run([...args, '--input', `@${missing}`]);
+      expectTypedFailure(out, 2, /--input: cannot read .*no-such-file\.json/);
+    }
+  });
+
+  pg.it('a Postgres URL with a missing database exits 2 with the server reason', () => {
+    const out = run(['status', 'some-id', '--store', missingDatabase]);
+    expectTypedFailure(out, 2, /3D000.*database "no_such_db_xyz" does not exist/);
+  });
+
+  pg.it('a Postgres URL with an unknown role exits 2 with the server reason', () => {
+    const out = run(['list', '--store', unknownRole, '--json']);
+    expectTypedFailure(out, 2, /28(000|P01).*"no_such_role"/);
+    expect(JSON.parse(out.stdout)).toMatchObject({
+      status: 'error',
+      error: { code: 'store_misconfigured', retryable: false },
+    });
+  });
+
+  it('an unreachable Postgres (closed port) still exits 3', () => {
+    const out = run(['status', 'some-id', '--store', 'postgres://postgres@127.0.0.1:1/test']);
+    expectTypedFailure(out, 3, /a required service is unreachable: PostgreSQL is unavailable/);
+  });
+
+  it('a sqlite: path that is a directory exits 2 naming the path', () => {
+    const out = run(['status', 'some-id', '--store', `sqlite:${directory}`]);
+    expectTypedFailure(out, 2, /a-directory is a directory, not a SQLite database file/);
+  });
+
+  it('a sqlite: file of junk exits 2 naming the path', () => {
+    const out = run(['list', '--store', `sqlite:${junk}`]);
+    expectTypedFailure(out, 2, /junk\.db is not a SQLite database/);
+  });
+
+  it('--queue a{b} exits 2 explaining the allowed form, before any connection', () => {
+    const out = run([
+      'status',
+      'some-id',
+      '--store',
+      'memory',
+      '--redis-url',
+      'redis://127.0.0.1:1',
+      '--queue',
+      'a{b}',
+    ]);
+    expectTypedFailure(out, 2, /--queue "a\{b\}" is not a valid stream name: .*no brace/);
+    const empty = run(['list', '--store', 'memory', '--queue', '']);
+    expectTypedFailure(empty, 2, /--queue "" is not a valid stream name/);
+  });
+
+  it('an unknown execution id exits 2 for status, cancel, retry and event alike', () => {
+    for (const args of [
+      ['status', 'no-such-execution'],
+      ['cancel', 'no-such-execution'],
+      ['retry', 'no-such-execution'],
+      ['event', 'no-such-execution', 'approval'],
+    ]) {
+      const out = run([...args, '--store', 'memory']);
+      expectTypedFailure(out, 2, /no execution no-such-execution/);
+    }
+  });
+
+  it('a secret-looking exposeEnv name warns on stderr in run, step and start as in validate', () => {
+    const warning = /warning: audit: exposeEnv lists "API_TOKEN", which looks like a secret/;
+    expect(run(['validate', secretFlow]).stdout).toMatch(warning);
+    for (const args of [
+      ['run', secretFlow, '--store', 'memory'],
+      ['step', secretFlow],
+      ['start', secretFlow, '--store', 'memory'],
+      ['run', secretFlow, '--store', 'memory', '--json'],
+    ]) {
+      const out = run(args);
+      expect(out.stderr, args.join(' ')).toMatch(warning);
+      expect(out.code, `${args.join(' ')}: ${out.stderr}`).toBe(0);
+    }
+  });
+
+  it('a 5,000-level-deep --input (or --data) exits 2 naming the option', () => {
+    const input = run(['run', flowFile, '--store', 'memory', '--input', deep(5_000)]);
+    expectTypedFailure(input, 2, /--input is nested more than 256 levels deep/);
+    const step = run(['step', flowFile, '--input', `@${deepFile}`, '--json']);
+    expectTypedFailure(step, 2, /--input is nested more than 256 levels deep/);
+    expect(JSON.parse(step.stdout)).toMatchObject({ error: { code: 'input_too_deep' } });
+    const data = run(['event', 'some-id', 'approval', '--data', `@${deepFile}`]);
+    expectTypedFailure(data, 2, /--data is nested more than 256 levels deep/);
+    // At the limit the input is accepted.
+    expect(run(['step', flowFile, '--input', deep(255)]).code).toBe(0);
+  });
+
+  it(
+    'no bad-input case prints "internal error" (the batch, grepped)',
+    { timeout: 180_000 },
+    async () => {
+      const cases: string[][] = [
+        ['event', 'x', 't', '--data', `@${missing}`, '--store', 'memory'],
+        ['run', flowFile, '--input', `@${missing}`, '--store', 'memory'],
+        ['start', flowFile, '--input', `@${missing}`, '--store', 'memory'],
+        ['step', flowFile, '--input', `@${missing}`],
+        ['run', flowFile, '--input', '{not json', '--store', 'memory'],
+        ['event', 'x', 't', '--data', '{not json', '--store', 'memory'],
+        ['status', 'x', '--store', `sqlite:${directory}`],
+        ['run', flowFile, '--store', `sqlite:${directory}`],
+        ['list', '--store', `sqlite:${junk}`],
+        ['run', flowFile, '--store', `sqlite:${junk}`],
+        ['status', 'x', '--store', `sqlite:${flowFile}/nested.db`],
+        ['status', 'x', '--store', 'memory', '--queue', 'a{b}'],
+        ['status', 'x', '--store', 'memory'],
+        ['cancel', 'x', '--store', 'memory'],
+        ['retry', 'x', '--store', 'memory'],
+        ['event', 'x', 't', '--store', 'memory'],
+        ['dlq', 'replay', '42', '--store', 'memory'],
+        ['dlq', 'list', '--limit', 'many', '--store', 'memory'],
+        ['list', '--limit', '0', '--store', 'memory'],
+        ['run', flowFile, '--store', 'memory', '--input', deep(5_000)],
+        ['event', 'x', 't', '--data', `@${deepFile}`, '--store', 'memory'],
+        ['status', 'x', '--store', 'nosuch://x'],
+        ...(pg.available
+          ? [
+              ['status', 'x', '--store', missingDatabase],
+              ['status', 'x', '--store', unknownRole],
+            ]
+          : []),
+      ];
+      const results: Array<CliRun & { args: string }> = [];
+      for (let i = 0; i < cases.length; i += 4) {
+        const batch = cases.slice(i, i + 4);
+        const runs = await Promise.all(batch.map((args) => cliAsync(args, { cwd, env })));
+        runs.forEach((out, j) => results.push({ args: batch[j]!.join(' '), ...out }));
+      }
+      const leaked = results.filter((r) => /internal error/.test(r.stdout + r.stderr));
+      expect(leaked.map((r) => `${r.args}\n${r.stderr}`)).toEqual([]);
+      expect(results.filter((r) => r.code !== 2).map((r) => `${r.args} -> ${r.code}`)).toEqual([]);
+    },
+  );
+});
