@@ -64,6 +64,7 @@ export {
   ExecutionTerminalError,
   InvalidTransitionError,
   InputRejectedError,
+  StoreConfigurationError,
   type ErrorRecord,
   type DefinitionIssue,
 } from './errors.js';

@@ -2,7 +2,9 @@ import type { ExecutionState } from '../state/execution-state.js';
 import { isTerminal } from '../state/execution-state.js';
 import { silentLogger } from '../util/logger.js';
 import { FlowWorker } from '../worker/flow-worker.js';
+import { errorCode } from '../errors.js';
 import { CliError, EXIT } from './exit-codes.js';
+import { limitsFromEnv } from './operator-limits.js';
 import type { Runtime } from './runtime.js';
 
 /**
@@ -24,6 +26,7 @@ export async function driveUntilSettled(
     concurrency: 4,
     pollBlockMs: 25,
     logger: silentLogger,
+    engine: { limits: limitsFromEnv() },
   });
   worker.start();
   try {
@@ -35,17 +38,43 @@ export async function driveUntilSettled(
         (isTerminal(state.status) || (state.status === 'suspended' && state.version > sinceVersion))
       )
         return state;
-      if (Date.now() > deadline)
+      if (Date.now() > deadline) {
+        const ended = await cancelOnTimeout(runtime, executionId);
         throw new CliError(
-          `execution ${executionId} did not settle within ${timeoutMs} ms (PLAITA_RUN_TIMEOUT_MS)`,
+          `execution ${executionId} did not settle within ${timeoutMs} ms (PLAITA_RUN_TIMEOUT_MS); ` +
+            (ended ? 'it was cancelled' : 'cancelling it was requested'),
           EXIT.failed,
         );
+      }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   } finally {
     await worker.stop();
   }
 }
+
+/**
+ * A run that overstays its time is cancelled, never left `running` with nobody driving it: the
+ * worker sees the request between nodes (and the node's signal fires). True once it is terminal.
+ */
+async function cancelOnTimeout(runtime: Runtime, executionId: string): Promise<boolean> {
+  try {
+    await runtime.client.cancel(executionId, { reason: 'PLAITA_RUN_TIMEOUT_MS elapsed' });
+  } catch (error) {
+    if (errorCode(error) !== 'execution_terminal') throw error;
+    return true;
+  }
+  const until = Date.now() + CANCEL_GRACE_MS;
+  while (Date.now() < until) {
+    const state = await runtime.client.get(executionId);
+    if (!state || isTerminal(state.status)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return false;
+}
+
+/** How long a timed-out run waits for its cancel to land before the worker is stopped. */
+const CANCEL_GRACE_MS = 10_000;
 
 function numberOr(raw: string | undefined, fallback: number): number {
   const n = Number(raw);

@@ -2,10 +2,14 @@ import { randomUUID } from 'node:crypto';
 import {
   ExecutionTerminalError,
   FlowDefinitionError,
+  InputRejectedError,
   InvalidTransitionError,
   UnknownExecutionError,
 } from '../errors.js';
 import { parseFlow } from '../engine/parse-flow.js';
+import { DEFAULT_LIMITS } from '../flow/runtime-limits.js';
+import { encodeValue } from '../state/codec.js';
+import { checkDepth } from '../util/value-depth.js';
 import { isLoadedFlow } from '../flow/load-flow.js';
 import type { Flow } from '../flow/flow.js';
 import type { NodeRegistry } from '../nodes/node-registry.js';
@@ -32,7 +36,13 @@ export interface PlaitaClientOptions {
   registry?: NodeRegistry;
   /** Bound of operator retries (must match the workers'; default 3). */
   maxManualRetries?: number;
+  /** Deepest nesting accepted in an input or event data (default 256). */
+  maxDepth?: number;
+  /** Largest event data accepted, encoded (default 1 MiB): refused before it is enqueued. */
+  maxEventBytes?: number;
 }
+
+export const DEFAULT_MAX_EVENT_BYTES = 1024 * 1024;
 
 export interface StartOptions {
   executionId?: string;
@@ -76,6 +86,7 @@ export class PlaitaClient {
     options: StartOptions = {},
   ): Promise<string> {
     const tenantId = options.tenantId ?? this.#tenant;
+    checkDepth(input, this.options.maxDepth ?? DEFAULT_LIMITS.maxDepth, '$INPUT');
     const executionId =
       options.executionId ??
       (options.dedupKey ? dedupExecutionId(tenantId, options.dedupKey) : randomUUID());
@@ -104,6 +115,7 @@ export class PlaitaClient {
     event: { type: string; data?: unknown; eventId?: string },
     scope: Scope = {},
   ): Promise<string> {
+    this.#checkEventData(event.data ?? null);
     const state = await this.#live(executionId, scope);
     const eventId = event.eventId ?? randomUUID();
     await this.#enqueue({
@@ -212,6 +224,23 @@ export class PlaitaClient {
     byTenant.set(tenantId, stored);
     this.#published.set(document, byTenant);
     return stored;
+  }
+
+  /**
+   * Refuses event data that could never be delivered before anything is enqueued: too deep,
+   * not storable, or so large the waiting execution would end state_too_large. The waiting
+   * execution is untouched; the sender gets the error.
+   */
+  #checkEventData(data: unknown): void {
+    checkDepth(data, this.options.maxDepth ?? DEFAULT_LIMITS.maxDepth, 'data');
+    const limit = this.options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+    const bytes = Buffer.byteLength(encodeValue(data, 'data'));
+    if (bytes > limit)
+      throw new InputRejectedError(
+        'payload_too_large',
+        'data',
+        `the event data is ${bytes} bytes encoded, over the limit of ${limit}`,
+      );
   }
 
   async #existing(executionId: string, scope: Scope): Promise<ExecutionState> {

@@ -65,7 +65,14 @@ export interface DecisionContext {
 
 /** How a thrown value is treated, read from its code / retryable fields along the cause chain. */
 export type FailureClass =
-  'serialization' | 'too_large' | 'fence' | 'flow_missing' | 'corrupt' | 'transient' | 'permanent';
+  | 'serialization'
+  | 'too_large'
+  | 'fence'
+  | 'flow_missing'
+  | 'corrupt'
+  | 'misconfigured'
+  | 'transient'
+  | 'permanent';
 
 const MAX_CAUSE_DEPTH = 8;
 
@@ -76,6 +83,7 @@ const CLASS_BY_CODE: Readonly<Record<string, FailureClass>> = {
   flow_definition_missing: 'flow_missing',
   state_corrupt: 'corrupt',
   store_unavailable: 'transient',
+  store_misconfigured: 'misconfigured',
   lease_lost: 'transient',
 };
 
@@ -153,6 +161,10 @@ function decideFailure(
     case 'corrupt':
       // The stored state cannot be read: write nothing over it, keep the message for an operator.
       return { write: null, action: 'dead_letter', reason: 'state_corrupt' };
+    case 'misconfigured':
+      // The process is wrong (a revoked role, a dropped database), not the execution: never end
+      // or dead-letter an execution for it, whatever the delivery count; an operator fixes it.
+      return { write: null, action: 'leave' };
     case 'transient':
       // Redelivery heals it — until the budget of deliveries is spent: then end it observably.
       return deliveryCount >= maxDeliveries

@@ -25,6 +25,9 @@ import {
 import { timerId, visitOf, waitTimeoutMs } from './wait-timers.js';
 import type { WorkerDeps } from './worker-deps.js';
 
+/** Longest stretch of steps without giving the event loop a turn (ms). */
+const YIELD_EVERY_MS = 10;
+
 /**
  * Advances one execution while this worker holds its lease: runs one node per step and
  * writes a fenced checkpoint after each. Every state it writes goes through `persist`.
@@ -70,7 +73,15 @@ export class ExecutionDriver {
 
   /** Steps until the execution ends, suspends with nothing to resume it, fails, or is cancelled. */
   async run(): Promise<HandlingResult> {
+    let yieldedAt = performance.now();
     for (;;) {
+      // A store that answers synchronously (SQLite, memory) resolves every await as a
+      // microtask: without a turn of the event loop now and then, lease renewals, the cancel
+      // poll and every other execution on this process would starve behind a long flow.
+      if (performance.now() - yieldedAt > YIELD_EVERY_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        yieldedAt = performance.now();
+      }
       if (this.keeper.cancelRequested) return this.cancel('cancelled by request');
       this.keeper.throwIfLost();
       const fresh = typeof this.state.context.$EXECUTION_ID !== 'string';

@@ -3,6 +3,8 @@ import type { Delivery, TaskQueue } from '../queue/task-queue.js';
 import type { ExecutionStore, Lease } from '../store/execution-store.js';
 import type { Logger } from '../util/logger.js';
 
+const CANCEL_POLL_MS = 1_000;
+
 /**
  * Keeps what a worker holds while it works: the execution's lease (renewed every third of
  * its TTL) and the message's invisibility (renewed every third of the visibility timeout).
@@ -23,6 +25,8 @@ export class LeaseKeeper {
     private readonly options: { leaseTtlMs: number; visibilityTimeoutMs: number; log: Logger },
   ) {
     this.#every(Math.max(50, Math.floor(options.leaseTtlMs / 3)), () => this.#renewLease());
+    // An operator's cancel should land within a second, not a third of the lease TTL.
+    this.#every(CANCEL_POLL_MS, () => this.#pollCancel());
     this.#every(Math.max(50, Math.floor(options.visibilityTimeoutMs / 3)), () =>
       this.#renewMessage(),
     );
@@ -76,15 +80,19 @@ export class LeaseKeeper {
         ttlMs: this.options.leaseTtlMs,
       });
       if (!held) return this.#lose(`lease of ${lease.executionId} was lost`);
-      if (
-        !this.#cancelRequested &&
-        (await this.store.isCancelRequested(lease.executionId, { tenantId: lease.tenantId }))
-      ) {
-        this.markCancelRequested();
-      }
     } catch (error) {
       // A failed renewal is not yet a loss: the lease is valid until its TTL. The next tick retries.
       this.options.log.warn({ executionId: lease.executionId, err: error }, 'lease renewal failed');
+    }
+  }
+
+  async #pollCancel(): Promise<void> {
+    if (this.#cancelRequested) return;
+    const { executionId, tenantId } = this.lease;
+    try {
+      if (await this.store.isCancelRequested(executionId, { tenantId })) this.markCancelRequested();
+    } catch (error) {
+      this.options.log.warn({ executionId, err: error }, 'cancel poll failed');
     }
   }
 

@@ -83,3 +83,55 @@ describe('depth limits at run time', () => {
     });
   });
 });
+
+describe('events are checked before they are enqueued', () => {
+  it('a 20 MiB event is refused (payload_too_large) and the waiting execution is untouched', async () => {
+    const { MemoryExecutionStore } = await import('../../src/index.js');
+    const { PlaitaClient } = await import('../../src/client/plaita-client.js');
+    const { LocalQueue } = await import('../../src/queue/local/local-queue.js');
+    const { MemoryFlowStore } = await import('../../src/store/memory/memory-flow-store.js');
+    const { FlowWorker } = await import('../../src/worker/flow-worker.js');
+    const store = new MemoryExecutionStore();
+    const flows = new MemoryFlowStore();
+    const queue = new LocalQueue({ path: ':memory:' }, { visibilityTimeoutMs: 2000 });
+    const worker = new FlowWorker({ store, flows, queue, pollBlockMs: 20 });
+    const client = new PlaitaClient({ store, flows, queue });
+    worker.start();
+    try {
+      const id = await client.start(
+        {
+          nodes: [
+            { type: 'start', id: 's', next: 'w' },
+            { type: 'event', id: 'w', event_type: 'go', next: 'e' },
+            { type: 'end', id: 'e', output: '$NODE.w.event_data.event_data.ok' },
+          ],
+        },
+        {},
+      );
+      expect((await client.waitFor(id, { timeoutMs: 10_000 })).status).toBe('suspended');
+      const huge = { blob: 'x'.repeat(20 * 1024 * 1024) };
+      await expect(client.sendEvent(id, { type: 'go', data: huge })).rejects.toMatchObject({
+        code: 'payload_too_large',
+        path: 'data',
+      });
+      await expect(
+        client.sendEvent(id, { type: 'go', data: nestedObject(5_000) }),
+      ).rejects.toMatchObject({
+        code: 'input_too_deep',
+      });
+      await expect(client.start({ nodes: [] }, nestedObject(5_000) as never)).rejects.toMatchObject(
+        {
+          code: 'input_too_deep',
+        },
+      );
+      expect((await client.get(id))!.status).toBe('suspended');
+      await client.sendEvent(id, { type: 'go', data: { ok: 'yes' } });
+      const done = await client.waitFor(id, { timeoutMs: 10_000, until: 'terminal' });
+      expect(done.status).toBe('completed');
+      expect(done.result).toBe('yes');
+    } finally {
+      await worker.stop();
+      await queue.close();
+    }
+  });
+});

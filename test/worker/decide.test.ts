@@ -4,6 +4,7 @@ import {
   StateCorruptError,
   StateSerializationError,
   StateTooLargeError,
+  StoreConfigurationError,
   StoreUnavailableError,
 } from '../../src/errors.js';
 import {
@@ -75,6 +76,12 @@ const TABLE: Array<
     'lease renewal failed → redelivered',
     { kind: 'failure', error: { code: 'lease_lost', retryable: false } },
     { deliveryCount: 2, maxDeliveries: 5 },
+    { write: null, action: 'leave' },
+  ],
+  [
+    'store misconfigured (a revoked role) → left for redelivery, even past maxDeliveries',
+    { kind: 'failure', error: new StoreConfigurationError('role "app" does not exist') },
+    { deliveryCount: 9, maxDeliveries: 5 },
     { write: null, action: 'leave' },
   ],
   [

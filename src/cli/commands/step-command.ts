@@ -7,6 +7,7 @@ import { describeFlowError } from '../describe-error.js';
 import { EXIT } from '../exit-codes.js';
 import { cliRegistry, loadFlowArg, noteFlowWarnings } from '../flow-args.js';
 import { jsonReplacer } from '../output.js';
+import { limitsFromEnv } from '../operator-limits.js';
 import { readInput } from '../read-input.js';
 
 /** A step as printed: everything but the (large) checkpoint context. */
@@ -33,7 +34,7 @@ export function registerStep(program: Command, context: CommandContext): void {
       const steps: Array<Record<string, unknown>> = [];
       const lines: string[] = [];
       try {
-        for await (const step of stepFlow(flow, input)) {
+        for await (const step of stepFlow(flow, input, { limits: limitsFromEnv() })) {
           steps.push(printable(step));
           lines.push(
             `${step.nodeId ?? '(end)'} [${step.type ?? ''}]${step.isEnd ? ' end' : ''}: ${JSON.stringify(step.result, jsonReplacer)}`,

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Command } from 'commander';
 import { getDefaultLogger } from '../../util/logger.js';
+import { limitsFromEnv } from '../operator-limits.js';
 import { FlowWorker } from '../../worker/flow-worker.js';
 import type { WorkerMetrics } from '../../worker/worker-metrics.js';
 import type { CommandContext } from '../command-context.js';
@@ -57,6 +58,8 @@ export function registerWorker(program: Command, context: CommandContext): void 
       flows: runtime.flows,
       registry: runtime.registry,
       logger: log,
+      // A worker runs other people's flows: private networks are closed unless the operator opens them.
+      engine: { limits: limitsFromEnv({ privateNetworks: 'deny' }) },
       ...defined,
     });
     const server =
