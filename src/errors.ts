@@ -266,3 +266,62 @@ export class StoreConfigurationError extends PlaitaError {
   readonly code = 'store_misconfigured';
   readonly retryable = false;
 }
+
+/**
+ * Redis refused a command for a reason that retrying will not fix: a script error, a key of
+ * the wrong type (`WRONGTYPE`), a reply our scripts never produce. `cause` is the driver error;
+ * `redisCode` is the reply's first word (e.g. `WRONGTYPE`, `ERR`) when there is one.
+ */
+export class RedisCommandError extends PlaitaError {
+  override readonly name = 'RedisCommandError';
+  readonly code = 'store_command_failed';
+  readonly retryable = false;
+  readonly redisCode: string | undefined;
+
+  constructor(
+    message: string,
+    options: PlaitaErrorOptions & { redisCode?: string | undefined } = {},
+  ) {
+    super(message, options);
+    this.redisCode = options.redisCode;
+  }
+}
+
+/** The store was closed (or its borrowed client was ended by its owner): using it is a bug. */
+export class StoreClosedError extends PlaitaError {
+  override readonly name = 'StoreClosedError';
+  readonly code = 'store_closed';
+  readonly retryable = false;
+}
+
+/** `waitFor` gave up before the execution settled; the execution itself goes on. */
+export class WaitTimeoutError extends PlaitaError {
+  override readonly name = 'WaitTimeoutError';
+  readonly code = 'wait_timeout';
+  readonly retryable = true;
+}
+
+/** The abort reason a running node sees when an operator cancelled its execution. */
+export class CancelRequestedError extends PlaitaError {
+  override readonly name = 'CancelRequestedError';
+  readonly code = 'cancel_requested';
+  readonly retryable = false;
+}
+
+/**
+ * The plain record persisted for any thrown value: a PlaitaError's own record (with its
+ * details); anything else summarised by its name, message and whatever code it carries.
+ */
+export function toErrorRecord(error: unknown): ErrorRecord {
+  if (error instanceof PlaitaError) return error.toRecord();
+  if (error instanceof Error) {
+    const { code, retryable } = error as { code?: unknown; retryable?: unknown };
+    return {
+      code: typeof code === 'string' || typeof code === 'number' ? code : 'internal_error',
+      name: error.name,
+      message: error.message,
+      retryable: retryable === true,
+    };
+  }
+  return { code: 'internal_error', name: typeof error, message: String(error), retryable: false };
+}

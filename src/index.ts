@@ -65,6 +65,11 @@ export {
   InvalidTransitionError,
   InputRejectedError,
   StoreConfigurationError,
+  StoreClosedError,
+  RedisCommandError,
+  WaitTimeoutError,
+  CancelRequestedError,
+  toErrorRecord,
   type ErrorRecord,
   type DefinitionIssue,
 } from './errors.js';
@@ -112,7 +117,6 @@ export { decide, classifyFailure, type Decision, type HandlingResult } from './w
 export { reapStale, type ReapOptions } from './worker/reaper.js';
 export {
   PlaitaClient,
-  WaitTimeoutError,
   type PlaitaClientOptions,
   type StartOptions,
 } from './client/plaita-client.js';

@@ -5,6 +5,7 @@ import {
   InputRejectedError,
   InvalidTransitionError,
   UnknownExecutionError,
+  WaitTimeoutError,
 } from '../errors.js';
 import { parseFlow } from '../engine/parse-flow.js';
 import { DEFAULT_LIMITS } from '../flow/runtime-limits.js';
@@ -55,12 +56,6 @@ export interface StartOptions {
 
 export interface Scope {
   tenantId?: string;
-}
-
-export class WaitTimeoutError extends Error {
-  override readonly name = 'WaitTimeoutError';
-  readonly code = 'wait_timeout';
-  readonly retryable = true;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { LeaseLostError } from '../errors.js';
+import { CancelRequestedError, LeaseLostError } from '../errors.js';
 import type { Delivery, TaskQueue } from '../queue/task-queue.js';
 import type { ExecutionStore, Lease } from '../store/execution-store.js';
 import type { Logger } from '../util/logger.js';
@@ -45,7 +45,9 @@ export class LeaseKeeper {
   markCancelRequested(): void {
     this.#cancelRequested = true;
     if (!this.#controller.signal.aborted)
-      this.#controller.abort(new CancelRequested('cancelled by request'));
+      this.#controller.abort(
+        new CancelRequestedError('cancelled by request', { executionId: this.lease.executionId }),
+      );
   }
 
   /** Throws the loss reason when the lease or the message was lost. */
@@ -112,9 +114,4 @@ export class LeaseKeeper {
     if (!this.#controller.signal.aborted)
       this.#controller.abort(new LeaseLostError(message, { executionId: this.lease.executionId }));
   }
-}
-
-/** Abort reason when an operator cancelled the execution while it ran. */
-export class CancelRequested extends Error {
-  override readonly name = 'CancelRequested';
 }

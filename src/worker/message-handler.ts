@@ -1,5 +1,5 @@
 import { getOwn } from '../util/own-record.js';
-import type { ErrorRecord } from '../errors.js';
+import { type ErrorRecord, toErrorRecord } from '../errors.js';
 import { peekNextNode } from '../engine/peek-next.js';
 import type { TaskMessage } from '../queue/task-message.js';
 import type { Delivery } from '../queue/task-queue.js';
@@ -368,11 +368,8 @@ function errorRecord(
   result: HandlingResult,
   driver: ExecutionDriver,
 ): ErrorRecord {
-  const failure =
-    result.kind === 'failure'
-      ? (result.error as { name?: string; message?: string; toRecord?: () => ErrorRecord })
-      : null;
-  const details = failure?.toRecord?.().details;
+  const failure = result.kind === 'failure' ? toErrorRecord(result.error) : null;
+  const details = failure?.details;
   const record: ErrorRecord = {
     code,
     name: failure?.name ?? code,

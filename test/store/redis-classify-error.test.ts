@@ -5,7 +5,7 @@ import {
   redisReplyCode,
   toStoreError,
 } from '../../src/store/redis/classify-redis-error.js';
-import { RedisCommandError } from '../../src/store/redis/redis-errors.js';
+import { RedisCommandError } from '../../src/errors.js';
 import { reconnectDelay } from '../../src/store/redis/redis-connection.js';
 
 /** Errors shaped exactly as the driver raises them (names and codes, never message text). */

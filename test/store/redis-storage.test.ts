@@ -2,7 +2,7 @@ import { Redis, type Command } from 'ioredis';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { StateCorruptError, StoreUnavailableError } from '../../src/errors.js';
 import { newExecutionState, type ExecutionState } from '../../src/state/execution-state.js';
-import { RedisCommandError, StoreClosedError } from '../../src/store/redis/redis-errors.js';
+import { RedisCommandError, StoreClosedError } from '../../src/errors.js';
 import { ExecutionIndex } from '../../src/store/redis/execution-index.js';
 import { RedisConnection } from '../../src/store/redis/redis-connection.js';
 import { RedisExecutionStore } from '../../src/store/redis/redis-execution-store.js';

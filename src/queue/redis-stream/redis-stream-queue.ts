@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { redisReplyCode } from '../../store/redis/classify-redis-error.js';
 import { RedisConnection } from '../../store/redis/redis-connection.js';
-import { StoreClosedError } from '../../store/redis/redis-errors.js';
+import { StoreClosedError } from '../../errors.js';
 import { TickBatch } from '../../store/redis/tick-batch.js';
 import {
   DEFAULT_DLQ_MAX_LEN,

@@ -1,5 +1,5 @@
 import { PlaitaError, StoreUnavailableError } from '../../errors.js';
-import { RedisCommandError } from './redis-errors.js';
+import { RedisCommandError } from '../../errors.js';
 
 /**
  * The one place a Redis driver error is classified — by code, never by message text:

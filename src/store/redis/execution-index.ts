@@ -5,7 +5,7 @@ import {
 } from '../../state/execution-state.js';
 import type { RedisClient, RedisConnection } from './redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
-import { RedisCommandError } from './redis-errors.js';
+import { RedisCommandError } from '../../errors.js';
 import { SCRIPTS } from './redis-script.js';
 import { TickBatch } from './tick-batch.js';
 

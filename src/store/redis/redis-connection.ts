@@ -2,7 +2,7 @@ import { Redis, type Cluster } from 'ioredis';
 import { StoreUnavailableError } from '../../errors.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../execution-store.js';
 import { toStoreError } from './classify-redis-error.js';
-import { StoreClosedError } from './redis-errors.js';
+import { StoreClosedError } from '../../errors.js';
 
 export type RedisClient = Redis | Cluster;
 
