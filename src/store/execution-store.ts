@@ -23,6 +23,8 @@ export interface SaveOptions {
    * the other entries are unchanged.
    */
   changedNodes?: readonly string[];
+  /** Called with the bytes this save encodes (header and written node results), before any I/O. */
+  onEncoded?: (bytes: number) => void;
 }
 
 export interface ListQuery extends TenantScope {

@@ -46,6 +46,9 @@ export class ExecutionDriver {
     public state: ExecutionState,
   ) {}
 
+  readonly #observeBytes = (bytes: number): void =>
+    this.deps.metrics?.checkpointBytes.observe(bytes);
+
   /** Fenced save; `changedNodes` null = rewrite the whole context. */
   async persist(next: ExecutionState, changedNodes: readonly string[] | null): Promise<void> {
     const state = { ...next, version: this.state.version + 1 };
@@ -53,6 +56,7 @@ export class ExecutionDriver {
     await this.deps.store.save(state, {
       fence: { generation: this.lease.generation },
       ...(changedNodes ? { changedNodes } : {}),
+      ...(this.deps.metrics ? { onEncoded: this.#observeBytes } : {}),
     });
     const ms = performance.now() - started;
     this.deps.metrics?.checkpointSeconds.observe(ms / 1000);

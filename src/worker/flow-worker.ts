@@ -50,6 +50,7 @@ export class FlowWorker {
   constructor(options: FlowWorkerOptions) {
     this.workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     this.metrics = options.metrics ?? new WorkerMetrics();
+    this.metrics.observeQueue(options.queue);
     const log = (options.logger ?? getDefaultLogger()).child({ workerId: this.workerId });
     const visibilityTimeoutMs = options.visibilityTimeoutMs ?? DEFAULT_VISIBILITY_TIMEOUT_MS;
     const settings: WorkerSettings = {

@@ -226,7 +226,7 @@ export class MessageHandler {
           { messageId: delivery.id, err: error },
           'could not record the outcome; leaving the message for redelivery',
         );
-        metrics?.messages.inc({ outcome: 'left', kind });
+        metrics?.messages.inc({ outcome: 'leave', kind });
         return;
       }
     }

@@ -1,11 +1,12 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { TaskQueue } from '../queue/task-queue.js';
 
 /** Prometheus metrics of a worker process (durable.md §7). One registry per worker. */
 export class WorkerMetrics {
   readonly registry = new Registry();
   readonly messages = new Counter({
     name: 'plaita_messages_total',
-    help: 'Messages by outcome (consumed, acked, left, requeued, abandoned, dead_lettered)',
+    help: 'Messages by outcome (consumed, ack, leave, requeue, abandon, dead_letter)',
     labelNames: ['outcome', 'kind'] as const,
     registers: [this.registry],
   });
@@ -36,7 +37,7 @@ export class WorkerMetrics {
   });
   readonly checkpointBytes = new Histogram({
     name: 'plaita_checkpoint_bytes',
-    help: 'Encoded size of checkpoint headers',
+    help: 'Bytes a checkpoint encodes and writes (header and changed node results)',
     buckets: [256, 1024, 4096, 16384, 65536, 262144, 1048576],
     registers: [this.registry],
   });
@@ -50,15 +51,54 @@ export class WorkerMetrics {
     help: 'Messages being handled now',
     registers: [this.registry],
   });
-  readonly queueLag = new Gauge({
-    name: 'plaita_queue_lag_seconds',
-    help: 'Age of the oldest ready message',
-    registers: [this.registry],
-  });
-  readonly queueDepth = new Gauge({
-    name: 'plaita_queue_depth',
-    help: 'Messages by queue state',
-    labelNames: ['state'] as const,
-    registers: [this.registry],
-  });
+  readonly queueLag: Gauge;
+  readonly queueDepth: Gauge<'state'>;
+  #queue: Pick<TaskQueue, 'stats'> | null = null;
+  #sample: { at: number; stats: Promise<QueueStats | null> } | null = null;
+
+  constructor() {
+    // Sampled when scraped; both gauges of one scrape share one stats call (a 20 ms window).
+    const metrics = this;
+    this.queueLag = new Gauge({
+      name: 'plaita_queue_lag_seconds',
+      help: 'Age of the oldest ready message, sampled at scrape time',
+      registers: [this.registry],
+      async collect() {
+        const stats = await metrics.#stats();
+        if (stats) this.set((stats.oldestReadyAgeMs ?? 0) / 1000);
+      },
+    });
+    this.queueDepth = new Gauge({
+      name: 'plaita_queue_depth',
+      help: 'Messages by queue state (ready, in_flight, delayed, dead_letter), sampled at scrape time',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      async collect() {
+        const stats = await metrics.#stats();
+        if (!stats) return;
+        this.set({ state: 'ready' }, stats.ready);
+        this.set({ state: 'in_flight' }, stats.inFlight);
+        this.set({ state: 'delayed' }, stats.delayed);
+        this.set({ state: 'dead_letter' }, stats.deadLetters);
+      },
+    });
+  }
+
+  /** The queue whose depth and lag the gauges report. */
+  observeQueue(queue: Pick<TaskQueue, 'stats'>): void {
+    this.#queue = queue;
+  }
+
+  #stats(): Promise<QueueStats | null> {
+    const queue = this.#queue;
+    if (!queue) return Promise.resolve(null);
+    const now = Date.now();
+    if (!this.#sample || now - this.#sample.at > 20) {
+      // A queue that cannot answer leaves the last values: a scrape never fails for it.
+      this.#sample = { at: now, stats: queue.stats().catch(() => null) };
+    }
+    return this.#sample.stats;
+  }
 }
+
+type QueueStats = Awaited<ReturnType<TaskQueue['stats']>>;

@@ -30,11 +30,13 @@ export function planSave(
   const changed = options.changedNodes === undefined ? undefined : unique(options.changedNodes);
   const checkpoint = encodeCheckpoint(state, changed, store.maxStateBytes);
   assertStorableKeys(state);
+  const writtenNodeBytes = nodeBytes(checkpoint);
+  options.onEncoded?.(checkpoint.headerBytes + writtenNodeBytes);
   return {
     row: executionRow(state, checkpoint.header, checkpoint.headerBytes, nowMs, store.terminalTtlMs),
     checkpoint,
     removedNodeIds: removedIds(changed, checkpoint),
-    writtenNodeBytes: nodeBytes(checkpoint),
+    writtenNodeBytes,
     fence,
   };
 }

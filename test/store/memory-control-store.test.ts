@@ -1,0 +1,4 @@
+import { MemoryControlStore } from '../../src/store/memory/memory-control-store.js';
+import { describeControlStore } from '../contracts/control-store.contract.js';
+
+describeControlStore('memory', () => new MemoryControlStore());
