@@ -58,14 +58,14 @@ export class WorkerMetrics {
 
   constructor() {
     // Sampled when scraped; both gauges of one scrape share one stats call (a 20 ms window).
-    const metrics = this;
+    const stats = (): Promise<QueueStats | null> => this.#stats();
     this.queueLag = new Gauge({
       name: 'plaita_queue_lag_seconds',
       help: 'Age of the oldest ready message, sampled at scrape time',
       registers: [this.registry],
       async collect() {
-        const stats = await metrics.#stats();
-        if (stats) this.set((stats.oldestReadyAgeMs ?? 0) / 1000);
+        const sampled = await stats();
+        if (sampled) this.set((sampled.oldestReadyAgeMs ?? 0) / 1000);
       },
     });
     this.queueDepth = new Gauge({
@@ -74,12 +74,12 @@ export class WorkerMetrics {
       labelNames: ['state'] as const,
       registers: [this.registry],
       async collect() {
-        const stats = await metrics.#stats();
-        if (!stats) return;
-        this.set({ state: 'ready' }, stats.ready);
-        this.set({ state: 'in_flight' }, stats.inFlight);
-        this.set({ state: 'delayed' }, stats.delayed);
-        this.set({ state: 'dead_letter' }, stats.deadLetters);
+        const sampled = await stats();
+        if (!sampled) return;
+        this.set({ state: 'ready' }, sampled.ready);
+        this.set({ state: 'in_flight' }, sampled.inFlight);
+        this.set({ state: 'delayed' }, sampled.delayed);
+        this.set({ state: 'dead_letter' }, sampled.deadLetters);
       },
     });
   }

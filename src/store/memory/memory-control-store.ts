@@ -129,7 +129,7 @@ function attempt<T>(work: () => T): Promise<T> {
   try {
     return Promise.resolve(work());
   } catch (error) {
-    return Promise.reject(error as Error);
+    return Promise.reject(error);
   }
 }
 
