@@ -126,11 +126,7 @@ export class MemoryControlStore implements ControlStore {
 
 /** Sync work as a promise: a thrown check rejects, as it does on the other backends. */
 function attempt<T>(work: () => T): Promise<T> {
-  try {
-    return Promise.resolve(work());
-  } catch (error) {
-    return Promise.reject(error);
-  }
+  return new Promise<T>((resolve) => resolve(work()));
 }
 
 function mapKey(key: ControlKey): string {
