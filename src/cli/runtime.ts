@@ -2,6 +2,7 @@ import { PlaitaClient } from '../client/plaita-client.js';
 import type { NodeRegistry } from '../nodes/node-registry.js';
 import type { TaskQueue } from '../queue/task-queue.js';
 import type { ExecutionStore } from '../store/execution-store.js';
+import type { ControlStore } from '../store/control-store.js';
 import type { FlowStore } from '../store/flow-store.js';
 import { classifySqliteOpenError } from '../store/sqlite/classify-sqlite-error.js';
 import { queueNameOption } from './queue-name.js';
@@ -12,6 +13,8 @@ import { parseStoreUrl, type StoreTarget } from './store-url.js';
 export interface Runtime {
   store: ExecutionStore;
   flows: FlowStore;
+  /** The control plane's records (keys, schedules, approvals, …) on the same backend. */
+  control: ControlStore;
   queue: TaskQueue;
   client: PlaitaClient;
   registry: NodeRegistry;
@@ -47,7 +50,7 @@ export async function openRuntime(
   );
   const queueName = queueNameOption(options.queueName);
   const closers: Array<() => Promise<void>> = [];
-  const { store, flows } = await openStores(target, closers);
+  const { store, flows, control } = await openStores(target, closers);
   const redisUrl = options.embedded
     ? undefined
     : (options.redisUrl ?? process.env.PLAITA_REDIS_URL);
@@ -68,6 +71,7 @@ export async function openRuntime(
   return {
     store,
     flows,
+    control,
     queue,
     client,
     registry,
@@ -84,51 +88,65 @@ async function closeAll(closers: Array<() => Promise<void>>): Promise<void> {
 async function openStores(
   target: StoreTarget,
   closers: Array<() => Promise<void>>,
-): Promise<{ store: ExecutionStore; flows: FlowStore }> {
+): Promise<{ store: ExecutionStore; flows: FlowStore; control: ControlStore }> {
   const connectTimeoutMs = numberEnv('PLAITA_CONNECT_TIMEOUT_MS');
   const timeouts = connectTimeoutMs === undefined ? {} : { connectTimeoutMs };
   switch (target.kind) {
     case 'memory': {
       const { MemoryExecutionStore } = await import('../store/memory/memory-execution-store.js');
       const { MemoryFlowStore } = await import('../store/memory/memory-flow-store.js');
-      return { store: new MemoryExecutionStore(), flows: new MemoryFlowStore() };
+      const { MemoryControlStore } = await import('../store/memory/memory-control-store.js');
+      return {
+        store: new MemoryExecutionStore(),
+        flows: new MemoryFlowStore(),
+        control: new MemoryControlStore(),
+      };
     }
     case 'sqlite': {
       prepareSqlitePath(target.path);
       const { SqliteExecutionStore } = await import('../store/sqlite/sqlite-execution-store.js');
       const { SqliteFlowStore } = await import('../store/sqlite/sqlite-flow-store.js');
+      const { SqliteControlStore } = await import('../store/sqlite/sqlite-control-store.js');
       const store = new SqliteExecutionStore({ path: target.path });
       const flows = new SqliteFlowStore({ path: target.path });
+      const control = new SqliteControlStore({ path: target.path });
       closers.push(
         () => store.close(),
         () => flows.close(),
+        () => control.close(),
       );
-      return { store, flows };
+      return { store, flows, control };
     }
     case 'postgres': {
       const { PostgresExecutionStore } =
         await import('../store/postgres/postgres-execution-store.js');
       const { PostgresFlowStore } = await import('../store/postgres/postgres-flow-store.js');
+      const { PostgresControlStore } = await import('../store/postgres/postgres-control-store.js');
       const store = new PostgresExecutionStore({ connectionString: target.url }, timeouts);
       const flows = new PostgresFlowStore({ connectionString: target.url }, timeouts);
+      const control = new PostgresControlStore({ connectionString: target.url }, timeouts);
       closers.push(
         () => store.close(),
         () => flows.close(),
+        () => control.close(),
       );
-      return { store, flows };
+      return { store, flows, control };
     }
     case 'redis': {
       const { RedisExecutionStore } = await import('../store/redis/redis-execution-store.js');
       const { RedisFlowStore } = await import('../store/redis/redis-flow-store.js');
       const prefix = process.env.PLAITA_PREFIX;
       const options = { ...timeouts, ...(prefix ? { prefix } : {}) };
+      const { RedisControlStore } = await import('../store/redis/redis-control-store.js');
       const store = new RedisExecutionStore({ url: target.url }, options);
       const flows = new RedisFlowStore({ url: target.url }, options);
+      const control = new RedisControlStore({ url: target.url }, options);
       closers.push(
         () => store.close(),
         () => flows.close(),
+        () => control.close(),
       );
-      return { store, flows };
+      return { store, flows, control };
     }
   }
 }
