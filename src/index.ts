@@ -39,6 +39,28 @@ export {
 export type { Condition } from './expression/condition.js';
 export { DEFAULT_LIMITS, type RuntimeLimits } from './flow/runtime-limits.js';
 
+// Static analysis: what a flow will fail on at run time (docs/validate.md)
+export {
+  analyzeFlow,
+  analyzeFlowSync,
+  type AnalyzeOptions,
+  type AnalyzeSyncOptions,
+} from './flow/analysis/analyze-flow.js';
+export {
+  analyzeDocument,
+  analyzeDocumentSync,
+  type AnalyzeDocumentOptions,
+  type AnalyzeDocumentSyncOptions,
+} from './flow/analysis/analyze-document.js';
+export {
+  ISSUE_CODES,
+  hasErrors,
+  type FlowIssue,
+  type IssueCode,
+  type IssueSeverity,
+} from './flow/analysis/flow-issue.js';
+export type { FlowExists } from './flow/analysis/reference-issues.js';
+
 // Errors
 export {
   FlowError,

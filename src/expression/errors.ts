@@ -9,10 +9,17 @@ export class ExpressionError extends Error {
   override readonly name = 'ExpressionError';
   /** The expression text being parsed or evaluated when the error happened. */
   readonly expression: string;
+  /** Parse errors: the 0-based offset in `expression` where parsing failed; otherwise null. */
+  readonly position: number | null;
 
-  constructor(message: string, expression: string, options?: ErrorOptions) {
+  constructor(
+    message: string,
+    expression: string,
+    options?: ErrorOptions & { position?: number | undefined },
+  ) {
     super(message, options);
     this.expression = expression;
+    this.position = options?.position ?? null;
   }
 }
 

@@ -46,6 +46,7 @@ class Parser {
       throw new ExpressionError(
         `function calls are nested more than ${MAX_CALL_DEPTH} deep`,
         lx.source,
+        { position: start },
       );
     }
     const args = this.args();
@@ -126,7 +127,9 @@ export function parseExpression(source: string): Expr {
     if (lexer.atEnd()) return expr;
     lexer.expect('the end of the expression');
   }
-  throw new ExpressionError(describeFailure(lexer), source);
+  throw new ExpressionError(describeFailure(lexer), source, {
+    position: Math.max(lexer.failPos, 0),
+  });
 }
 
 function describeFailure(lexer: Lexer): string {
@@ -140,8 +143,11 @@ function describeFailure(lexer: Lexer): string {
   );
 }
 
-/** `slot = "{%" , ws , expr , ws , "%}"` at `start`; `undefined` when it does not parse. */
-function parseSlot(source: string, start: number): { expr: Expr; end: number } | undefined {
+/**
+ * `slot = "{%" , ws , expr , ws , "%}"` at `start`; `undefined` when it does not parse.
+ * Exported for static analysis (flow/analysis), which reports slots left verbatim.
+ */
+export function parseSlot(source: string, start: number): { expr: Expr; end: number } | undefined {
   const lexer = new Lexer(source, start + 2);
   lexer.skipWs();
   const expr = new Parser(lexer).expr();

@@ -1,6 +1,7 @@
 /** flows.md §1.1 (6) and §5.4: `$ENV` references nothing can satisfy, and secret-looking names exposed. */
 
-const SECRET_LOOKING = /SECRET|TOKEN|PASSWORD|API_KEY|PRIVATE_KEY|CREDENTIAL/i;
+/** Exported for static analysis (flow/analysis), which reports the same names as issues. */
+export const SECRET_LOOKING = /SECRET|TOKEN|PASSWORD|API_KEY|PRIVATE_KEY|CREDENTIAL/i;
 const ENV_REFERENCE = /\$ENV\.([A-Za-z0-9_$-]+)/g;
 
 export function envWarnings(
