@@ -1,5 +1,6 @@
 import { FlowDefinitionError } from '../errors.js';
 import { loadFlowFile } from '../engine/parse-flow.js';
+import { defaultFunctions, type FunctionRegistry } from '../expression/function-registry.js';
 import type { Flow } from '../flow/flow.js';
 import { defaultRegistry } from '../nodes/default-registry.js';
 import type { NodeRegistry } from '../nodes/node-registry.js';
@@ -10,6 +11,13 @@ import { CliError, EXIT } from './exit-codes.js';
 
 /** The registry for this invocation: built-ins plus `--nodes` and `PLAITA_NODE_MODULES` plugins. */
 export async function cliRegistry(nodes: string | undefined): Promise<NodeRegistry> {
+  return (await cliPlugins(nodes)).registry;
+}
+
+/** Node types and `$F` functions: built-ins plus what the plugin modules export. */
+export async function cliPlugins(
+  nodes: string | undefined,
+): Promise<{ registry: NodeRegistry; functions: FunctionRegistry }> {
   const modules = [
     ...(nodes ?? '')
       .split(',')
@@ -17,9 +25,10 @@ export async function cliRegistry(nodes: string | undefined): Promise<NodeRegist
       .filter(Boolean),
     ...nodeModulesFromEnv(),
   ];
-  if (modules.length === 0) return defaultRegistry;
+  if (modules.length === 0) return { registry: defaultRegistry, functions: defaultFunctions };
   const registry = defaultRegistry.copy();
-  const report = await loadNodeModules(registry, modules, { logger: silentLogger });
+  const functions = defaultFunctions.copy();
+  const report = await loadNodeModules(registry, modules, { logger: silentLogger, functions });
   if (report.failed.length > 0) {
     // Asked for explicitly: a plugin that does not load stops the command, naming the module.
     const lines = report.failed.map(
@@ -27,7 +36,7 @@ export async function cliRegistry(nodes: string | undefined): Promise<NodeRegist
     );
     throw new CliError(lines.join('\n'), EXIT.usage);
   }
-  return registry;
+  return { registry, functions };
 }
 
 /** Loads a flow file; an invalid flow is exit 2 with every issue and its path. */

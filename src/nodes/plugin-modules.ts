@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { getDefaultLogger, type Logger } from '../util/logger.js';
+import type { ExpressionFunction, FunctionRegistry } from '../expression/function-registry.js';
 import type { NodeDefinition, NodeRegistry } from './node-registry.js';
 
 export interface PluginLoadReport {
@@ -12,6 +13,8 @@ export interface PluginLoadReport {
 export interface PluginLoadOptions {
   cwd?: string;
   logger?: Logger;
+  /** Where `$F` functions a module exports go (`registerFunctions(functions)` or `functions: {name: fn}`). */
+  functions?: FunctionRegistry;
 }
 
 /** Module names from `PLAITA_NODE_MODULES` (comma-separated). */
@@ -41,7 +44,7 @@ export async function loadNodeModules(
       const exports = (await import(
         resolveSpecifier(name, options.cwd ?? process.cwd())
       )) as Record<string, unknown>;
-      registerFrom(registry, exports, name);
+      registerFrom(registry, exports, name, options.functions);
       report.loaded.push(name);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -68,10 +71,12 @@ function registerFrom(
   registry: NodeRegistry,
   exports: Record<string, unknown>,
   name: string,
+  functions: FunctionRegistry | undefined,
 ): void {
   for (const candidate of [exports, exports.default]) {
     if (typeof candidate !== 'object' && typeof candidate !== 'function') continue;
     const mod = candidate as Record<string, unknown>;
+    const registered = registerFunctionsFrom(mod, functions);
     const register = mod.register ?? mod.registerAll;
     if (typeof register === 'function') {
       (register as (r: NodeRegistry) => void)(registry);
@@ -81,8 +86,27 @@ function registerFrom(
       for (const def of mod.nodes as NodeDefinition[]) registry.register(def);
       return;
     }
+    if (registered) return;
   }
   throw new Error(
-    `module '${name}' exports neither register(registry), registerAll(registry) nor a nodes array`,
+    `module '${name}' exports neither register(registry), registerAll(registry), a nodes array nor functions`,
   );
+}
+
+/** A module's `$F` functions; true when it exports any (even if no registry wants them). */
+function registerFunctionsFrom(
+  mod: Record<string, unknown>,
+  functions: FunctionRegistry | undefined,
+): boolean {
+  if (typeof mod.registerFunctions === 'function') {
+    if (functions) (mod.registerFunctions as (f: FunctionRegistry) => void)(functions);
+    return true;
+  }
+  if (typeof mod.functions === 'object' && mod.functions !== null) {
+    for (const [fnName, fn] of Object.entries(mod.functions as Record<string, unknown>))
+      if (functions && typeof fn === 'function')
+        functions.register(fnName, fn as ExpressionFunction, { override: true });
+    return true;
+  }
+  return false;
 }

@@ -70,7 +70,10 @@ describe('plaita run / validate / step (from dist)', () => {
     expect(run.stderr).toContain('nodes[1].type: unknown node type "frob"');
     expect(run.stderr).not.toMatch(/\n\s+at /);
     const json = cli(['validate', broken, '--json']);
-    expect(JSON.parse(json.stdout).error.details.issues).toHaveLength(2);
+    expect(json.code).toBe(2);
+    const report = JSON.parse(json.stdout) as { valid: boolean; issues: { code: string }[] };
+    expect(report.valid).toBe(false);
+    expect(report.issues.filter((i) => i.code === 'definition_error')).toHaveLength(2);
     expect(cli(['validate', 'examples/approval.json']).code).toBe(0);
   });
 

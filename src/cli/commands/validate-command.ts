@@ -1,32 +1,59 @@
 import type { Command } from 'commander';
 import { FlowDefinitionError } from '../../errors.js';
-import { cliRegistry, definitionError, loadFlowArg } from '../flow-args.js';
-import { EXIT } from '../exit-codes.js';
+import { analyzeDocument } from '../../flow/analysis/analyze-document.js';
+import { hasErrors } from '../../flow/analysis/flow-issue.js';
+import { readDocumentFile } from '../../flow/parse-document.js';
 import type { CommandContext } from '../command-context.js';
+import { EXIT } from '../exit-codes.js';
+import { cliPlugins, definitionError } from '../flow-args.js';
+import { issueText } from '../issue-text.js';
 
+/**
+ * `plaita validate`: loads the document as `run` would, then analyses it for what would fail
+ * at run time (docs/validate.md). Errors exit 2; warnings too with `--strict`.
+ */
 export function registerValidate(program: Command, context: CommandContext): void {
   program
     .command('validate')
-    .description('check a flow document; print every problem with its path (exit 2 when invalid)')
+    .description(
+      'check a flow for everything that would fail at run time; every issue with its path (exit 2 on an error, or on a warning with --strict)',
+    )
     .argument('<flow-file>', 'flow document (.json, .yaml, .yml)')
+    .option('--strict', 'warnings fail too (exit 2)')
     .option(
       '--nodes <modules>',
-      'comma-separated plugin modules to load (also PLAITA_NODE_MODULES)',
+      'comma-separated plugin modules to load: node types and $F functions (also PLAITA_NODE_MODULES)',
     )
-    .action(async (file: string, opts: { nodes?: string }) => {
+    .action(async (file: string, opts: { nodes?: string; strict?: boolean }) => {
       const out = context.output();
+      const { registry, functions } = await cliPlugins(opts.nodes);
+      let document: unknown;
       try {
-        const flow = await loadFlowArg(file, await cliRegistry(opts.nodes));
-        const warnings = flow.warnings.map((w) => `  warning: ${w}`).join('\n');
-        out.result(
-          { valid: true, flowId: flow.id, nodes: flow.nodes.length, warnings: flow.warnings },
-          `${file}: valid (${flow.nodes.length} nodes${flow.id ? `, flow '${flow.id}'` : ''})` +
-            (warnings ? '\n' + warnings : ''),
-        );
-        context.exit(EXIT.ok);
+        document = await readDocumentFile(file);
       } catch (error) {
         if (error instanceof FlowDefinitionError) throw definitionError(file, error);
         throw error;
       }
+      const issues = await analyzeDocument(document, { registry, functions });
+      const errors = issues.filter((i) => i.severity === 'error').length;
+      const warnings = issues.length - errors;
+      const failed = hasErrors(issues) || (opts.strict === true && warnings > 0);
+      const summary = failed
+        ? `${file}: invalid (${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'})`
+        : `${file}: valid${warnings > 0 ? ` (${warnings} warning${warnings === 1 ? '' : 's'})` : ''}`;
+      const text = [summary, ...issues.map((issue) => indent(issueText(issue, document)))].join(
+        '\n',
+      );
+      // A failing report goes to stderr, like every other failure; --json keeps stdout.
+      if (failed && !out.json) out.note(text);
+      else out.result({ valid: !failed, errors, warnings, issues }, text);
+      context.exit(failed ? EXIT.usage : EXIT.ok);
     });
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');
 }
