@@ -10,6 +10,8 @@ import {
   registerRetry,
 } from './commands/operator-commands.js';
 import { registerRun } from './commands/run-command.js';
+import { registerServe } from './commands/serve-command.js';
+import { registerKeys } from './commands/keys-command.js';
 import { registerStart } from './commands/start-command.js';
 import { registerWorker } from './commands/worker-command.js';
 import { registerStep } from './commands/step-command.js';
@@ -39,6 +41,8 @@ export function buildProgram(context: CommandContext): Command {
   registerRetry(program, context);
   registerDlq(program, context);
   registerReap(program, context);
+  registerServe(program, context);
+  registerKeys(program, context);
   return program;
 }
 

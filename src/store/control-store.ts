@@ -68,7 +68,8 @@ export type ControlCollection =
   | 'stream_tickets'
   | 'bulk_operations'
   | 'workers'
-  | 'idempotency';
+  | 'idempotency'
+  | 'execution_meta';
 
 export interface ControlRecord<T> {
   key: ControlKey;

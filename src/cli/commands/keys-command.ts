@@ -1,0 +1,67 @@
+import type { Command } from 'commander';
+import { ApiKeys } from '../../server/auth/api-keys.js';
+import { isRole, ROLES } from '../../server/auth/roles.js';
+import type { CommandContext } from '../command-context.js';
+import { type DurableFlags, withDurableOptions, withRuntime } from '../durable-options.js';
+import { CliError, EXIT } from '../exit-codes.js';
+
+/** `plaita keys create|list|revoke` (api.md §2): API keys in the store the server uses. */
+export function registerKeys(program: Command, context: CommandContext): void {
+  const keys = program.command('keys').description('API keys of `plaita serve`');
+  withDurableOptions(
+    keys
+      .command('create')
+      .description('create a key and print its token once')
+      .requiredOption('--name <name>', 'who or what uses it')
+      .requiredOption('--role <role>', ROLES.join(' | ')),
+  )
+    .option(
+      '--key-tenant <tenant>',
+      'the tenant the key acts for; * = platform (default: --tenant or "default")',
+    )
+    .action(async (opts: DurableFlags & { name: string; role: string; keyTenant?: string }) => {
+      if (!isRole(opts.role))
+        throw new CliError(`--role ${opts.role}: expected ${ROLES.join(' | ')}`, EXIT.usage);
+      const role = opts.role;
+      const tenant = opts.keyTenant ?? opts.tenant ?? 'default';
+      await withRuntime(opts, async (runtime) => {
+        const { key, token } = await new ApiKeys(runtime.control).create({
+          name: opts.name,
+          role,
+          tenant,
+        });
+        context
+          .output()
+          .result(
+            { key, token },
+            `${token}\n(key ${key.id}, ${key.role}, tenant ${key.tenant}; the token is shown only now)`,
+          );
+      });
+      context.exit(EXIT.ok);
+    });
+  withDurableOptions(keys.command('list').description('every key (never their secrets)')).action(
+    async (opts: DurableFlags) => {
+      await withRuntime(opts, async (runtime) => {
+        const list = await new ApiKeys(runtime.control).list(null);
+        const text = list
+          .map(
+            (k) =>
+              `${k.id}  ${k.role.padEnd(8)} ${k.tenant.padEnd(12)} ${k.name}${k.revokedAt ? `  (revoked ${k.revokedAt})` : ''}`,
+          )
+          .join('\n');
+        context.output().result({ items: list }, text || '(no keys)');
+      });
+      context.exit(EXIT.ok);
+    },
+  );
+  withDurableOptions(
+    keys.command('revoke').description('revoke a key').argument('<id>', 'the key id'),
+  ).action(async (id: string, opts: DurableFlags) => {
+    await withRuntime(opts, async (runtime) => {
+      if (!(await new ApiKeys(runtime.control).revoke(id)))
+        throw new CliError(`no API key ${id}`, EXIT.usage);
+      context.output().result({ revoked: id }, `revoked ${id}`);
+    });
+    context.exit(EXIT.ok);
+  });
+}

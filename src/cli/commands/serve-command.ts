@@ -1,0 +1,209 @@
+import type { Command } from 'commander';
+import { serve, type ServerType } from '@hono/node-server';
+import type { HttpBindings } from '@hono/node-server';
+import { createApiApp } from '../../server/api-app.js';
+import { startServerTasks } from '../../server/server-tasks.js';
+import { getDefaultLogger } from '../../util/logger.js';
+import { FlowWorker } from '../../worker/flow-worker.js';
+import { WorkerMetrics } from '../../worker/worker-metrics.js';
+import type { CommandContext } from '../command-context.js';
+import { type DurableFlags, runtimeFor, withDurableOptions } from '../durable-options.js';
+import { CliError, EXIT } from '../exit-codes.js';
+import { limitsFromEnv } from '../operator-limits.js';
+import { consoleDirectory } from '../console-dir.js';
+
+interface ServeFlags extends DurableFlags {
+  host: string;
+  port: string;
+  maxBody: string;
+  rateLimit: string;
+  corsOrigin?: string;
+  publicUrl?: string;
+  auth: boolean;
+  allowPrivateNetworks?: boolean;
+  withWorker?: string;
+  metricsPublic?: boolean;
+}
+
+const env = process.env;
+
+/** `plaita serve` (api.md §1): the HTTP API and the console, embedded by default. */
+export function registerServe(program: Command, context: CommandContext): void {
+  withDurableOptions(
+    program
+      .command('serve')
+      .description(
+        'serve the HTTP API and the web console (embedded: SQLite + an in-process worker)',
+      )
+      .option('--host <host>', 'address to listen on (PLAITA_HOST)', env.PLAITA_HOST ?? '127.0.0.1')
+      .option('--port <port>', 'port (PLAITA_PORT)', env.PLAITA_PORT ?? '8080')
+      .option(
+        '--max-body <bytes>',
+        'largest request body (PLAITA_MAX_BODY)',
+        env.PLAITA_MAX_BODY ?? '1048576',
+      )
+      .option(
+        '--rate-limit <n/s>',
+        'requests per second per key, burst 2x (PLAITA_RATE_LIMIT; 0 = off)',
+        env.PLAITA_RATE_LIMIT ?? '50',
+      )
+      .option(
+        '--cors-origin <origin>',
+        'an origin allowed to call the API from a browser (PLAITA_CORS_ORIGIN)',
+        env.PLAITA_CORS_ORIGIN,
+      )
+      .option(
+        '--public-url <url>',
+        'the URL links are made with (PLAITA_PUBLIC_URL)',
+        env.PLAITA_PUBLIC_URL,
+      )
+      .option('--no-auth', 'no API keys: every caller is an admin (refused off loopback)')
+      .option(
+        '--allow-private-networks',
+        'let flows the server runs reach private addresses (PLAITA_ALLOW_PRIVATE_NETWORKS=1)',
+        env.PLAITA_ALLOW_PRIVATE_NETWORKS === '1',
+      )
+      .option(
+        '--with-worker <n>',
+        'with a Redis queue: run a worker of this concurrency in process (PLAITA_WITH_WORKER)',
+        env.PLAITA_WITH_WORKER,
+      )
+      .option(
+        '--metrics-public',
+        'serve /metrics without a key (PLAITA_METRICS_PUBLIC=1)',
+        env.PLAITA_METRICS_PUBLIC === '1',
+      ),
+  ).action(async (opts: ServeFlags) => {
+    const port = positive(opts.port, '--port');
+    const maxBodyBytes = positive(opts.maxBody, '--max-body');
+    const perSecond = nonNegative(opts.rateLimit, '--rate-limit');
+    const withWorker =
+      opts.withWorker === undefined ? undefined : positive(opts.withWorker, '--with-worker');
+    if (!opts.auth && !isLoopback(opts.host))
+      throw new CliError(
+        `--no-auth is refused on ${opts.host}: only on a loopback address (127.0.0.1, ::1)`,
+        EXIT.usage,
+      );
+    const log = getDefaultLogger();
+    const runtime = await runtimeFor(opts);
+    // Flows the server runs belong to its users: private networks closed, data never code.
+    const limits = limitsFromEnv({
+      privateNetworks: opts.allowPrivateNetworks ? 'allow' : 'deny',
+      nestedDataExpressions: false,
+    });
+    const workerConcurrency = runtime.embedded ? (withWorker ?? 8) : withWorker;
+    const metrics = new WorkerMetrics();
+    metrics.observeQueue(runtime.queue);
+    const worker =
+      workerConcurrency === undefined
+        ? null
+        : new FlowWorker({
+            store: runtime.store,
+            queue: runtime.queue,
+            flows: runtime.flows,
+            registry: runtime.registry,
+            logger: log,
+            concurrency: workerConcurrency,
+            metrics,
+            engine: { limits },
+          });
+    const app = createApiApp({
+      store: runtime.store,
+      flows: runtime.flows,
+      control: runtime.control,
+      queue: runtime.queue,
+      registry: runtime.registry,
+      authMode: opts.auth ? 'keys' : 'none',
+      maxBodyBytes,
+      rateLimit: perSecond === 0 ? null : { perSecond, burst: perSecond * 2 },
+      corsOrigin: opts.corsOrigin ?? null,
+      publicUrl: opts.publicUrl ?? null,
+      limits,
+      metricsPublic: opts.metricsPublic === true,
+      metrics: () => metrics.registry.metrics(),
+      logger: log,
+      clientAddress: (c) =>
+        (c.env as HttpBindings | undefined)?.incoming?.socket.remoteAddress ?? null,
+      consoleDir: consoleDirectory(),
+    });
+    const url =
+      opts.publicUrl ?? `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`;
+    if (opts.auth) {
+      const token = await app.services.keys.bootstrap();
+      if (token)
+        process.stderr.write(
+          `\nplaita: the first admin API key (shown once, keep it):\n\n  ${token}\n\n` +
+            `  console: ${url}/   API reference: ${url}/docs\n\n`,
+        );
+    } else {
+      process.stderr.write(
+        `plaita: WARNING: --no-auth: every caller on ${opts.host} is an admin\n`,
+      );
+    }
+    const server = await listen(app.fetch, opts.host, port);
+    worker?.start();
+    const tasks = startServerTasks(app.services, { log });
+    log.info(
+      {
+        url,
+        store: runtime.target.kind,
+        queue: runtime.embedded ? 'local' : 'redis',
+        worker: workerConcurrency ?? 0,
+      },
+      'serving',
+    );
+    process.stderr.write(`plaita: serving ${url}\n`);
+    await new Promise<void>((resolve) => {
+      process.once('SIGTERM', () => resolve());
+      process.once('SIGINT', () => resolve());
+    });
+    log.info({}, 'shutting down: no new requests, draining');
+    await tasks.stop();
+    await closeServer(server);
+    await worker?.stop();
+    await runtime.close();
+    context.exit(EXIT.ok);
+  });
+}
+
+function listen(
+  fetch: (request: Request, env: unknown) => Response | Promise<Response>,
+  host: string,
+  port: number,
+): Promise<ServerType> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch, hostname: host, port }, () => resolve(server));
+    server.once('error', (error: Error) =>
+      reject(new CliError(`cannot listen on ${host}:${port}: ${error.message}`, EXIT.usage)),
+    );
+  });
+}
+
+/** Stops accepting; in-flight requests finish (streams get their final event from the tasks' stop). */
+function closeServer(server: ServerType): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    // Keep-alive sockets would hold close() open: end the idle ones.
+    (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+  });
+}
+
+function isLoopback(host: string): boolean {
+  return (
+    host === 'localhost' || host === '::1' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host)
+  );
+}
+
+function positive(raw: string, flag: string): number {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0)
+    throw new CliError(`${flag} ${raw}: expected a positive integer`, EXIT.usage);
+  return value;
+}
+
+function nonNegative(raw: string, flag: string): number {
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0)
+    throw new CliError(`${flag} ${raw}: expected a number ≥ 0`, EXIT.usage);
+  return value;
+}

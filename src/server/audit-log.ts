@@ -1,0 +1,52 @@
+import type { Context } from 'hono';
+import { type ControlStore, sortableId } from '../store/control-store.js';
+import type { ServerEnv } from './server-env.js';
+
+/** One write, as the audit log keeps it (api.md §2): never secrets, never event data. */
+export interface AuditEntry {
+  id: string;
+  at: string;
+  keyId: string | null;
+  role: string;
+  tenant: string;
+  action: string;
+  target: string;
+  requestId: string;
+  clientAddress: string | null;
+}
+
+/** Every write through the API, recorded per tenant, listed newest first. */
+export class AuditLog {
+  constructor(
+    private readonly control: ControlStore,
+    private readonly clientAddress: (c: Context<ServerEnv>) => string | null,
+  ) {}
+
+  async record(c: Context<ServerEnv>, action: string, target: string): Promise<void> {
+    const principal = c.get('principal');
+    const id = sortableId();
+    const entry: AuditEntry = {
+      id,
+      at: new Date().toISOString(),
+      keyId: principal.keyId,
+      role: principal.role,
+      tenant: c.get('tenant'),
+      action,
+      target,
+      requestId: c.get('requestId'),
+      clientAddress: this.clientAddress(c),
+    };
+    await this.control.create({ collection: 'audit', tenant: entry.tenant, id }, entry);
+  }
+
+  async list(tenant: string, limit: number, after: string | null) {
+    const page = await this.control.list<AuditEntry>({
+      collection: 'audit',
+      tenant,
+      order: 'desc',
+      limit,
+      after,
+    });
+    return { items: page.items.map((item) => item.doc), next: page.next };
+  }
+}

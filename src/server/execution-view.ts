@@ -1,0 +1,135 @@
+import type { Flow } from '../flow/flow.js';
+import type { ExecutionState, NodeTiming } from '../state/execution-state.js';
+import type { ExecutionSummary } from '../store/execution-store.js';
+import { getOwn } from '../util/own-record.js';
+import { apiStatus, type ApiStatus } from './execution-status.js';
+import { jsonView } from './json-view.js';
+
+export type NodeStatus = 'done' | 'running' | 'waiting' | 'failed' | 'cancelled';
+
+export interface NodeView {
+  nodeId: string;
+  type: string | null;
+  status: NodeStatus;
+  startedAt: string;
+  endedAt: string | null;
+  durationMs: number | null;
+  attempts: number;
+  output: unknown;
+}
+
+export interface ErrorView {
+  code: string | number | null;
+  type: string | null;
+  nodeId: string | null;
+  message: string;
+}
+
+export interface ExecutionView {
+  executionId: string;
+  status: ApiStatus;
+  tenantId: string;
+  flowId: string | null;
+  flowVersion: string | null;
+  flowHash: string | null;
+  input: unknown;
+  result?: unknown;
+  error?: ErrorView;
+  waiting?: { nodeId: string; eventType: string; dueAt: string | null };
+  nodes: NodeView[];
+  createdAt: string;
+  updatedAt: string;
+  endedAt: string | null;
+  version: number;
+  replayOf?: string;
+}
+
+/** The whole view of api.md §4 `GET /v1/executions/{id}`, from the state and its pinned flow. */
+export function executionView(
+  state: ExecutionState,
+  flow: Flow | null,
+  replayOf: string | null,
+): ExecutionView {
+  const view: ExecutionView = {
+    executionId: state.executionId,
+    status: apiStatus(state.status),
+    tenantId: state.tenantId,
+    flowId: state.flowId,
+    flowVersion: state.flowVersion,
+    flowHash: state.flowHash,
+    input: jsonView(state.context.$INPUT ?? null),
+    nodes: nodeTimeline(state, flow),
+    createdAt: state.createdAt,
+    updatedAt: state.updatedAt,
+    endedAt: state.endedAt,
+    version: state.version,
+  };
+  if (state.status === 'completed') view.result = jsonView(state.result);
+  if (state.error) view.error = errorView(state.error);
+  if (state.status === 'suspended' && state.waiting)
+    view.waiting = {
+      nodeId: state.waiting.nodeId,
+      eventType: state.waiting.eventType,
+      dueAt: state.waiting.dueAt,
+    };
+  if (replayOf) view.replayOf = replayOf;
+  return view;
+}
+
+/** One row of `GET /v1/executions`: the header, no context. */
+export function summaryView(summary: ExecutionSummary) {
+  return {
+    executionId: summary.executionId,
+    status: apiStatus(summary.status),
+    flowId: summary.flowId,
+    flowVersion: summary.flowVersion,
+    flowHash: summary.flowHash,
+    createdAt: summary.createdAt,
+    updatedAt: summary.updatedAt,
+    endedAt: summary.endedAt,
+    ...(summary.error ? { error: errorView(summary.error) } : {}),
+    ...(summary.status === 'suspended' && summary.waiting
+      ? {
+          waiting: {
+            nodeId: summary.waiting.nodeId,
+            eventType: summary.waiting.eventType,
+            dueAt: summary.waiting.dueAt,
+          },
+        }
+      : {}),
+  };
+}
+
+function errorView(error: NonNullable<ExecutionState['error']>): ErrorView {
+  const type = error.details?.type;
+  return {
+    code: error.code,
+    type: typeof type === 'string' ? type : null,
+    nodeId: error.node ?? null,
+    message: error.message,
+  };
+}
+
+/** Nodes in the order they first started (the order timings were recorded). */
+function nodeTimeline(state: ExecutionState, flow: Flow | null): NodeView[] {
+  const results = (state.context.$NODE ?? {}) as Record<string, unknown>;
+  return Object.entries(state.timings).map(([nodeId, timing]) => ({
+    nodeId,
+    type: flow?.nodesById.get(nodeId)?.def.type ?? null,
+    status: nodeStatus(state, nodeId, timing),
+    startedAt: timing.startedAt,
+    endedAt: timing.endedAt,
+    durationMs: timing.durationMs,
+    attempts: timing.attempts,
+    output: Object.hasOwn(results, nodeId) ? jsonView(getOwn(results, nodeId)) : null,
+  }));
+}
+
+function nodeStatus(state: ExecutionState, nodeId: string, timing: NodeTiming): NodeStatus {
+  if (state.status === 'suspended' && state.waiting?.nodeId === nodeId) return 'waiting';
+  if (state.status === 'error' && state.error?.node === nodeId) return 'failed';
+  if (timing.endedAt !== null) return 'done';
+  if (state.status === 'cancelled') return 'cancelled';
+  if (state.status === 'error') return 'failed';
+  return 'running';
+}

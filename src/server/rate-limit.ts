@@ -1,0 +1,53 @@
+import type { MiddlewareHandler } from 'hono';
+import { ApiProblem } from './problem.js';
+import type { ServerEnv } from './server-env.js';
+
+export interface RateLimitOptions {
+  /** Sustained requests per second per key. */
+  perSecond: number;
+  burst: number;
+}
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+/** Buckets idle this long are forgotten, so the map does not grow with every key ever seen. */
+const IDLE_MS = 60_000;
+
+/**
+ * A token bucket per API key (api.md §1 `--rate-limit`, default 50/s, burst 100), per process.
+ * Over the limit: 429 `rate_limited` with Retry-After.
+ */
+export function rateLimit(options: RateLimitOptions): MiddlewareHandler<ServerEnv> {
+  const buckets = new Map<string, Bucket>();
+  let sweptAt = Date.now();
+  return async (c, next) => {
+    const now = Date.now();
+    if (now - sweptAt > IDLE_MS) {
+      for (const [id, bucket] of buckets) if (now - bucket.at > IDLE_MS) buckets.delete(id);
+      sweptAt = now;
+    }
+    const principal = c.get('principal');
+    const id = principal.keyId ?? 'anonymous';
+    const bucket = buckets.get(id) ?? { tokens: options.burst, at: now };
+    bucket.tokens = Math.min(
+      options.burst,
+      bucket.tokens + ((now - bucket.at) / 1000) * options.perSecond,
+    );
+    bucket.at = now;
+    buckets.set(id, bucket);
+    if (bucket.tokens < 1) {
+      throw new ApiProblem(
+        'rate_limited',
+        `more than ${options.perSecond} requests per second for this key`,
+        {
+          retryAfterSeconds: (1 - bucket.tokens) / options.perSecond,
+        },
+      );
+    }
+    bucket.tokens -= 1;
+    await next();
+  };
+}

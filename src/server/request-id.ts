@@ -1,0 +1,16 @@
+import { randomUUID } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import type { ServerEnv } from './server-env.js';
+
+const VALID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Every response carries X-Request-Id, echoing a valid incoming one (api.md §3). */
+export function requestId(): MiddlewareHandler<ServerEnv> {
+  return async (c, next) => {
+    const incoming = c.req.header('x-request-id');
+    const id = incoming !== undefined && VALID.test(incoming) ? incoming : randomUUID();
+    c.set('requestId', id);
+    c.header('X-Request-Id', id);
+    await next();
+  };
+}

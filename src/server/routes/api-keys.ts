@@ -1,0 +1,130 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { ApiServices } from '../api-services.js';
+import { requireRole } from '../auth/authenticate.js';
+import { ROLES } from '../auth/roles.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
+import { ApiProblem } from '../problem.js';
+import { jsonBody, jsonResponse, PageQuery, pageOf, problems } from '../schemas.js';
+import type { ServerEnv } from '../server-env.js';
+
+const KeySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    role: z.enum(ROLES),
+    tenant: z.string(),
+    createdAt: z.string(),
+    lastUsedAt: z.string().nullable(),
+    revokedAt: z.string().nullable(),
+  })
+  .openapi('ApiKey');
+
+const AuditSchema = z
+  .object({
+    id: z.string(),
+    at: z.string(),
+    keyId: z.string().nullable(),
+    role: z.string(),
+    tenant: z.string(),
+    action: z.string(),
+    target: z.string(),
+    requestId: z.string(),
+    clientAddress: z.string().nullable(),
+  })
+  .openapi('AuditEntry');
+
+const TENANT = /^(\*|[A-Za-z0-9][A-Za-z0-9._:-]{0,127})$/;
+
+const listKeys = createRoute({
+  method: 'get',
+  path: '/v1/api-keys',
+  tags: ['api keys'],
+  summary: 'API keys (a tenant admin sees its tenant’s; a platform admin all)',
+  middleware: [requireRole('admin')] as const,
+  responses: {
+    200: jsonResponse(z.object({ items: z.array(KeySchema), nextCursor: z.null() }), 'keys'),
+    ...problems(),
+  },
+});
+
+const createKey = createRoute({
+  method: 'post',
+  path: '/v1/api-keys',
+  tags: ['api keys'],
+  summary: 'Create a key; its token is in this answer only',
+  middleware: [requireRole('admin')] as const,
+  request: {
+    body: jsonBody(
+      z.strictObject({
+        name: z.string().min(1).max(200),
+        role: z.enum(ROLES),
+        tenant: z.string().regex(TENANT, 'a tenant id, or * for a platform key').optional(),
+      }),
+    ),
+  },
+  responses: {
+    201: jsonResponse(z.object({ key: KeySchema, token: z.string() }), 'created'),
+    ...problems(),
+  },
+});
+
+const revokeKey = createRoute({
+  method: 'delete',
+  path: '/v1/api-keys/{id}',
+  tags: ['api keys'],
+  summary: 'Revoke a key (its sessions end too)',
+  middleware: [requireRole('admin')] as const,
+  request: { params: z.object({ id: z.string().min(1).max(64) }) },
+  responses: { 204: { description: 'revoked' }, ...problems(404) },
+});
+
+const audit = createRoute({
+  method: 'get',
+  path: '/v1/audit',
+  tags: ['audit'],
+  summary: 'Every write of the tenant, newest first',
+  middleware: [requireRole('admin')] as const,
+  request: { query: z.object(PageQuery) },
+  responses: { 200: jsonResponse(pageOf(AuditSchema), 'a page'), ...problems() },
+});
+
+export function registerApiKeyRoutes(app: OpenAPIHono<ServerEnv>, services: ApiServices): void {
+  app.openapi(listKeys, async (c) => {
+    const principal = c.get('principal');
+    const keys = await services.keys.list(principal.keyTenant === '*' ? null : principal.keyTenant);
+    return c.json({ items: keys, nextCursor: null }, 200);
+  });
+
+  app.openapi(createKey, async (c) => {
+    const body = c.req.valid('json');
+    const principal = c.get('principal');
+    const tenant = body.tenant ?? c.get('tenant');
+    // A tenant's admin makes keys for its own tenant only; platform keys need a platform admin.
+    if (principal.keyTenant !== '*' && tenant !== principal.keyTenant)
+      throw new ApiProblem('forbidden', 'a tenant admin can only create keys of its own tenant');
+    const { key, token } = await services.keys.create({ name: body.name, role: body.role, tenant });
+    await services.audit.record(c, 'api_key.create', key.id);
+    return c.json({ key, token }, 201);
+  });
+
+  app.openapi(revokeKey, async (c) => {
+    const { id } = c.req.valid('param');
+    const principal = c.get('principal');
+    const key = await services.keys.get(id);
+    if (!key || (principal.keyTenant !== '*' && key.tenant !== principal.keyTenant))
+      throw new ApiProblem('not_found', `no API key ${id}`);
+    await services.keys.revoke(id);
+    await services.audit.record(c, 'api_key.revoke', id);
+    return c.body(null, 204);
+  });
+
+  app.openapi(audit, async (c) => {
+    const query = c.req.valid('query');
+    const page = await services.audit.list(
+      c.get('tenant'),
+      query.limit ?? 50,
+      decodeCursor(query.cursor),
+    );
+    return c.json({ items: page.items, nextCursor: encodeCursor(page.next) }, 200);
+  });
+}

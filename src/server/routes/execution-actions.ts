@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { DEFAULT_LIMITS } from '../../flow/runtime-limits.js';
+
+import { checkDepth } from '../../util/value-depth.js';
+import type { ApiServices } from '../api-services.js';
+import { requireRole } from '../auth/authenticate.js';
+import { loadExecution, viewOf } from '../execution-reads.js';
+import { ApiProblem } from '../problem.js';
+import {
+  ExecutionIdParam,
+  ExecutionViewSchema,
+  JsonObject,
+  JsonValue,
+  jsonBody,
+  jsonResponse,
+  problems,
+} from '../schemas.js';
+import type { ServerEnv } from '../server-env.js';
+
+const Accepted = z.object({ executionId: z.string(), accepted: z.literal(true) });
+
+const event = createRoute({
+  method: 'post',
+  path: '/v1/executions/{id}/events',
+  tags: ['executions'],
+  summary: 'Deliver an event to an execution (kept in its inbox until a node waits for it)',
+  middleware: [requireRole('operator')] as const,
+  request: {
+    params: ExecutionIdParam,
+    body: jsonBody(
+      z.strictObject({
+        type: z.string().min(1).max(200),
+        data: JsonValue.optional(),
+        eventId: z.string().min(1).max(200).optional(),
+      }),
+    ),
+  },
+  responses: {
+    202: jsonResponse(z.object({ executionId: z.string(), eventId: z.string() }), 'accepted'),
+    ...problems(404, 409, 413),
+  },
+});
+
+const cancel = createRoute({
+  method: 'post',
+  path: '/v1/executions/{id}/cancel',
+  tags: ['executions'],
+  summary: 'Cancel a queued, running or waiting execution',
+  middleware: [requireRole('operator')] as const,
+  request: { params: ExecutionIdParam },
+  responses: { 202: jsonResponse(Accepted, 'cancellation requested'), ...problems(404, 409) },
+});
+
+const retry = createRoute({
+  method: 'post',
+  path: '/v1/executions/{id}/retry',
+  tags: ['executions'],
+  summary: 'Retry a failed execution from the node that failed',
+  middleware: [requireRole('operator')] as const,
+  request: { params: ExecutionIdParam },
+  responses: { 202: jsonResponse(Accepted, 'retry enqueued'), ...problems(404, 409) },
+});
+
+const replay = createRoute({
+  method: 'post',
+  path: '/v1/executions/{id}/replay',
+  tags: ['executions'],
+  summary: 'Start a new execution of the same pinned version, with the same or an edited input',
+  middleware: [requireRole('operator')] as const,
+  request: {
+    params: ExecutionIdParam,
+    body: jsonBody(z.strictObject({ input: JsonObject.optional() }), false),
+  },
+  responses: {
+    201: jsonResponse(ExecutionViewSchema, 'the new execution'),
+    ...problems(404, 413, 422),
+  },
+});
+
+export function registerExecutionActionRoutes(
+  app: OpenAPIHono<ServerEnv>,
+  services: ApiServices,
+): void {
+  app.openapi(event, async (c) => {
+    const { id } = c.req.valid('param');
+    const tenantId = c.get('tenant');
+    const body = c.req.valid('json');
+    await loadExecution(services, tenantId, id);
+    const eventId = await services.client.sendEvent(
+      id,
+      {
+        type: body.type,
+        data: body.data ?? null,
+        ...(body.eventId ? { eventId: body.eventId } : {}),
+      },
+      { tenantId },
+    );
+    // The audit log names the event, never its data.
+    await services.audit.record(c, 'execution.event', `${id} ${body.type}`);
+    return c.json({ executionId: id, eventId }, 202);
+  });
+
+  app.openapi(cancel, async (c) => {
+    const { id } = c.req.valid('param');
+    const tenantId = c.get('tenant');
+    await loadExecution(services, tenantId, id);
+    await services.client.cancel(id, { tenantId, reason: 'cancelled through the API' });
+    await services.audit.record(c, 'execution.cancel', id);
+    return c.json({ executionId: id, accepted: true as const }, 202);
+  });
+
+  app.openapi(retry, async (c) => {
+    const { id } = c.req.valid('param');
+    const tenantId = c.get('tenant');
+    await loadExecution(services, tenantId, id);
+    await services.client.retry(id, { tenantId });
+    await services.audit.record(c, 'execution.retry', id);
+    return c.json({ executionId: id, accepted: true as const }, 202);
+  });
+
+  app.openapi(replay, async (c) => {
+    const { id } = c.req.valid('param');
+    const tenantId = c.get('tenant');
+    const original = await loadExecution(services, tenantId, id);
+    const body = c.req.valid('json');
+    if (body.input !== undefined) checkDepth(body.input, DEFAULT_LIMITS.maxDepth, 'body.input');
+    const pinned = original.flowHash
+      ? await services.flows.getByHash(original.flowHash, { tenantId })
+      : null;
+    if (!pinned)
+      throw new ApiProblem(
+        'conflict',
+        `the definition execution ${id} ran (${original.flowHash ?? 'none'}) is no longer stored`,
+      );
+    const input = body.input ?? ((original.context.$INPUT ?? {}) as Record<string, unknown>);
+    const executionId = randomUUID();
+    // Recorded first: the new execution's view names what it replays from its first read.
+    await services.control.put(
+      { collection: 'execution_meta', tenant: tenantId, id: executionId },
+      { replayOf: id },
+    );
+    await services.client.start(pinned.document, input, { executionId, tenantId });
+    await services.audit.record(c, 'execution.replay', `${id} -> ${executionId}`);
+    const state = await loadExecution(services, tenantId, executionId);
+    c.header('Location', `/v1/executions/${encodeURIComponent(executionId)}`);
+    return c.json(await viewOf(services, state), 201);
+  });
+}

@@ -1,0 +1,19 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { ApiServices } from '../api-services.js';
+import type { ServerEnv } from '../server-env.js';
+import { registerApiKeyRoutes } from './api-keys.js';
+import { registerExecutionActionRoutes } from './execution-actions.js';
+import { registerExecutionRoutes } from './executions.js';
+import { registerHealthRoutes } from './health.js';
+import { registerSessionRoutes } from './sessions.js';
+
+export type RouteGroup = (app: OpenAPIHono<ServerEnv>, services: ApiServices) => void;
+
+/** Every route group of the API, registered in this order (api.md §4). */
+export const ROUTE_GROUPS: readonly RouteGroup[] = [
+  registerHealthRoutes,
+  registerSessionRoutes,
+  registerExecutionRoutes,
+  registerExecutionActionRoutes,
+  registerApiKeyRoutes,
+];

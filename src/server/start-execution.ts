@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import type { ExecutionState } from '../state/execution-state.js';
+import { DEFAULT_LIMITS } from '../flow/runtime-limits.js';
+import { canonicalJson, sha256Hex } from '../util/canonical-json.js';
+import { checkDepth } from '../util/value-depth.js';
+import type { ApiServices } from './api-services.js';
+import { ApiProblem } from './problem.js';
+
+export interface StartBody {
+  flowId?: string | undefined;
+  version?: string | undefined;
+  flow?: Record<string, unknown> | undefined;
+  input?: Record<string, unknown> | undefined;
+  executionId?: string | undefined;
+}
+
+export interface Started {
+  state: ExecutionState;
+  /** False when an earlier request with the same key or id already started it (HTTP 200). */
+  created: boolean;
+}
+
+/** Execution ids of the API: what every store can hold, never `:` (durable.md §1). */
+export const EXECUTION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+/** How long an idempotency key is remembered. */
+const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+/** A winner that has not stored its execution after this long is presumed dead: take over. */
+const STALE_START_MS = 60_000;
+const REPEAT_WAIT_MS = 10_000;
+
+interface IdempotencyRecord {
+  executionId: string;
+  fingerprint: string;
+  at: number;
+}
+
+/**
+ * `POST /v1/executions` (api.md §4): an `Idempotency-Key` or a given `executionId` makes the
+ * start idempotent. Of concurrent identical requests exactly one starts the execution (an
+ * atomic create in the control store); the others wait for it and get it back (200). The same
+ * key with a different request is 409.
+ */
+export async function startExecution(
+  services: ApiServices,
+  tenantId: string,
+  body: StartBody,
+  idempotencyKey: string | undefined,
+): Promise<Started> {
+  checkDepth(body, DEFAULT_LIMITS.maxDepth, 'body');
+  const document = await flowDocument(services, tenantId, body);
+  const { executionId, token } = identity(tenantId, body, idempotencyKey);
+  if (token !== null) {
+    const fingerprint = sha256Hex(canonicalJson({ ...body, executionId }));
+    const key = { collection: 'idempotency' as const, tenant: tenantId, id: token };
+    const record: IdempotencyRecord = { executionId, fingerprint, at: Date.now() };
+    if (!(await services.control.create(key, record, { ttlMs: IDEMPOTENCY_TTL_MS }))) {
+      const repeat = await repeated(services, tenantId, key, record);
+      if (repeat) return { state: repeat, created: false };
+    }
+    try {
+      return await begin(services, tenantId, executionId, document, body.input ?? {});
+    } catch (error) {
+      // A start that failed (an invalid flow) must not block a corrected retry with the same key.
+      await services.control.delete(key).catch(() => undefined);
+      throw error;
+    }
+  }
+  return begin(services, tenantId, executionId, document, body.input ?? {});
+}
+
+async function begin(
+  services: ApiServices,
+  tenantId: string,
+  executionId: string,
+  document: Record<string, unknown>,
+  input: Record<string, unknown>,
+): Promise<Started> {
+  const existing = await services.store.load(executionId, { tenantId });
+  if (existing) return { state: existing, created: false };
+  await services.client.start(document, input, { executionId, tenantId });
+  const state = await services.store.load(executionId, { tenantId });
+  if (!state) throw new Error(`execution ${executionId} vanished right after it was started`);
+  return { state, created: true };
+}
+
+/** A repeat: the same request gets the first one's execution; a different one is a conflict. */
+async function repeated(
+  services: ApiServices,
+  tenantId: string,
+  key: { collection: 'idempotency'; tenant: string; id: string },
+  mine: IdempotencyRecord,
+): Promise<ExecutionState | null> {
+  const deadline = Date.now() + REPEAT_WAIT_MS;
+  for (;;) {
+    const first = await services.control.get<IdempotencyRecord>(key);
+    if (!first) {
+      // Expired or given up by a failed start: try to become the one that starts it.
+      if (await services.control.create(key, mine, { ttlMs: IDEMPOTENCY_TTL_MS })) return null;
+      continue;
+    }
+    if (first.doc.fingerprint !== mine.fingerprint)
+      throw new ApiProblem(
+        'conflict',
+        'this idempotency key was already used with a different request',
+      );
+    const state = await services.store.load(first.doc.executionId, { tenantId });
+    if (state) return state;
+    if (Date.now() - first.doc.at > STALE_START_MS) {
+      if (await services.control.replace(key, mine, first.version, { ttlMs: IDEMPOTENCY_TTL_MS }))
+        return null;
+      continue;
+    }
+    if (Date.now() > deadline)
+      throw new ApiProblem(
+        'conflict',
+        'a start with this idempotency key is still in progress; retry shortly',
+        {
+          retryAfterSeconds: 1,
+        },
+      );
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+function identity(
+  tenantId: string,
+  body: StartBody,
+  idempotencyKey: string | undefined,
+): { executionId: string; token: string | null } {
+  if (body.executionId !== undefined)
+    return { executionId: body.executionId, token: `id:${body.executionId}` };
+  if (idempotencyKey !== undefined)
+    return {
+      // Derived from the key: a lost idempotency record still cannot start a second execution.
+      executionId: `idem-${sha256Hex(`${tenantId}\u0000${idempotencyKey}`).slice(0, 32)}`,
+      token: `key:${idempotencyKey}`,
+    };
+  return { executionId: randomUUID(), token: null };
+}
+
+async function flowDocument(
+  services: ApiServices,
+  tenantId: string,
+  body: StartBody,
+): Promise<Record<string, unknown>> {
+  if ((body.flowId === undefined) === (body.flow === undefined))
+    throw new ApiProblem(
+      'invalid_request',
+      'give either flowId (a published flow) or flow (a document)',
+      {
+        errors: [{ path: 'body.flowId', message: 'exactly one of flowId and flow' }],
+      },
+    );
+  if (body.flow !== undefined) {
+    if (body.version !== undefined)
+      throw new ApiProblem('invalid_request', 'version goes with flowId, not with an inline flow', {
+        errors: [{ path: 'body.version', message: 'only with flowId' }],
+      });
+    return body.flow;
+  }
+  const stored = await services.flows.getByVersion(body.flowId!, body.version ?? null, {
+    tenantId,
+  });
+  if (!stored)
+    throw new ApiProblem(
+      'not_found',
+      body.version === undefined
+        ? `no published version of flow '${body.flowId}'`
+        : `flow '${body.flowId}' has no published version '${body.version}'`,
+      {
+        errors: [
+          {
+            path: body.version === undefined ? 'body.flowId' : 'body.version',
+            message: 'not found',
+          },
+        ],
+      },
+    );
+  return stored.document;
+}

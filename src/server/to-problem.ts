@@ -1,0 +1,84 @@
+import { errorCode } from '../errors.js';
+import { ApiProblem, type ProblemFieldError } from './problem.js';
+
+const MAX_CAUSE_DEPTH = 8;
+
+/**
+ * What a runtime error means to an HTTP client, by its `code` (never its class or message): a
+ * missing execution is 404, a finished one 409, an unreachable store 503. Anything unknown is a
+ * bug: 500 `internal_error`, logged with the request id, no stack in the response.
+ */
+export function toProblem(error: unknown): ApiProblem {
+  if (error instanceof ApiProblem) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  switch (errorCode(error)) {
+    case 'unknown_execution':
+      return new ApiProblem('not_found', message, { cause: error });
+    case 'execution_terminal':
+      return new ApiProblem('execution_terminal', message, { cause: error });
+    case 'invalid_transition':
+    case 'flow_version_conflict':
+      return new ApiProblem('conflict', message, { cause: error });
+    case 'flow_definition_invalid':
+      return new ApiProblem('invalid_flow', message, {
+        cause: error,
+        errors: definitionIssues(error),
+      });
+    case 'input_too_deep':
+      return new ApiProblem('invalid_request', message, {
+        cause: error,
+        errors: pathOf(error, message),
+      });
+    case 'payload_too_large':
+    case 'state_too_large':
+      return new ApiProblem('payload_too_large', message, { cause: error });
+    case 'state_not_serializable':
+      return new ApiProblem('invalid_request', message, {
+        cause: error,
+        errors: pathOf(error, message),
+      });
+    default:
+      if (isUnavailable(error))
+        return new ApiProblem(
+          'service_unavailable',
+          `a store or queue is unreachable: ${message}`,
+          {
+            cause: error,
+            retryAfterSeconds: 1,
+          },
+        );
+      return new ApiProblem(
+        'internal_error',
+        'an unexpected error happened; quote the request id',
+        {
+          cause: error,
+        },
+      );
+  }
+}
+
+/** A store or queue that cannot be reached (anywhere along the cause chain) is a 503. */
+function isUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < MAX_CAUSE_DEPTH && current; depth++) {
+    const code = errorCode(current);
+    if (code === 'store_unavailable' || code === 'store_misconfigured' || code === 'store_closed')
+      return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+function definitionIssues(error: unknown): ProblemFieldError[] {
+  const issues = (error as { issues?: unknown }).issues;
+  if (!Array.isArray(issues)) return [];
+  return issues.map((issue: { path?: unknown; message?: unknown }) => ({
+    path: typeof issue.path === 'string' ? issue.path : '',
+    message: typeof issue.message === 'string' ? issue.message : String(issue.message),
+  }));
+}
+
+function pathOf(error: unknown, message: string): ProblemFieldError[] {
+  const path = (error as { path?: unknown }).path;
+  return typeof path === 'string' ? [{ path, message }] : [];
+}

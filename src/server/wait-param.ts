@@ -1,0 +1,20 @@
+import { ApiProblem } from './problem.js';
+
+const MAX_WAIT_MS = 120_000;
+
+/** `?wait=30s` (api.md §4): `ms`, `s` (the default unit) or `m`, at most two minutes. */
+export function parseWait(raw: string | undefined): number | null {
+  if (raw === undefined || raw === '') return null;
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(raw);
+  if (!match)
+    throw new ApiProblem('invalid_request', `wait=${raw} is not a duration`, {
+      errors: [{ path: 'query.wait', message: 'e.g. 30s, 500ms, 2m' }],
+    });
+  const unit = match[2] ?? 's';
+  const ms = Number(match[1]) * (unit === 'ms' ? 1 : unit === 's' ? 1000 : 60_000);
+  if (ms > MAX_WAIT_MS)
+    throw new ApiProblem('invalid_request', `wait=${raw} is longer than two minutes`, {
+      errors: [{ path: 'query.wait', message: 'at most 120s' }],
+    });
+  return ms;
+}

@@ -1,0 +1,264 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type ApiHarness, body, startApi } from './support/api-harness.js';
+
+const echo = JSON.parse(
+  readFileSync(new URL('../../examples/echo.json', import.meta.url), 'utf8'),
+) as Record<string, unknown>;
+
+let api: ApiHarness;
+beforeEach(async () => {
+  api = await startApi();
+});
+afterEach(async () => {
+  await api.close();
+});
+
+describe('executions over HTTP', () => {
+  it('starts an inline flow, waits for it, and reads the whole view with the node timeline', async () => {
+    const res = await api.fetch('/v1/executions?wait=10s', {
+      method: 'POST',
+      json: { flow: echo, input: { name: 'Ada' } },
+    });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('x-request-id')).toBeTruthy();
+    const view = await body<{
+      executionId: string;
+      status: string;
+      result: unknown;
+      nodes: Array<{ nodeId: string; status: string; type: string }>;
+    }>(res);
+    expect(view.status).toBe('completed');
+    expect(view.result).toBe('Ada');
+    expect(view.nodes.map((n) => n.status)).toEqual(view.nodes.map(() => 'done'));
+    expect(view.nodes.length).toBeGreaterThan(0);
+    const again = await body<{ executionId: string; input: unknown }>(
+      await api.fetch(`/v1/executions/${view.executionId}`),
+    );
+    expect(again).toMatchObject({ executionId: view.executionId, input: { name: 'Ada' } });
+    const list = await body<{ items: Array<{ executionId: string }>; nextCursor: string | null }>(
+      await api.fetch('/v1/executions?status=completed&limit=10'),
+    );
+    expect(list.items.map((i) => i.executionId)).toContain(view.executionId);
+  });
+
+  it('20 concurrent identical starts with one Idempotency-Key make one execution (one 201, the rest 200)', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        api.fetch('/v1/executions', {
+          method: 'POST',
+          headers: { 'idempotency-key': 'order-42' },
+          json: { flow: echo, input: { name: 'Bob' } },
+        }),
+      ),
+    );
+    const statuses = responses.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(19);
+    const ids = new Set(
+      await Promise.all(
+        responses.map(async (r) => (await body<{ executionId: string }>(r)).executionId),
+      ),
+    );
+    expect(ids.size).toBe(1);
+    const list = await body<{ items: unknown[] }>(await api.fetch('/v1/executions'));
+    expect(list.items).toHaveLength(1);
+    const other = await api.fetch('/v1/executions', {
+      method: 'POST',
+      headers: { 'idempotency-key': 'order-42' },
+      json: { flow: echo, input: { name: 'Someone else' } },
+    });
+    expect(other.status).toBe(409);
+    expect(await body(other)).toMatchObject({ code: 'conflict' });
+  });
+
+  it('bad input is problem+json naming the path, never a 500', async () => {
+    const cases: Array<[string, RequestInit & { json?: unknown }, number, string]> = [
+      ['unknown field', { method: 'POST', json: { flow: echo, bogus: 1 } }, 400, 'body'],
+      ['wrong type', { method: 'POST', json: { flow: echo, input: 'x' } }, 400, 'body.input'],
+      ['neither flow nor flowId', { method: 'POST', json: { input: {} } }, 400, 'body.flowId'],
+      [
+        'invalid flow',
+        { method: 'POST', json: { flow: { nodes: [{ type: 'frob', id: 'x' }] } } },
+        422,
+        'nodes[0].type',
+      ],
+      ['unknown flow', { method: 'POST', json: { flowId: 'nope' } }, 404, 'body.flowId'],
+      ['bad wait', { method: 'POST', json: { flow: echo } }, 400, 'query.wait'],
+    ];
+    for (const [name, init, status, path] of cases) {
+      const res = await api.fetch(
+        name === 'bad wait' ? '/v1/executions?wait=soon' : '/v1/executions',
+        init,
+      );
+      expect(res.status, name).toBe(status);
+      expect(res.headers.get('content-type'), name).toContain('application/problem+json');
+      const problem = await body<{ errors?: Array<{ path: string }>; requestId: string }>(res);
+      expect(problem.requestId, name).toBeTruthy();
+      expect(problem.errors?.map((e) => e.path).join(' '), name).toContain(path);
+    }
+    const notJson = await api.fetch('/v1/executions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{oops',
+    });
+    expect(notJson.status).toBe(400);
+    const cursor = await api.fetch('/v1/executions?cursor=garbage');
+    expect(cursor.status).toBe(400);
+    expect((await api.fetch('/v1/executions/nope')).status).toBe(404);
+    const huge = await api.fetch('/v1/executions', {
+      method: 'POST',
+      json: { flow: echo, input: { x: 'y'.repeat(2 * 1024 * 1024) } },
+    });
+    expect(huge.status).toBe(413);
+  });
+
+  it('without a key: 401; a viewer cannot start (403)', async () => {
+    expect((await api.fetch('/v1/executions', { token: null })).status).toBe(401);
+    expect(
+      (
+        await api.fetch('/v1/executions', {
+          token: 'plt_0123456789abcdef_nope-nope-nope-nope-nope',
+        })
+      ).status,
+    ).toBe(401);
+    const viewer = await api.key('viewer', 'default');
+    expect((await api.fetch('/v1/executions', { token: viewer })).status).toBe(200);
+    const res = await api.fetch('/v1/executions', {
+      token: viewer,
+      method: 'POST',
+      json: { flow: echo },
+    });
+    expect(res.status).toBe(403);
+    expect(await body(res)).toMatchObject({ code: 'forbidden' });
+  });
+
+  it('another tenant’s execution is 404 and absent from its list', async () => {
+    const alice = await api.key('operator', 'alice');
+    const bob = await api.key('operator', 'bob');
+    const started = await body<{ executionId: string }>(
+      await api.fetch('/v1/executions', {
+        token: alice,
+        method: 'POST',
+        json: { flow: echo, input: { name: 'A' } },
+      }),
+    );
+    expect(
+      (await api.fetch(`/v1/executions/${started.executionId}`, { token: alice })).status,
+    ).toBe(200);
+    expect((await api.fetch(`/v1/executions/${started.executionId}`, { token: bob })).status).toBe(
+      404,
+    );
+    const bobs = await body<{ items: unknown[] }>(
+      await api.fetch('/v1/executions', { token: bob }),
+    );
+    expect(bobs.items).toEqual([]);
+    expect(
+      (
+        await api.fetch(`/v1/executions/${started.executionId}`, {
+          headers: { 'x-plaita-tenant': 'alice' },
+        })
+      ).status,
+    ).toBe(200);
+  });
+
+  it('events, cancel, retry and replay', async () => {
+    const approval = JSON.parse(
+      readFileSync(new URL('../../examples/approval.json', import.meta.url), 'utf8'),
+    ) as unknown;
+    const input = {
+      id: 'EXP-7',
+      requester: 'Bob',
+      amount: 120.5,
+      reason: 'travel',
+      approvers: ['alice@example.com'],
+    };
+    const started = await body<{
+      executionId: string;
+      status: string;
+      waiting: { eventType: string };
+    }>(
+      await api.fetch('/v1/executions?wait=10s', {
+        method: 'POST',
+        json: { flow: approval, input },
+      }),
+    );
+    expect(started.status).toBe('waiting');
+    expect(started.waiting.eventType).toBe('approval_decision');
+    const id = started.executionId;
+    const sent = await api.fetch(`/v1/executions/${id}/events`, {
+      method: 'POST',
+      json: {
+        type: 'approval_decision',
+        data: {
+          final_decision: 'approve',
+          approval_details: [{ approver_id: 'alice@example.com', decision: 'approve' }],
+        },
+      },
+    });
+    expect(sent.status).toBe(202);
+    await expect
+      .poll(
+        async () =>
+          (await body<{ status: string }>(await api.fetch(`/v1/executions/${id}`))).status,
+        { timeout: 10_000 },
+      )
+      .toBe('completed');
+    const late = await api.fetch(`/v1/executions/${id}/events`, {
+      method: 'POST',
+      json: { type: 'x' },
+    });
+    expect(late.status).toBe(409);
+    expect(await body(late)).toMatchObject({ code: 'execution_terminal' });
+    expect((await api.fetch(`/v1/executions/${id}/cancel`, { method: 'POST' })).status).toBe(409);
+    const replay = await api.fetch(`/v1/executions/${id}/replay`, {
+      method: 'POST',
+      json: { input: { ...input, id: 'EXP-8' } },
+    });
+    expect(replay.status).toBe(201);
+    const replayed = await body<{ executionId: string; replayOf: string }>(replay);
+    expect(replayed.replayOf).toBe(id);
+    await expect
+      .poll(
+        async () =>
+          (
+            await body<{ status: string }>(
+              await api.fetch(`/v1/executions/${replayed.executionId}`),
+            )
+          ).status,
+        { timeout: 10_000 },
+      )
+      .toBe('waiting');
+    expect(
+      (await api.fetch(`/v1/executions/${replayed.executionId}/cancel`, { method: 'POST' })).status,
+    ).toBe(202);
+    await expect
+      .poll(
+        async () =>
+          (
+            await body<{ status: string }>(
+              await api.fetch(`/v1/executions/${replayed.executionId}`),
+            )
+          ).status,
+        { timeout: 10_000 },
+      )
+      .toBe('cancelled');
+    expect(
+      (await api.fetch(`/v1/executions/${replayed.executionId}/retry`, { method: 'POST' })).status,
+    ).toBe(409);
+    expect((await api.fetch(`/v1/executions/${id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await api.fetch(`/v1/executions/${id}`)).status).toBe(404);
+  });
+
+  it('serves /healthz, /readyz, /openapi.json and /docs', async () => {
+    expect(await body(await api.fetch('/healthz', { token: null }))).toEqual({ ok: true });
+    expect((await api.fetch('/readyz', { token: null })).status).toBe(200);
+    const doc = await body<{ openapi: string; paths: Record<string, unknown> }>(
+      await api.fetch('/openapi.json', { token: null }),
+    );
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths)).toContain('/v1/executions/{id}');
+    const docs = await api.fetch('/docs', { token: null });
+    expect(await docs.text()).toContain('/v1/executions');
+  });
+});
