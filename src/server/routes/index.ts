@@ -2,6 +2,9 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { ApiServices } from '../api-services.js';
 import type { ServerEnv } from '../server-env.js';
 import { registerApiKeyRoutes } from './api-keys.js';
+import { registerApprovalsRoutes } from './approvals.js';
+import { registerExecutionStreamRoutes } from './execution-stream.js';
+import { registerFlowsRoutes } from './flows.js';
 import { registerExecutionActionRoutes } from './execution-actions.js';
 import { registerExecutionRoutes } from './executions.js';
 import { registerHealthRoutes } from './health.js';
@@ -15,5 +18,8 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
   registerSessionRoutes,
   registerExecutionRoutes,
   registerExecutionActionRoutes,
+  registerExecutionStreamRoutes,
+  registerApprovalsRoutes,
+  registerFlowsRoutes,
   registerApiKeyRoutes,
 ];

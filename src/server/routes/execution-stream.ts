@@ -1,0 +1,9 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { ApiServices } from '../api-services.js';
+import type { ServerEnv } from '../server-env.js';
+
+/** (being written) */
+export function registerExecutionStreamRoutes(
+  _app: OpenAPIHono<ServerEnv>,
+  _services: ApiServices,
+): void {}
