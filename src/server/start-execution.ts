@@ -14,6 +14,9 @@ export interface StartBody {
   executionId?: string | undefined;
 }
 
+/** What a start needs: also what a worker process has, so schedules fire there too. */
+export type StartDeps = Pick<ApiServices, 'store' | 'flows' | 'control' | 'client'>;
+
 export interface Started {
   state: ExecutionState;
   /** False when an earlier request with the same key or id already started it (HTTP 200). */
@@ -41,7 +44,7 @@ interface IdempotencyRecord {
  * key with a different request is 409.
  */
 export async function startExecution(
-  services: ApiServices,
+  services: StartDeps,
   tenantId: string,
   body: StartBody,
   idempotencyKey: string | undefined,
@@ -69,7 +72,7 @@ export async function startExecution(
 }
 
 async function begin(
-  services: ApiServices,
+  services: StartDeps,
   tenantId: string,
   executionId: string,
   document: Record<string, unknown>,
@@ -85,7 +88,7 @@ async function begin(
 
 /** A repeat: the same request gets the first one's execution; a different one is a conflict. */
 async function repeated(
-  services: ApiServices,
+  services: StartDeps,
   tenantId: string,
   key: { collection: 'idempotency'; tenant: string; id: string },
   mine: IdempotencyRecord,
@@ -139,7 +142,7 @@ function identity(
 }
 
 async function flowDocument(
-  services: ApiServices,
+  services: StartDeps,
   tenantId: string,
   body: StartBody,
 ): Promise<Record<string, unknown>> {

@@ -8,6 +8,7 @@ import { registerFlowsRoutes } from './flows.js';
 import { registerExecutionActionRoutes } from './execution-actions.js';
 import { registerExecutionRoutes } from './executions.js';
 import { registerHealthRoutes } from './health.js';
+import { registerSchedulesRoutes } from './schedules.js';
 import { registerSessionRoutes } from './sessions.js';
 
 export type RouteGroup = (app: OpenAPIHono<ServerEnv>, services: ApiServices) => void;
@@ -21,5 +22,6 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
   registerExecutionStreamRoutes,
   registerApprovalsRoutes,
   registerFlowsRoutes,
+  registerSchedulesRoutes,
   registerApiKeyRoutes,
 ];

@@ -1,0 +1,71 @@
+import { Cron } from 'croner';
+import { ApiProblem } from '../problem.js';
+
+/**
+ * A schedule's timing: a cron pattern of 5 fields (minute precision) or 6 (with seconds) in an
+ * IANA time zone (default UTC). Croner evaluates it; DST gaps and repeats follow croner's rules.
+ */
+export class CronSpec {
+  readonly #cron: Cron;
+
+  constructor(
+    readonly pattern: string,
+    readonly timezone: string,
+  ) {
+    this.#cron = parse(pattern, timezone);
+  }
+
+  /** The first slot strictly after `after`, or null when the pattern never fires again. */
+  next(after: Date): Date | null {
+    return this.#cron.nextRun(after);
+  }
+
+  /** The next `count` slots strictly after `after`. */
+  nextRuns(count: number, after: Date): Date[] {
+    return this.#cron.nextRuns(count, after);
+  }
+
+  /** The latest slot at or before `at`, or null. */
+  latestAtOrBefore(at: Date): Date | null {
+    // previousRuns is strict: ask from just after `at`, so a slot exactly at `at` counts.
+    return this.#cron.previousRuns(1, new Date(at.getTime() + 1))[0] ?? null;
+  }
+}
+
+function parse(pattern: string, timezone: string): Cron {
+  const fields = pattern.trim().split(/\s+/).length;
+  if (fields !== 5 && fields !== 6)
+    throw new ApiProblem(
+      'invalid_request',
+      `cron "${pattern}" has ${fields} fields; 5 (minute hour day month weekday) or 6 (seconds first)`,
+      {
+        errors: [{ path: 'body.cron', message: '5 or 6 space-separated fields' }],
+      },
+    );
+  if (!isTimeZone(timezone))
+    throw new ApiProblem('invalid_request', `timezone "${timezone}" is not an IANA time zone`, {
+      errors: [{ path: 'body.timezone', message: 'an IANA zone such as Europe/Paris or UTC' }],
+    });
+  try {
+    const cron = new Cron(pattern, { timezone, paused: true });
+    cron.nextRun();
+    return cron;
+  } catch (error) {
+    throw new ApiProblem(
+      'invalid_request',
+      `cron "${pattern}": ${(error as Error).message.replace(/^CronPattern: /, '')}`,
+      {
+        errors: [{ path: 'body.cron', message: (error as Error).message }],
+      },
+    );
+  }
+}
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}

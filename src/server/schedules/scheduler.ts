@@ -1,0 +1,137 @@
+import { isTerminal } from '../../state/execution-state.js';
+import type { ControlPage } from '../../store/control-store.js';
+import { PLATFORM_TENANT } from '../../store/control-store.js';
+import type { Logger } from '../../util/logger.js';
+import { type StartDeps, startExecution } from '../start-execution.js';
+import { toProblem } from '../to-problem.js';
+import { CronSpec } from './cron-spec.js';
+import { parseIndexId, scheduleKey, type ScheduleRecord } from './schedule-record.js';
+
+export interface SchedulerOptions {
+  /** How often due schedules are looked for (ms, default 500). */
+  tickMs?: number;
+  log: Logger;
+}
+
+/**
+ * Fires schedules (api.md §4): each slot exactly once however many servers and workers run
+ * this — the execution of a slot is started with the idempotency key `schedule:<id>:<slot>`, so
+ * every process that sees the slot due starts the same execution, and only the first creates it.
+ * After downtime only the latest missed slot fires. `overlap: skip` passes a slot while the last
+ * run has not settled (ended or waiting).
+ */
+export class Scheduler {
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | null = null;
+  #stopped = false;
+
+  constructor(
+    private readonly deps: StartDeps,
+    private readonly options: SchedulerOptions,
+  ) {}
+
+  start(): this {
+    const tick = (): void => {
+      if (this.#stopped) return;
+      this.#running = this.tick()
+        .catch((error: unknown) =>
+          this.options.log.warn({ err: error }, 'scheduler tick failed; retrying'),
+        )
+        .finally(() => {
+          this.#running = null;
+          if (!this.#stopped) this.#timer = setTimeout(tick, this.options.tickMs ?? 500);
+        });
+    };
+    this.#timer = setTimeout(tick, 0);
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    await this.#running;
+  }
+
+  /** One pass over every schedule; fires what is due. Returns when done (tests call it). */
+  async tick(now: Date = new Date()): Promise<void> {
+    let after: string | null = null;
+    for (;;) {
+      const page: ControlPage<unknown> = await this.deps.control.list({
+        collection: 'schedules',
+        tenant: PLATFORM_TENANT,
+        limit: 500,
+        after,
+      });
+      for (const item of page.items) {
+        const ref = parseIndexId(item.key.id);
+        if (ref) await this.#fireIfDue(ref.tenant, ref.id, now);
+      }
+      if (page.next === null) return;
+      after = page.next;
+    }
+  }
+
+  async #fireIfDue(tenant: string, id: string, now: Date): Promise<void> {
+    const record = await this.deps.control.get<ScheduleRecord>(scheduleKey(tenant, id));
+    if (!record || !record.doc.enabled) return;
+    const schedule = record.doc;
+    const spec = new CronSpec(schedule.cron, schedule.timezone);
+    const since = new Date(schedule.lastRunAt ?? schedule.createdAt);
+    const next = spec.next(since);
+    if (next === null || next > now) return;
+    // Only the most recent slot: the ones missed during downtime are passed over.
+    const slot = spec.latestAtOrBefore(now) ?? next;
+    const updated: ScheduleRecord = {
+      ...schedule,
+      lastRunAt: slot.toISOString(),
+      updatedAt: now.toISOString(),
+    };
+    if (schedule.overlap === 'skip' && (await this.#lastRunBusy(schedule))) {
+      updated.skipped = schedule.skipped + 1;
+    } else {
+      try {
+        const started = await startExecution(
+          this.deps,
+          tenant,
+          {
+            flowId: schedule.flowId,
+            ...(schedule.version === null ? {} : { version: schedule.version }),
+            input: schedule.input,
+          },
+          `schedule:${schedule.id}:${slot.toISOString()}`,
+        );
+        updated.lastExecutionId = started.state.executionId;
+        updated.lastError = null;
+        if (started.created)
+          this.options.log.info(
+            {
+              schedule: schedule.id,
+              tenant,
+              slot: slot.toISOString(),
+              executionId: started.state.executionId,
+            },
+            'schedule fired',
+          );
+      } catch (error) {
+        // A flow that is gone or invalid will not heal by retrying the slot: record it, move on.
+        // A store that is down is retried on the next tick (the slot stays due).
+        if (toProblem(error).retryable) throw error;
+        updated.lastError = error instanceof Error ? error.message : String(error);
+        this.options.log.warn(
+          { schedule: schedule.id, tenant, err: error },
+          'schedule could not fire its slot',
+        );
+      }
+    }
+    // Another process may have recorded the slot first: its record wins, the slot fired once.
+    await this.deps.control.replace(scheduleKey(tenant, id), updated, record.version);
+  }
+
+  async #lastRunBusy(schedule: ScheduleRecord): Promise<boolean> {
+    if (!schedule.lastExecutionId) return false;
+    const last = await this.deps.store.load(schedule.lastExecutionId, {
+      tenantId: schedule.tenantId,
+    });
+    return last !== null && !isTerminal(last.status) && last.status !== 'suspended';
+  }
+}

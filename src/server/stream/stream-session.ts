@@ -1,0 +1,117 @@
+import type { SSEStreamingApi } from 'hono/streaming';
+import { isTerminal } from '../../state/execution-state.js';
+import { apiStatus } from '../execution-status.js';
+import type { Checkpoint, CheckpointWatch } from './checkpoint-watch.js';
+
+/** Why a session stopped early: the viewer left, or the server is shutting down. */
+export const SESSION_STOP = { clientGone: 'client_gone', shutdown: 'server_shutdown' } as const;
+
+/** The reconnection delay (ms) a `shutdown` event asks an EventSource to wait. */
+const RECONNECT_AFTER_SHUTDOWN_MS = 2000;
+
+export interface SessionOptions {
+  executionId: string;
+  /** A comment line is written this often (ms) so proxies keep an idle stream open. */
+  keepAliveMs: number;
+  /** Called once when the session ends (the hub forgets it and releases its watch). */
+  onEnd: () => void;
+}
+
+/**
+ * One viewer's stream of one execution (api.md §4): `snapshot` (the whole view), an `update`
+ * (the whole view again) for each newer version, `end` once the execution is terminal. A
+ * resumed viewer (`Last-Event-ID` = the version it has) gets an `update` only when the
+ * execution moved past it. Event ids are the state versions; `end` and `shutdown` carry none,
+ * so a reconnect resumes from the last view received.
+ */
+export class StreamSession {
+  readonly #watch: CheckpointWatch;
+  readonly #options: SessionOptions;
+  readonly #stop = new AbortController();
+  readonly #done: Promise<void>;
+  #finish: () => void = () => undefined;
+  #sse: SSEStreamingApi | null = null;
+
+  constructor(watch: CheckpointWatch, options: SessionOptions) {
+    this.#watch = watch;
+    this.#options = options;
+    this.#done = new Promise((resolve) => (this.#finish = resolve));
+  }
+
+  /** Settles when `run` has returned (its last event written). */
+  get done(): Promise<void> {
+    return this.#done;
+  }
+
+  /** Ends the session with a `shutdown` event (the server is stopping). */
+  shutdown(): void {
+    this.#stop.abort(SESSION_STOP.shutdown);
+  }
+
+  /** Drops the connection without another write (a viewer that stopped reading). */
+  kill(): void {
+    this.#stop.abort(SESSION_STOP.shutdown);
+    this.#sse?.abort();
+  }
+
+  /** Writes the stream until the execution ends, the viewer leaves or the server stops. */
+  async run(sse: SSEStreamingApi, resumeFrom: number | null, client: AbortSignal): Promise<void> {
+    this.#sse = sse;
+    const leave = () => this.#stop.abort(SESSION_STOP.clientGone);
+    if (client.aborted) leave();
+    client.addEventListener('abort', leave, { once: true });
+    sse.onAbort(leave);
+    const keepAlive = setInterval(
+      () => void sse.write(': keep-alive\n\n'),
+      this.#options.keepAliveMs,
+    );
+    keepAlive.unref();
+    try {
+      await this.#pump(sse, resumeFrom);
+      if (this.#stop.signal.reason === SESSION_STOP.shutdown && !sse.aborted)
+        await sse.writeSSE({
+          event: 'shutdown',
+          data: JSON.stringify({ reason: SESSION_STOP.shutdown }),
+          retry: RECONNECT_AFTER_SHUTDOWN_MS,
+        });
+    } finally {
+      clearInterval(keepAlive);
+      client.removeEventListener('abort', leave);
+      this.#options.onEnd();
+      this.#finish();
+    }
+  }
+
+  async #pump(sse: SSEStreamingApi, resumeFrom: number | null): Promise<void> {
+    let sent = resumeFrom ?? -1;
+    let event = resumeFrom === null ? 'snapshot' : 'update';
+    for (;;) {
+      const next = await this.#watch.next(sent, this.#stop.signal);
+      if (next === 'aborted') return;
+      if (next === 'gone') {
+        await this.#end(sse, { status: null, reason: 'deleted' });
+        return;
+      }
+      if (next.version > sent) {
+        await sse.writeSSE({ event, id: String(next.version), data: next.view });
+        sent = next.version;
+        event = 'update';
+      }
+      if (isTerminal(next.status)) {
+        await this.#end(sse, endOf(next));
+        return;
+      }
+    }
+  }
+
+  async #end(sse: SSEStreamingApi, data: Record<string, unknown>): Promise<void> {
+    await sse.writeSSE({
+      event: 'end',
+      data: JSON.stringify({ executionId: this.#options.executionId, ...data }),
+    });
+  }
+}
+
+function endOf(checkpoint: Checkpoint) {
+  return { status: apiStatus(checkpoint.status), version: checkpoint.version, reason: 'terminal' };
+}

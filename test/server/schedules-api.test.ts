@@ -1,0 +1,155 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Scheduler } from '../../src/server/schedules/scheduler.js';
+import { silentLogger } from '../../src/util/logger.js';
+import { type ApiHarness, body, startApi } from './support/api-harness.js';
+
+const echo = JSON.parse(
+  readFileSync(new URL('../../examples/echo.json', import.meta.url), 'utf8'),
+) as Record<string, unknown>;
+
+let api: ApiHarness;
+beforeEach(async () => {
+  api = await startApi();
+  await api.backends.flows.put({ ...echo, flow_id: 'echo', version: '1' }, { tenantId: 'default' });
+});
+afterEach(async () => {
+  await api.close();
+});
+
+interface Schedule {
+  id: string;
+  nextRunAt: string | null;
+  lastRunAt: string | null;
+  lastExecutionId: string | null;
+  skipped: number;
+}
+
+async function createSchedule(fields: Record<string, unknown>): Promise<Schedule> {
+  const res = await api.fetch('/v1/schedules', {
+    method: 'POST',
+    json: { flowId: 'echo', ...fields },
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return body<Schedule>(res);
+}
+
+describe('schedules', () => {
+  it('create, read, list, patch, preview, delete', async () => {
+    const created = await createSchedule({
+      cron: '0 9 * * 1-5',
+      timezone: 'Europe/Paris',
+      input: { name: 'Ada' },
+    });
+    expect(created.nextRunAt).toMatch(/T0[78]:00:00.000Z$/);
+    expect(await body(await api.fetch(`/v1/schedules/${created.id}`))).toMatchObject({
+      cron: '0 9 * * 1-5',
+      enabled: true,
+    });
+    const page = await body<{ items: Schedule[] }>(await api.fetch('/v1/schedules'));
+    expect(page.items.map((s) => s.id)).toEqual([created.id]);
+    const patched = await api.fetch(`/v1/schedules/${created.id}`, {
+      method: 'PATCH',
+      json: { enabled: false },
+    });
+    expect(await body(patched)).toMatchObject({ enabled: false, nextRunAt: null });
+    const preview = await body<{ times: string[] }>(
+      await api.fetch(
+        '/v1/schedules/preview?cron=*/15%20*%20*%20*%20*&timezone=Asia/Kolkata&count=5',
+      ),
+    );
+    expect(preview.times).toHaveLength(5);
+    expect(new Date(preview.times[1]!).getTime() - new Date(preview.times[0]!).getTime()).toBe(
+      15 * 60_000,
+    );
+    expect((await api.fetch(`/v1/schedules/${created.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await api.fetch(`/v1/schedules/${created.id}`)).status).toBe(404);
+  });
+
+  it('bad cron, bad timezone and an unpublished flow are 400/404 naming the field', async () => {
+    const cases: Array<[Record<string, unknown>, number, string]> = [
+      [{ cron: '61 * * * *' }, 400, 'body.cron'],
+      [{ cron: '* * * *' }, 400, 'body.cron'],
+      [{ cron: '* * * * *', timezone: 'Mars/Base' }, 400, 'body.timezone'],
+      [{ cron: '* * * * *', flowId: 'nope' }, 404, 'body.flowId'],
+    ];
+    for (const [fields, status, path] of cases) {
+      const res = await api.fetch('/v1/schedules', {
+        method: 'POST',
+        json: { flowId: 'echo', ...fields },
+      });
+      expect(res.status, JSON.stringify(fields)).toBe(status);
+      const problem = await body<{ errors: Array<{ path: string }> }>(res);
+      expect(problem.errors.map((e) => e.path)).toContain(path);
+    }
+    const badPreview = await api.fetch('/v1/schedules/preview?cron=nope');
+    expect(badPreview.status).toBe(400);
+  });
+
+  it('each slot fires once however many schedulers run, and downtime fires only the latest slot', async () => {
+    const schedule = await createSchedule({ cron: '*/10 * * * * *' });
+    const deps = api.app.services;
+    const schedulers = [
+      new Scheduler(deps, { log: silentLogger }),
+      new Scheduler(deps, { log: silentLogger }),
+    ];
+    const base = Date.parse(
+      (
+        await body<Schedule & { createdAt: string }>(
+          await api.fetch(`/v1/schedules/${schedule.id}`),
+        )
+      ).createdAt,
+    );
+    const firstSlot = Math.ceil((base + 1) / 10_000) * 10_000;
+    // Both schedulers see the same two slots, concurrently.
+    for (const slot of [firstSlot, firstSlot + 10_000])
+      await Promise.all(schedulers.map((s) => s.tick(new Date(slot + 500))));
+    const after2 = await body<{ items: unknown[] }>(await api.fetch('/v1/executions?flowId=echo'));
+    expect(after2.items).toHaveLength(2);
+    // Down for five slots: one catch-up run, for the latest.
+    await Promise.all(schedulers.map((s) => s.tick(new Date(firstSlot + 70_000 + 500))));
+    const after = await body<{ items: unknown[] }>(await api.fetch('/v1/executions?flowId=echo'));
+    expect(after.items).toHaveLength(3);
+    const read = await body<Schedule>(await api.fetch(`/v1/schedules/${schedule.id}`));
+    expect(read.lastRunAt).toBe(new Date(firstSlot + 70_000).toISOString());
+  });
+
+  it('overlap: skip passes a slot while the last run has not settled', async () => {
+    const schedule = await createSchedule({ cron: '*/10 * * * * *', overlap: 'skip' });
+    await api.worker?.stop();
+    const scheduler = new Scheduler(api.app.services, { log: silentLogger });
+    const base = Date.parse(
+      (await body<{ createdAt: string }>(await api.fetch(`/v1/schedules/${schedule.id}`)))
+        .createdAt,
+    );
+    const firstSlot = Math.ceil((base + 1) / 10_000) * 10_000;
+    await scheduler.tick(new Date(firstSlot + 100));
+    await scheduler.tick(new Date(firstSlot + 10_100));
+    const read = await body<Schedule>(await api.fetch(`/v1/schedules/${schedule.id}`));
+    expect(read.skipped).toBe(1);
+    expect(
+      (await body<{ items: unknown[] }>(await api.fetch('/v1/executions'))).items,
+    ).toHaveLength(1);
+  });
+
+  it('trigger starts one now; a viewer cannot create; another tenant gets 404', async () => {
+    const schedule = await createSchedule({ cron: '0 0 1 1 *', input: { name: 'Ada' } });
+    const fired = await api.fetch(`/v1/schedules/${schedule.id}/trigger`, { method: 'POST' });
+    expect(fired.status).toBe(201);
+    const viewer = await api.key('viewer', 'default');
+    expect(
+      (
+        await api.fetch('/v1/schedules', {
+          token: viewer,
+          method: 'POST',
+          json: { flowId: 'echo', cron: '* * * * *' },
+        })
+      ).status,
+    ).toBe(403);
+    const other = await api.key('admin', 'other');
+    expect((await api.fetch(`/v1/schedules/${schedule.id}`, { token: other })).status).toBe(404);
+    expect(
+      (await body<{ items: unknown[] }>(await api.fetch('/v1/schedules', { token: other }))).items,
+    ).toEqual([]);
+  });
+});
