@@ -1,0 +1,224 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { ApiServices } from '../api-services.js';
+import { ApiProblem } from '../problem.js';
+import type { ServerEnv } from '../server-env.js';
+import { toProblem } from '../to-problem.js';
+import { ApprovalDecisions } from './approval-decisions.js';
+import { type LinkCheck, ApprovalLinks, type LinkClaims } from './approval-links.js';
+import { type ApprovalPage, renderApprovalPage } from './approval-page.js';
+import { ApprovalSchema, approvalTarget } from './approval-schemas.js';
+import { approvalView, type ApprovalView } from './approval-view.js';
+import { loadPendingApproval } from './pending-approval.js';
+import { submitDecision } from './submit-decision.js';
+
+const TokenParam = z.object({
+  token: z
+    .string()
+    .min(1)
+    .max(4096)
+    .openapi({ param: { name: 'token', in: 'path' } }),
+});
+
+const html = (description: string) => ({
+  description,
+  content: { 'text/html': { schema: z.string() } },
+});
+
+const REFUSED =
+  'a tampered, expired, used or unknown link (403), no such approval (404), or nothing left to decide (409)';
+
+const show = createRoute({
+  method: 'get',
+  path: '/v1/approval-links/{token}',
+  tags: ['approvals'],
+  summary: 'The confirmation page of a signed approval link (never decides)',
+  security: [],
+  request: { params: TokenParam },
+  responses: { 200: html('the confirmation page'), 403: html(REFUSED) },
+});
+
+const use = createRoute({
+  method: 'post',
+  path: '/v1/approval-links/{token}',
+  tags: ['approvals'],
+  summary: 'Decide through a signed approval link (once)',
+  description:
+    'Body (optional): a form or JSON with `comment`. Answers with a page, or with the approval as JSON when `Accept: application/json` (refusals are then problem+json).',
+  security: [],
+  request: { params: TokenParam },
+  responses: {
+    200: {
+      description: 'recorded',
+      content: {
+        'text/html': { schema: z.string() },
+        'application/json': { schema: ApprovalSchema },
+      },
+    },
+    403: html(REFUSED),
+  },
+});
+
+/** The public link routes (api-app.ts lets `/v1/approval-links/*` through: the token is the credential). */
+export function registerApprovalLinkRoutes(
+  app: OpenAPIHono<ServerEnv>,
+  services: ApiServices,
+): void {
+  const links = new ApprovalLinks(services.control, services.secret);
+
+  app.openapi(show, async (c) => {
+    try {
+      const claims = claimsOf(await links.check(c.req.valid('param').token));
+      return page(c, 200, await confirmation(services, claims));
+    } catch (error) {
+      return problemPage(c, services, error);
+    }
+  });
+
+  app.openapi(use, async (c) => {
+    const wantsJson = /\bapplication\/json\b/.test(c.req.header('accept') ?? '');
+    try {
+      const comment = await readComment(c);
+      const claims = claimsOf(await links.redeem(c.req.valid('param').token));
+      c.set('tenant', claims.tenantId);
+      const view = await decideByLink(services, links, claims, comment);
+      await services.audit.record(
+        c,
+        `approval.${claims.decision}`,
+        `${approvalTarget(claims.executionId, claims.nodeId, claims.approver)} (link)`,
+      );
+      if (wantsJson) return c.json(view, 200);
+      return page(c, 200, {
+        kind: 'done',
+        approval: view,
+        approver: claims.approver,
+        decision: claims.decision,
+      });
+    } catch (error) {
+      if (wantsJson) throw error;
+      return problemPage(c, services, error);
+    }
+  });
+}
+
+/** The decision a redeemed link names; when it is not recorded, the link stays usable. */
+async function decideByLink(
+  services: ApiServices,
+  links: ApprovalLinks,
+  claims: LinkClaims,
+  comment: string | undefined,
+): Promise<ApprovalView> {
+  try {
+    return await submitDecision(services, {
+      tenantId: claims.tenantId,
+      executionId: claims.executionId,
+      nodeId: claims.nodeId,
+      approver: claims.approver,
+      decision: claims.decision,
+      comment,
+      via: 'link',
+      approvalId: claims.approvalId,
+    });
+  } catch (error) {
+    // A missing comment or an outage must not burn the link.
+    await links.restore(claims).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The page before deciding: what is asked, refused already when there is nothing to decide. */
+async function confirmation(services: ApiServices, claims: LinkClaims): Promise<ApprovalPage> {
+  const approval = await loadPendingApproval(
+    services,
+    claims.tenantId,
+    claims.executionId,
+    claims.nodeId,
+  );
+  if (approval.approvalId !== claims.approvalId)
+    throw new ApiProblem('conflict', 'the wait this link was made for is over');
+  const records = await new ApprovalDecisions(services.control).read(approval);
+  if (records.outcome) throw new ApiProblem('conflict', 'this approval is already decided');
+  if (records.decisions.some((d) => d.approver === claims.approver))
+    throw new ApiProblem('conflict', `${claims.approver} already decided this approval`);
+  return {
+    kind: 'confirm',
+    approval: approvalView(approval, records),
+    approver: claims.approver,
+    decision: claims.decision,
+    expiresAt: claims.expiresAt,
+  };
+}
+
+const LINK_REFUSALS: Record<Exclude<LinkCheck, { ok: true }>['reason'], string> = {
+  invalid: 'this approval link is not valid (incomplete or altered); ask for a new one',
+  expired: 'this approval link has expired; ask for a new one',
+  used: 'this approval link was already used (each link works once); ask for a new one if needed',
+};
+
+/** A refused link is 403 `forbidden`, whatever the reason (the detail says which). */
+function claimsOf(check: LinkCheck): LinkClaims {
+  if (check.ok) return check.claims;
+  throw new ApiProblem('forbidden', LINK_REFUSALS[check.reason]);
+}
+
+const CommentBody = z.object({ comment: z.string().max(4000).optional() });
+
+/** The form's (or a JSON body's) `comment`; no body is no comment. */
+async function readComment(c: Context<ServerEnv>): Promise<string | undefined> {
+  const type = c.req.header('content-type') ?? '';
+  let raw: unknown = {};
+  try {
+    if (type.startsWith('application/json')) raw = await c.req.json<unknown>();
+    else if (type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/'))
+      raw = await c.req.parseBody();
+  } catch (error) {
+    if (error instanceof ApiProblem) throw error; // over the body limit: 413
+    raw = null;
+  }
+  const parsed = CommentBody.safeParse(raw);
+  if (!parsed.success)
+    throw new ApiProblem('invalid_request', 'the body must carry at most a text `comment`', {
+      errors: [{ path: 'body.comment', message: 'text, at most 4000 characters' }],
+    });
+  const comment = parsed.data.comment?.trim();
+  return comment === '' ? undefined : comment;
+}
+
+const PAGE_HEADERS = {
+  'Cache-Control': 'no-store',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+  'Content-Security-Policy':
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+};
+
+function page(c: Context<ServerEnv>, status: 200 | ApiProblem['status'], content: ApprovalPage) {
+  return c.html(renderApprovalPage(content), status, PAGE_HEADERS);
+}
+
+const PAGE_TITLES: Partial<Record<ApiProblem['code'], string>> = {
+  forbidden: 'This link cannot be used',
+  not_found: 'Approval not found',
+  conflict: 'Nothing to decide',
+  execution_terminal: 'Nothing to decide',
+  invalid_request: 'Please check your answer',
+  service_unavailable: 'Please try again in a moment',
+};
+
+function problemPage(c: Context<ServerEnv>, services: ApiServices, error: unknown): Response {
+  const problem = toProblem(error);
+  if (problem.code === 'internal_error')
+    services.log.error(
+      { err: error, requestId: c.get('requestId'), path: '/v1/approval-links/…' },
+      'internal error',
+    );
+  const message =
+    problem.code === 'internal_error'
+      ? `Something went wrong on our side. Quote this request id: ${c.get('requestId')}`
+      : problem.message;
+  return page(c, problem.status, {
+    kind: 'refused',
+    title: PAGE_TITLES[problem.code] ?? 'Something went wrong',
+    message,
+  });
+}

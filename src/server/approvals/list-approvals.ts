@@ -1,0 +1,71 @@
+import type { ExecutionSummary } from '../../store/execution-store.js';
+import type { ApiServices } from '../api-services.js';
+import { ApiProblem } from '../problem.js';
+import { ApprovalDecisions } from './approval-decisions.js';
+import { APPROVAL_EVENT_TYPE } from './approval-event.js';
+import { approvalView, type ApprovalView } from './approval-view.js';
+import { findApproval } from './pending-approval.js';
+
+export interface ApprovalQuery {
+  /** Only approvals this approver is on the list of. */
+  approver?: string | undefined;
+  limit: number;
+  cursor: string | null;
+}
+
+/**
+ * An empty page reads on (a few underlying pages at most) rather than answering nothing: the
+ * waiting executions of a tenant are mostly other kinds of waits, or other approvers'.
+ */
+const MAX_SCANNED_PAGES = 5;
+
+/**
+ * The tenant's undecided approvals, newest execution first (api.md §4). Paged over the
+ * store's list of waiting executions, so the cursor is the store's and a page may be shorter
+ * than `limit` (even empty, with a cursor) when the executions it read wait for something else.
+ */
+export async function listApprovals(
+  services: ApiServices,
+  tenantId: string,
+  query: ApprovalQuery,
+): Promise<{ items: ApprovalView[]; nextCursor: string | null }> {
+  const items: ApprovalView[] = [];
+  let cursor = query.cursor;
+  for (let scanned = 0; scanned < MAX_SCANNED_PAGES && items.length === 0; scanned++) {
+    const page = await services.store
+      .list({ tenantId, status: 'suspended', limit: query.limit, cursor })
+      .catch(refuseForeignCursor);
+    const views = await Promise.all(
+      page.items.map((summary) => pendingView(services, summary, query.approver)),
+    );
+    for (const view of views) if (view) items.push(view);
+    cursor = page.nextCursor;
+    if (cursor === null) break;
+  }
+  return { items, nextCursor: cursor };
+}
+
+async function pendingView(
+  services: ApiServices,
+  summary: ExecutionSummary,
+  approver: string | undefined,
+): Promise<ApprovalView | null> {
+  const waiting = summary.waiting;
+  if (!waiting || waiting.eventType !== APPROVAL_EVENT_TYPE) return null;
+  const state = await services.store.load(summary.executionId, { tenantId: summary.tenantId });
+  if (!state) return null;
+  const found = await findApproval(services, state, waiting.nodeId);
+  if (found.kind !== 'waiting') return null;
+  if (approver !== undefined && !found.approval.approvers.includes(approver)) return null;
+  const records = await new ApprovalDecisions(services.control).read(found.approval);
+  return records.outcome ? null : approvalView(found.approval, records);
+}
+
+/** The store refuses a cursor it did not make with a RangeError from its own decoder. */
+function refuseForeignCursor(error: unknown): never {
+  if (error instanceof RangeError)
+    throw new ApiProblem('invalid_request', 'the cursor is not one this API returned', {
+      errors: [{ path: 'query.cursor', message: 'pass back nextCursor unchanged' }],
+    });
+  throw error;
+}

@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import { errorCode } from '../../errors.js';
+import type { Flow } from '../../flow/flow.js';
+import { type ExecutionState, isTerminal } from '../../state/execution-state.js';
+import { getOwn } from '../../util/own-record.js';
+import type { ApiServices } from '../api-services.js';
+import { loadExecution } from '../execution-reads.js';
+import { ApiProblem } from '../problem.js';
+import { APPROVAL_STRATEGIES, type ApprovalStrategy } from './approval-strategy.js';
+
+/** An approval node an execution waits at, as the approvals API shows and decides it. */
+export interface PendingApproval {
+  tenantId: string;
+  executionId: string;
+  nodeId: string;
+  /** The node's `approval_id` of this visit: decisions and links belong to one visit. */
+  approvalId: string;
+  flowId: string | null;
+  flowVersion: string | null;
+  title: string;
+  content: string;
+  /** As the node resolved them when it ran (expressions evaluated, lists flattened). */
+  approvers: string[];
+  strategy: ApprovalStrategy;
+  allowComments: boolean;
+  requireComments: boolean;
+  /** When the node started waiting (ISO 8601). */
+  since: string;
+}
+
+export type ApprovalLookup =
+  | { kind: 'waiting'; approval: PendingApproval }
+  | { kind: 'terminal' }
+  /** The pinned flow has no approval node with that id (or the flow is gone). */
+  | { kind: 'not_approval' }
+  /** An approval node, but the execution is not waiting at it now. */
+  | { kind: 'not_waiting' };
+
+/**
+ * The pending state the approval node stores while it waits (flows.md §3.17–3.18: its
+ * `service_config` is what an approval service needs). Checked, not cast: a state that does not
+ * have this shape is not a pending approval.
+ */
+const StoredApproval = z.object({
+  status: z.literal('pending'),
+  service_config: z.object({
+    approval_id: z.string().min(1),
+    approval_config: z.object({
+      title: z.unknown(),
+      content: z.unknown(),
+      approval_strategy: z.enum(APPROVAL_STRATEGIES),
+    }),
+    approver_config: z.object({ approvers: z.array(z.unknown()) }),
+    form_config: z
+      .object({ allow_comments: z.boolean(), require_comments: z.boolean() })
+      .partial()
+      .optional(),
+  }),
+});
+
+/** Pure: where `state` stands with respect to the approval node `nodeId` of its pinned `flow`. */
+export function approvalAt(
+  state: ExecutionState,
+  flow: Flow | null,
+  nodeId: string,
+): ApprovalLookup {
+  if (flow?.nodesById.get(nodeId)?.def.type !== 'approval') return { kind: 'not_approval' };
+  if (isTerminal(state.status)) return { kind: 'terminal' };
+  if (state.status !== 'suspended' || state.waiting?.nodeId !== nodeId)
+    return { kind: 'not_waiting' };
+  const nodes = (state.context.$NODE ?? {}) as Record<string, unknown>;
+  const stored = StoredApproval.safeParse(getOwn(nodes, nodeId));
+  if (!stored.success) return { kind: 'not_waiting' };
+  const config = stored.data.service_config;
+  const timing = getOwn(state.timings, nodeId);
+  return {
+    kind: 'waiting',
+    approval: {
+      tenantId: state.tenantId,
+      executionId: state.executionId,
+      nodeId,
+      approvalId: config.approval_id,
+      flowId: state.flowId,
+      flowVersion: state.flowVersion,
+      title: text(config.approval_config.title),
+      content: text(config.approval_config.content),
+      approvers: [...new Set(config.approver_config.approvers.map(text))].filter(Boolean),
+      strategy: config.approval_config.approval_strategy,
+      allowComments: config.form_config?.allow_comments ?? true,
+      requireComments: config.form_config?.require_comments ?? false,
+      since: timing?.endedAt ?? timing?.startedAt ?? state.updatedAt,
+    },
+  };
+}
+
+/**
+ * As `approvalAt`, reading the pinned flow. A flow no longer stored has no approval to decide
+ * (it could not resume); an unreachable store is still an outage (503).
+ */
+export async function findApproval(
+  services: ApiServices,
+  state: ExecutionState,
+  nodeId: string,
+): Promise<ApprovalLookup> {
+  const flow = await services.resolver
+    .byHash(state.flowHash, { tenantId: state.tenantId })
+    .catch((error: unknown) => {
+      if (errorCode(error) === 'flow_definition_missing') return null;
+      throw error;
+    });
+  return approvalAt(state, flow, nodeId);
+}
+
+/**
+ * The approval `nodeId` of the tenant's execution, waiting now. Otherwise a problem: 404 for
+ * an absent execution (another tenant's too) or a node that is not an approval node, 409 for
+ * an execution that is finished or not waiting there.
+ */
+export async function loadPendingApproval(
+  services: ApiServices,
+  tenantId: string,
+  executionId: string,
+  nodeId: string,
+): Promise<PendingApproval> {
+  const state = await loadExecution(services, tenantId, executionId);
+  const found = await findApproval(services, state, nodeId);
+  switch (found.kind) {
+    case 'waiting':
+      return found.approval;
+    case 'not_approval':
+      throw new ApiProblem('not_found', `execution ${executionId} has no approval node ${nodeId}`);
+    case 'terminal':
+      throw new ApiProblem('execution_terminal', `execution ${executionId} is ${state.status}`);
+    case 'not_waiting':
+      throw new ApiProblem(
+        'conflict',
+        `execution ${executionId} is not waiting at approval node ${nodeId} (it is ${state.status})`,
+      );
+  }
+}
+
+/** Titles, contents and approvers are usually strings; anything else is shown as JSON. */
+function text(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || value === undefined) return '';
+  return JSON.stringify(value) ?? '';
+}

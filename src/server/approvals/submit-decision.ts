@@ -1,0 +1,125 @@
+import type { ApiServices } from '../api-services.js';
+import { ApiProblem } from '../problem.js';
+import {
+  ApprovalDecisions,
+  type ApprovalRecords,
+  type DecisionRecord,
+} from './approval-decisions.js';
+import { APPROVAL_EVENT_TYPE, approvalEvent } from './approval-event.js';
+import { decideApproval, type Verdict } from './approval-strategy.js';
+import { approvalView, type ApprovalView } from './approval-view.js';
+import { loadPendingApproval, type PendingApproval } from './pending-approval.js';
+
+export interface DecisionRequest {
+  tenantId: string;
+  executionId: string;
+  nodeId: string;
+  approver: string;
+  decision: Verdict;
+  comment?: string | undefined;
+  via: DecisionRecord['via'];
+  /** A link names the visit it was made for: a later visit of the node refuses it. */
+  approvalId?: string;
+}
+
+/**
+ * Records one approver's decision (api.md §4) and, when it decides the node's strategy,
+ * delivers the `approval_decision` event exactly once. Refusals: 404 (no such execution or
+ * approval node), 409 (not waiting there, already decided, this approver already decided),
+ * 403 (not an approver on the list), 400 (a comment required or not taken).
+ */
+export async function submitDecision(
+  services: ApiServices,
+  request: DecisionRequest,
+): Promise<ApprovalView> {
+  const approval = await loadPendingApproval(
+    services,
+    request.tenantId,
+    request.executionId,
+    request.nodeId,
+  );
+  checkRequest(approval, request);
+  const book = new ApprovalDecisions(services.control);
+  if ((await book.read(approval)).outcome)
+    throw new ApiProblem('conflict', `approval ${approval.nodeId} is already decided`);
+  const recorded = await book.record(approval, {
+    approver: request.approver,
+    decision: request.decision,
+    comment: request.comment ?? null,
+    decidedAt: new Date().toISOString(),
+    via: request.via,
+  });
+  if (!recorded)
+    throw new ApiProblem(
+      'conflict',
+      `${request.approver} already decided approval ${approval.nodeId}; a decision is final`,
+    );
+  try {
+    return approvalView(approval, await deliverOnce(services, book, approval));
+  } catch (error) {
+    // Nothing was delivered: take the decision back so that the approver can send it again.
+    await book.withdraw(approval, request.approver).catch(() => undefined);
+    throw error;
+  }
+}
+
+function checkRequest(approval: PendingApproval, request: DecisionRequest): void {
+  if (request.approvalId !== undefined && request.approvalId !== approval.approvalId)
+    throw new ApiProblem(
+      'conflict',
+      `this was made for an earlier wait at approval node ${approval.nodeId}, which is over`,
+    );
+  if (!approval.approvers.includes(request.approver))
+    throw new ApiProblem(
+      'forbidden',
+      `${request.approver} is not an approver of approval node ${approval.nodeId}`,
+    );
+  const comment = request.comment?.trim() ?? '';
+  if (approval.requireComments && comment === '')
+    throw commentProblem('this approval requires a comment');
+  if (!approval.allowComments && comment !== '')
+    throw commentProblem('this approval does not take comments');
+}
+
+function commentProblem(message: string): ApiProblem {
+  return new ApiProblem('invalid_request', message, {
+    errors: [{ path: 'body.comment', message }],
+  });
+}
+
+/**
+ * Applies the strategy to the decisions recorded so far; when decided, the caller that creates
+ * the outcome marker delivers the event (a fixed event id too, so a repeat is applied once).
+ * A failed delivery removes the marker again.
+ */
+async function deliverOnce(
+  services: ApiServices,
+  book: ApprovalDecisions,
+  approval: PendingApproval,
+): Promise<ApprovalRecords> {
+  const records = await book.read(approval);
+  if (records.outcome) return records;
+  const result = decideApproval(approval.strategy, approval.approvers, records.decisions);
+  if (!result.decided) return records;
+  const outcome = {
+    finalDecision: result.finalDecision,
+    decidedAt: new Date().toISOString(),
+    eventId: `${approval.approvalId}.decision`,
+  };
+  if (!(await book.settle(approval, outcome))) return book.read(approval);
+  try {
+    await services.client.sendEvent(
+      approval.executionId,
+      {
+        type: APPROVAL_EVENT_TYPE,
+        data: approvalEvent(approval, outcome, records.decisions),
+        eventId: outcome.eventId,
+      },
+      { tenantId: approval.tenantId },
+    );
+  } catch (error) {
+    await book.unsettle(approval).catch(() => undefined);
+    throw error;
+  }
+  return { ...records, outcome };
+}
