@@ -4,6 +4,7 @@ import { DEFAULT_LIMITS } from '../flow/runtime-limits.js';
 import { canonicalJson, sha256Hex } from '../util/canonical-json.js';
 import { checkDepth } from '../util/value-depth.js';
 import type { ApiServices } from './api-services.js';
+import { FlowVersions } from './flows/flow-versions.js';
 import { ApiProblem } from './problem.js';
 
 export interface StartBody {
@@ -161,7 +162,10 @@ async function flowDocument(
       });
     return body.flow;
   }
-  const stored = await services.flows.getByVersion(body.flowId!, body.version ?? null, {
+  // Without a version, the latest version published through the API (the catalog) runs; the
+  // flow store's own "latest" also counts inline documents that were merely started.
+  const version = body.version ?? (await latestPublished(services, tenantId, body.flowId!));
+  const stored = await services.flows.getByVersion(body.flowId!, version, {
     tenantId,
   });
   if (!stored)
@@ -180,4 +184,16 @@ async function flowDocument(
       },
     );
   return stored.document;
+}
+
+async function latestPublished(
+  services: StartDeps,
+  tenantId: string,
+  flowId: string,
+): Promise<string | null> {
+  const summary = await new FlowVersions(services.control, services.flows).summary(
+    tenantId,
+    flowId,
+  );
+  return summary?.latestVersion ?? null;
 }
