@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { parseDocument } from 'yaml';
+import { parseDocument, type ScalarTag, type SchemaOptions } from 'yaml';
 import { FlowDefinitionError, InputRejectedError } from '../errors.js';
 import { checkDepth, checkTextDepth } from '../util/value-depth.js';
 import { DEFAULT_LIMITS } from './runtime-limits.js';
@@ -63,14 +63,36 @@ export function checkDocumentDepth(check: () => void): void {
   }
 }
 
+const BOOL_TAG = 'tag:yaml.org,2002:bool';
+/** PyYAML's YAML 1.1 booleans: unlike the yaml package's 1.1 schema, a lone y/Y/n/N is a string. */
+const PY_TRUE = /^(?:[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/;
+const PY_FALSE = /^(?:[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/;
+
+type Tags = Extract<NonNullable<SchemaOptions['customTags']>, unknown[]>;
+
+/**
+ * The original's scalar rules: PyYAML's booleans (a key `y:` stays the string "y"), and
+ * date-like scalars kept as strings (the original makes date objects; flows.md §10 #25).
+ */
+function originalScalarRules(tags: Tags): Tags {
+  const out: Tags = [];
+  for (const tag of tags) {
+    if (typeof tag !== 'object') continue;
+    if (tag.tag === 'tag:yaml.org,2002:timestamp') continue;
+    const scalar = tag as ScalarTag;
+    if (tag.tag === BOOL_TAG && scalar.test instanceof RegExp)
+      out.push({ ...scalar, test: scalar.test.test('true') ? PY_TRUE : PY_FALSE });
+    else out.push(tag);
+  }
+  return out;
+}
+
 function parseYaml(text: string): unknown {
   const doc = parseDocument(text, {
     version: '1.1',
     merge: true,
     uniqueKeys: false,
-    // The original turns date-like scalars into date objects; we keep them as strings (§10 #25).
-    customTags: (tags) =>
-      tags.filter((tag) => typeof tag === 'object' && tag.tag !== 'tag:yaml.org,2002:timestamp'),
+    customTags: originalScalarRules,
   });
   if (doc.errors.length > 0) throw doc.errors[0]!;
   try {

@@ -177,3 +177,18 @@ describe('flow JSON Schema', () => {
     expect(published).toEqual(JSON.parse(JSON.stringify(flowDocumentJsonSchema(defaultRegistry))));
   });
 });
+
+describe('YAML scalars follow PyYAML', () => {
+  it('a lone y/Y/n/N is a string (a `y:` key stays "y"), yes/no/on/off are booleans', async () => {
+    const { parseDocumentText } = await import('../../src/flow/parse-document.js');
+    expect(parseDocumentText('x: 1\ny: 2\nn: N\nc: yes\nd: Off\ne: ON\nf: y\n')).toEqual({
+      x: 1,
+      y: 2,
+      n: 'N',
+      c: true,
+      d: false,
+      e: true,
+      f: 'y',
+    });
+  });
+});
