@@ -1,5 +1,6 @@
 import type { Logger } from '../util/logger.js';
 import type { ApiServices } from './api-services.js';
+import { bulkTask } from './bulk/bulk-task.js';
 import { schedulerTask } from './schedules/scheduler-task.js';
 import { streamShutdownTask } from './stream/stream-shutdown-task.js';
 
@@ -11,7 +12,7 @@ export interface ServerTask {
 export type ServerTaskFactory = (services: ApiServices, options: { log: Logger }) => ServerTask;
 
 /** Every background task `plaita serve` runs beside the HTTP API; each stops on SIGTERM. */
-export const SERVER_TASKS: ServerTaskFactory[] = [streamShutdownTask, schedulerTask];
+export const SERVER_TASKS: ServerTaskFactory[] = [streamShutdownTask, schedulerTask, bulkTask];
 
 export function startServerTasks(services: ApiServices, options: { log: Logger }): ServerTask {
   const tasks = SERVER_TASKS.map((factory) => factory(services, options));

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { DEFAULT_LIMITS } from '../../flow/runtime-limits.js';
 
@@ -6,7 +5,7 @@ import { checkDepth } from '../../util/value-depth.js';
 import type { ApiServices } from '../api-services.js';
 import { requireRole } from '../auth/authenticate.js';
 import { loadExecution, viewOf } from '../execution-reads.js';
-import { ApiProblem } from '../problem.js';
+import { replayExecution } from '../replay-execution.js';
 import {
   ExecutionIdParam,
   ExecutionViewSchema,
@@ -125,22 +124,7 @@ export function registerExecutionActionRoutes(
     const original = await loadExecution(services, tenantId, id);
     const body = c.req.valid('json');
     if (body.input !== undefined) checkDepth(body.input, DEFAULT_LIMITS.maxDepth, 'body.input');
-    const pinned = original.flowHash
-      ? await services.flows.getByHash(original.flowHash, { tenantId })
-      : null;
-    if (!pinned)
-      throw new ApiProblem(
-        'conflict',
-        `the definition execution ${id} ran (${original.flowHash ?? 'none'}) is no longer stored`,
-      );
-    const input = body.input ?? ((original.context.$INPUT ?? {}) as Record<string, unknown>);
-    const executionId = randomUUID();
-    // Recorded first: the new execution's view names what it replays from its first read.
-    await services.control.put(
-      { collection: 'execution_meta', tenant: tenantId, id: executionId },
-      { replayOf: id },
-    );
-    await services.client.start(pinned.document, input, { executionId, tenantId });
+    const executionId = await replayExecution(services, original, body.input);
     await services.audit.record(c, 'execution.replay', `${id} -> ${executionId}`);
     const state = await loadExecution(services, tenantId, executionId);
     c.header('Location', `/v1/executions/${encodeURIComponent(executionId)}`);

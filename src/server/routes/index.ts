@@ -8,6 +8,7 @@ import { registerFlowsRoutes } from './flows.js';
 import { registerExecutionActionRoutes } from './execution-actions.js';
 import { registerExecutionRoutes } from './executions.js';
 import { registerHealthRoutes } from './health.js';
+import { registerOperationsRoutes } from './operations.js';
 import { registerSchedulesRoutes } from './schedules.js';
 import { registerSessionRoutes } from './sessions.js';
 
@@ -23,5 +24,6 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
   registerApprovalsRoutes,
   registerFlowsRoutes,
   registerSchedulesRoutes,
+  registerOperationsRoutes,
   registerApiKeyRoutes,
 ];

@@ -1,0 +1,36 @@
+import { randomUUID } from 'node:crypto';
+import type { ExecutionState } from '../state/execution-state.js';
+import type { ApiServices } from './api-services.js';
+import { ApiProblem } from './problem.js';
+
+/**
+ * A new execution of the definition `original` pinned (by hash), with its input or an edited
+ * one; the new execution records what it replays (api.md §4 replay).
+ */
+export async function replayExecution(
+  services: Pick<ApiServices, 'flows' | 'control' | 'client'>,
+  original: ExecutionState,
+  input?: Record<string, unknown>,
+): Promise<string> {
+  const tenantId = original.tenantId;
+  const pinned = original.flowHash
+    ? await services.flows.getByHash(original.flowHash, { tenantId })
+    : null;
+  if (!pinned)
+    throw new ApiProblem(
+      'conflict',
+      `the definition execution ${original.executionId} ran (${original.flowHash ?? 'none'}) is no longer stored`,
+    );
+  const executionId = randomUUID();
+  // Recorded first: the new execution's view names what it replays from its first read.
+  await services.control.put(
+    { collection: 'execution_meta', tenant: tenantId, id: executionId },
+    { replayOf: original.executionId },
+  );
+  await services.client.start(
+    pinned.document,
+    input ?? ((original.context.$INPUT ?? {}) as Record<string, unknown>),
+    { executionId, tenantId },
+  );
+  return executionId;
+}

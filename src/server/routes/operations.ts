@@ -1,0 +1,279 @@
+import { randomUUID } from 'node:crypto';
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { DeadLetter } from '../../queue/task-queue.js';
+import { type ControlPage, PLATFORM_TENANT } from '../../store/control-store.js';
+import type { WorkerBeat } from '../../worker/worker-heartbeat.js';
+import type { ApiServices } from '../api-services.js';
+import { requireRole } from '../auth/authenticate.js';
+import { bulkIndexKey, bulkKey, type BulkOperation } from '../bulk/bulk-operation.js';
+import { API_STATUSES, storeStatus } from '../execution-status.js';
+import { ApiProblem } from '../problem.js';
+import { EXECUTION_ID } from '../start-execution.js';
+import { jsonBody, jsonResponse, PageQuery, pageOf, problems } from '../schemas.js';
+import type { ServerEnv } from '../server-env.js';
+
+const DeadLetterSchema = z
+  .object({
+    id: z.string(),
+    reason: z.string(),
+    lastError: z.string().nullable(),
+    deliveryCount: z.number().int(),
+    executionId: z.string().nullable(),
+    tenantId: z.string().nullable(),
+    kind: z.string().nullable(),
+    payload: z.string(),
+    at: z.string(),
+  })
+  .openapi('DeadLetter');
+
+const BulkSchema = z
+  .object({
+    id: z.string(),
+    action: z.enum(['cancel', 'retry', 'replay']),
+    status: z.enum(['pending', 'running', 'completed']),
+    matched: z.number().int(),
+    done: z.number().int(),
+    failed: z.number().int(),
+    failures: z.array(z.object({ executionId: z.string(), reason: z.string() })),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    completedAt: z.string().nullable(),
+  })
+  .openapi('BulkOperation');
+
+const WorkerSchema = z
+  .object({
+    id: z.string(),
+    host: z.string(),
+    pid: z.number().int(),
+    version: z.string(),
+    concurrency: z.number().int(),
+    inFlight: z.number().int(),
+    startedAt: z.string(),
+    lastSeenAt: z.string(),
+  })
+  .openapi('Worker');
+
+const isoTime = z.string().refine((text) => !Number.isNaN(Date.parse(text)), 'an ISO 8601 time');
+
+const listDead = createRoute({
+  method: 'get',
+  path: '/v1/dead-letters',
+  tags: ['operations'],
+  summary: 'Messages that could not be handled, newest first',
+  request: { query: z.object(PageQuery) },
+  responses: { 200: jsonResponse(pageOf(DeadLetterSchema), 'a page'), ...problems() },
+});
+
+const replayDead = createRoute({
+  method: 'post',
+  path: '/v1/dead-letters/{id}/replay',
+  tags: ['operations'],
+  summary: 'Put a dead letter back on the queue (after a fix)',
+  middleware: [requireRole('operator')] as const,
+  request: { params: z.object({ id: z.string().min(1).max(200) }) },
+  responses: {
+    202: jsonResponse(z.object({ id: z.string(), replayed: z.literal(true) }), 'replayed'),
+    ...problems(404),
+  },
+});
+
+const purgeDead = createRoute({
+  method: 'delete',
+  path: '/v1/dead-letters',
+  tags: ['operations'],
+  summary: 'Remove every dead letter (platform admin)',
+  middleware: [requireRole('admin')] as const,
+  responses: { 200: jsonResponse(z.object({ purged: z.number().int() }), 'purged'), ...problems() },
+});
+
+const createBulk = createRoute({
+  method: 'post',
+  path: '/v1/bulk-operations',
+  tags: ['operations'],
+  summary: 'Cancel, retry or replay many executions, by filter or by ids; runs in batches',
+  middleware: [requireRole('operator')] as const,
+  request: {
+    body: jsonBody(
+      z.strictObject({
+        action: z.enum(['cancel', 'retry', 'replay']),
+        filter: z.union([
+          z.strictObject({ ids: z.array(z.string().regex(EXECUTION_ID)).min(1).max(10_000) }),
+          z.strictObject({
+            status: z
+              .array(z.enum([...API_STATUSES, 'suspended']))
+              .min(1)
+              .optional(),
+            flowId: z.string().min(1).max(200).optional(),
+            from: isoTime.optional(),
+            to: isoTime.optional(),
+          }),
+        ]),
+      }),
+    ),
+  },
+  responses: { 202: jsonResponse(z.object({ id: z.string() }), 'accepted'), ...problems() },
+});
+
+const getBulk = createRoute({
+  method: 'get',
+  path: '/v1/bulk-operations/{id}',
+  tags: ['operations'],
+  summary: 'Progress of a bulk operation',
+  request: { params: z.object({ id: z.string().min(1).max(100) }) },
+  responses: { 200: jsonResponse(BulkSchema, 'the operation'), ...problems(404) },
+});
+
+const workers = createRoute({
+  method: 'get',
+  path: '/v1/workers',
+  tags: ['operations'],
+  summary: 'Live workers, from their heartbeats',
+  responses: {
+    200: jsonResponse(
+      z.object({ items: z.array(WorkerSchema), nextCursor: z.null() }),
+      'live workers',
+    ),
+    ...problems(),
+  },
+});
+
+/** A dead letter belongs to the tenant its message names (a platform key sees every one). */
+function describeDead(letter: DeadLetter) {
+  let tenantId: string | null = null;
+  let kind: string | null = null;
+  try {
+    const message = JSON.parse(letter.payload) as { tenantId?: unknown; kind?: unknown };
+    if (typeof message.tenantId === 'string') tenantId = message.tenantId;
+    if (typeof message.kind === 'string') kind = message.kind;
+  } catch {
+    // A malformed message names nobody: only platform keys see it.
+  }
+  return { ...letter, tenantId, kind };
+}
+
+export function registerOperationsRoutes(app: OpenAPIHono<ServerEnv>, services: ApiServices): void {
+  const visible = (
+    c: { get(key: 'principal'): { keyTenant: string }; get(key: 'tenant'): string },
+    tenantId: string | null,
+  ) => (c.get('principal').keyTenant === '*' ? true : tenantId === c.get('tenant'));
+
+  app.openapi(listDead, async (c) => {
+    const query = c.req.valid('query');
+    const limit = query.limit ?? 50;
+    const items: ReturnType<typeof describeDead>[] = [];
+    let cursor = query.cursor ?? null;
+    // Filtering by tenant may thin a page: read on (bounded) until it is full or the list ends.
+    for (let reads = 0; reads < 5 && items.length < limit; reads++) {
+      const page = await services.queue.listDeadLetters({ limit, cursor });
+      for (const letter of page.items.map(describeDead))
+        if (visible(c, letter.tenantId) && items.length < limit) items.push(letter);
+      cursor = page.nextCursor;
+      if (cursor === null) break;
+    }
+    return c.json({ items, nextCursor: cursor }, 200);
+  });
+
+  app.openapi(replayDead, async (c) => {
+    const { id } = c.req.valid('param');
+    if (c.get('principal').keyTenant !== '*')
+      await requireOwnDeadLetter(services, id, c.get('tenant'));
+    if (!(await services.queue.replayDeadLetter(id)))
+      throw new ApiProblem('not_found', `no dead letter ${id}`);
+    await services.audit.record(c, 'dead_letter.replay', id);
+    return c.json({ id, replayed: true as const }, 202);
+  });
+
+  app.openapi(purgeDead, async (c) => {
+    if (c.get('principal').keyTenant !== '*')
+      throw new ApiProblem(
+        'forbidden',
+        'the dead-letter queue is shared by every tenant: purging it needs a platform admin key',
+      );
+    const purged = await services.queue.purgeDeadLetters();
+    await services.audit.record(c, 'dead_letter.purge', String(purged));
+    return c.json({ purged }, 200);
+  });
+
+  app.openapi(createBulk, async (c) => {
+    const body = c.req.valid('json');
+    const tenantId = c.get('tenant');
+    const now = new Date().toISOString();
+    const filter =
+      'ids' in body.filter
+        ? { ids: body.filter.ids }
+        : {
+            ...(body.filter.status
+              ? { status: body.filter.status.map((s) => storeStatus(s)) }
+              : {}),
+            ...(body.filter.flowId ? { flowId: body.filter.flowId } : {}),
+            ...(body.filter.from ? { from: new Date(body.filter.from).toISOString() } : {}),
+            ...(body.filter.to ? { to: new Date(body.filter.to).toISOString() } : {}),
+          };
+    const op: BulkOperation = {
+      id: randomUUID(),
+      tenantId,
+      action: body.action,
+      filter,
+      status: 'pending',
+      matched: 0,
+      done: 0,
+      failed: 0,
+      failures: [],
+      cursor: null,
+      offset: 0,
+      lease: null,
+      createdAt: now,
+      updatedAt: now,
+      completedAt: null,
+    };
+    await services.control.create(bulkKey(tenantId, op.id), op);
+    await services.control.put(bulkIndexKey(tenantId, op.id), { at: now });
+    await services.audit.record(c, `bulk.${body.action}`, op.id);
+    return c.json({ id: op.id }, 202);
+  });
+
+  app.openapi(getBulk, async (c) => {
+    const { id } = c.req.valid('param');
+    const record = await services.control.get<BulkOperation>(bulkKey(c.get('tenant'), id));
+    if (!record) throw new ApiProblem('not_found', `no bulk operation ${id}`);
+    const { tenantId: _t, filter: _f, cursor: _c, offset: _o, lease: _l, ...view } = record.doc;
+    return c.json(view, 200);
+  });
+
+  app.openapi(workers, async (c) => {
+    const items: WorkerBeat[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const page: ControlPage<WorkerBeat> = await services.control.list<WorkerBeat>({
+        collection: 'workers',
+        tenant: PLATFORM_TENANT,
+        limit: 1000,
+        after,
+      });
+      items.push(...page.items.map((item) => item.doc));
+      if (page.next === null) break;
+      after = page.next;
+    }
+    return c.json({ items, nextCursor: null }, 200);
+  });
+}
+
+async function requireOwnDeadLetter(
+  services: ApiServices,
+  id: string,
+  tenant: string,
+): Promise<void> {
+  let cursor: string | null = null;
+  for (;;) {
+    const page = await services.queue.listDeadLetters({ limit: 500, cursor });
+    const found = page.items.find((letter) => letter.id === id);
+    if (found) {
+      if (describeDead(found).tenantId !== tenant) break;
+      return;
+    }
+    cursor = page.nextCursor;
+    if (cursor === null) break;
+  }
+  throw new ApiProblem('not_found', `no dead letter ${id}`);
+}

@@ -1,0 +1,220 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BulkRunner } from '../../src/server/bulk/bulk-runner.js';
+import { bulkKey, type BulkOperation } from '../../src/server/bulk/bulk-operation.js';
+import { silentLogger } from '../../src/util/logger.js';
+import { WorkerHeartbeat } from '../../src/worker/worker-heartbeat.js';
+import { type ApiHarness, body, startApi } from './support/api-harness.js';
+
+const approval = JSON.parse(
+  readFileSync(new URL('../../examples/approval.json', import.meta.url), 'utf8'),
+) as unknown;
+const input = {
+  id: 'EXP-7',
+  requester: 'Bob',
+  amount: 1,
+  reason: 'r',
+  approvers: ['alice@example.com'],
+};
+
+let api: ApiHarness;
+beforeEach(async () => {
+  api = await startApi();
+});
+afterEach(async () => {
+  await api.close();
+});
+
+async function waiting(n: number, token?: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const res = await api.fetch('/v1/executions?wait=10s', {
+      method: 'POST',
+      json: { flow: approval, input },
+      ...(token ? { token } : {}),
+    });
+    const view = await body<{ executionId: string; status: string }>(res);
+    expect(view.status).toBe('waiting');
+    ids.push(view.executionId);
+  }
+  return ids;
+}
+
+async function statusOf(id: string): Promise<string> {
+  return (await body<{ status: string }>(await api.fetch(`/v1/executions/${id}`))).status;
+}
+
+describe('dead letters', () => {
+  it('lists, replays and purges; a tenant sees only its own; purge needs a platform admin', async () => {
+    await api.backends.queue.enqueue({
+      v: 1,
+      kind: 'run',
+      executionId: 'ghost-1',
+      tenantId: 'default',
+    });
+    await api.backends.queue.enqueue({
+      v: 1,
+      kind: 'run',
+      executionId: 'ghost-2',
+      tenantId: 'other',
+    });
+    await expect
+      .poll(
+        async () =>
+          (await body<{ items: unknown[] }>(await api.fetch('/v1/dead-letters'))).items.length,
+        { timeout: 10_000 },
+      )
+      .toBe(2);
+    const page = await body<{
+      items: Array<{ id: string; reason: string; executionId: string; tenantId: string }>;
+    }>(await api.fetch('/v1/dead-letters'));
+    expect(page.items.map((i) => i.reason)).toEqual(['unknown_execution', 'unknown_execution']);
+    const admin = await api.key('admin', 'default');
+    const mine = await body<{ items: Array<{ id: string; executionId: string }> }>(
+      await api.fetch('/v1/dead-letters', { token: admin }),
+    );
+    expect(mine.items.map((i) => i.executionId)).toEqual(['ghost-1']);
+    const theirs = page.items.find((i) => i.tenantId === 'other')!;
+    expect(
+      (await api.fetch(`/v1/dead-letters/${theirs.id}/replay`, { token: admin, method: 'POST' }))
+        .status,
+    ).toBe(404);
+    expect((await api.fetch('/v1/dead-letters', { token: admin, method: 'DELETE' })).status).toBe(
+      403,
+    );
+    expect(
+      (await api.fetch(`/v1/dead-letters/${mine.items[0]!.id}/replay`, { method: 'POST' })).status,
+    ).toBe(202);
+    expect((await api.fetch('/v1/dead-letters/nope/replay', { method: 'POST' })).status).toBe(404);
+    const purged = await body<{ purged: number }>(
+      await api.fetch('/v1/dead-letters', { method: 'DELETE' }),
+    );
+    expect(purged.purged).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('bulk operations', () => {
+  it('cancels every waiting execution of a filter, and reports progress', async () => {
+    const ids = await waiting(3);
+    const res = await api.fetch('/v1/bulk-operations', {
+      method: 'POST',
+      json: { action: 'cancel', filter: { status: ['waiting'] } },
+    });
+    expect(res.status).toBe(202);
+    const { id } = await body<{ id: string }>(res);
+    const runner = new BulkRunner(api.app.services, { log: silentLogger });
+    await runner.tick();
+    const op = await body<{ status: string; matched: number; done: number; failed: number }>(
+      await api.fetch(`/v1/bulk-operations/${id}`),
+    );
+    expect(op).toMatchObject({ status: 'completed', matched: 3, done: 3, failed: 0 });
+    for (const exec of ids)
+      await expect.poll(() => statusOf(exec), { timeout: 10_000 }).toBe('cancelled');
+  });
+
+  it('by ids: an unknown id and a refused action count as failed', async () => {
+    const [first] = await waiting(1);
+    const { id } = await body<{ id: string }>(
+      await api.fetch('/v1/bulk-operations', {
+        method: 'POST',
+        json: { action: 'retry', filter: { ids: [first!, 'missing-1'] } },
+      }),
+    );
+    await new BulkRunner(api.app.services, { log: silentLogger }).tick();
+    const op = await body<{
+      done: number;
+      failed: number;
+      failures: Array<{ executionId: string }>;
+    }>(await api.fetch(`/v1/bulk-operations/${id}`));
+    expect(op.done).toBe(0);
+    expect(op.failed).toBe(2);
+    expect(op.failures.map((f) => f.executionId).sort()).toEqual([first!, 'missing-1'].sort());
+  });
+
+  it('survives a restart: a runner that died mid-way is taken over once its lease expires', async () => {
+    await waiting(2);
+    const { id } = await body<{ id: string }>(
+      await api.fetch('/v1/bulk-operations', {
+        method: 'POST',
+        json: { action: 'replay', filter: { status: ['waiting'] } },
+      }),
+    );
+    // A runner that took the lease and died: its lease is held, then expires.
+    const key = bulkKey('default', id);
+    const record = await api.backends.control.get<BulkOperation>(key);
+    await api.backends.control.replace(
+      key,
+      { ...record!.doc, status: 'running', lease: { owner: 'dead', until: Date.now() + 200 } },
+      record!.version,
+    );
+    const survivor = new BulkRunner(api.app.services, { log: silentLogger });
+    await survivor.tick();
+    expect(
+      (await body<{ status: string }>(await api.fetch(`/v1/bulk-operations/${id}`))).status,
+    ).toBe('running');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    await survivor.tick();
+    const op = await body<{ status: string; done: number }>(
+      await api.fetch(`/v1/bulk-operations/${id}`),
+    );
+    expect(op).toMatchObject({ status: 'completed', done: 2 });
+    const list = await body<{ items: unknown[] }>(await api.fetch('/v1/executions'));
+    expect(list.items).toHaveLength(4);
+  });
+
+  it('another tenant cannot read it; a viewer cannot create one; a bad filter is 400', async () => {
+    const { id } = await body<{ id: string }>(
+      await api.fetch('/v1/bulk-operations', {
+        method: 'POST',
+        json: { action: 'cancel', filter: { flowId: 'x' } },
+      }),
+    );
+    const other = await api.key('operator', 'other');
+    expect((await api.fetch(`/v1/bulk-operations/${id}`, { token: other })).status).toBe(404);
+    const viewer = await api.key('viewer', 'default');
+    expect(
+      (
+        await api.fetch('/v1/bulk-operations', {
+          token: viewer,
+          method: 'POST',
+          json: { action: 'cancel', filter: { flowId: 'x' } },
+        })
+      ).status,
+    ).toBe(403);
+    const bad = await api.fetch('/v1/bulk-operations', {
+      method: 'POST',
+      json: { action: 'explode', filter: {} },
+    });
+    expect(bad.status).toBe(400);
+  });
+});
+
+describe('workers', () => {
+  it('a beating worker is listed; a stopped one is gone', async () => {
+    const heartbeat = new WorkerHeartbeat(
+      api.backends.control,
+      { workerId: 'w-test', concurrency: 7, inFlightCount: 2 },
+      { version: '0.1.0', log: silentLogger, intervalMs: 1000 },
+    ).start();
+    await expect
+      .poll(
+        async () =>
+          (await body<{ items: Array<{ id: string }> }>(await api.fetch('/v1/workers'))).items.map(
+            (w) => w.id,
+          ),
+        { timeout: 5000 },
+      )
+      .toContain('w-test');
+    const listed = await body<{
+      items: Array<{ id: string; concurrency: number; inFlight: number; pid: number }>;
+    }>(await api.fetch('/v1/workers'));
+    expect(listed.items.find((w) => w.id === 'w-test')).toMatchObject({
+      concurrency: 7,
+      inFlight: 2,
+      pid: process.pid,
+    });
+    await heartbeat.stop();
+    const after = await body<{ items: Array<{ id: string }> }>(await api.fetch('/v1/workers'));
+    expect(after.items.map((w) => w.id)).not.toContain('w-test');
+  });
+});
