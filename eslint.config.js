@@ -1,7 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import importX from 'eslint-plugin-import-x';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'schema/**'] },
@@ -37,13 +37,54 @@ export default tseslint.config(
           zones: [
             // Nothing imports the CLI; the pure layers never reach up into the runtime.
             { target: './src', from: './src/cli', except: ['./'] },
+            // The package entry points (package.json `exports`) are for users, never imported inside.
+            {
+              target: './src',
+              from: [
+                './src/index.ts',
+                './src/sqlite.ts',
+                './src/postgres.ts',
+                './src/redis.ts',
+                './src/worker.ts',
+              ],
+            },
+            // Backends (connections, script loader, error classifiers, migrations per technology)
+            // serve the stores and queues; they import only errors, util and each other.
+            {
+              target: './src/backends',
+              from: [
+                './src/store',
+                './src/queue',
+                './src/worker',
+                './src/client',
+                './src/engine',
+                './src/nodes',
+                './src/flow',
+                './src/expression',
+                './src/state',
+                './src/server',
+              ],
+            },
             {
               target: './src/engine',
-              from: ['./src/store', './src/queue', './src/worker', './src/client'],
+              from: [
+                './src/store',
+                './src/queue',
+                './src/worker',
+                './src/client',
+                './src/backends',
+              ],
             },
             {
               target: './src/nodes',
-              from: ['./src/engine', './src/store', './src/queue', './src/worker', './src/client'],
+              from: [
+                './src/engine',
+                './src/store',
+                './src/queue',
+                './src/worker',
+                './src/client',
+                './src/backends',
+              ],
             },
             {
               target: './src/expression',
@@ -51,13 +92,44 @@ export default tseslint.config(
             },
             {
               target: './src/state',
-              from: ['./src/store', './src/queue', './src/worker', './src/client'],
+              from: [
+                './src/store',
+                './src/queue',
+                './src/worker',
+                './src/client',
+                './src/backends',
+              ],
             },
+            // Stores and queues share backend code through src/backends, never through each other
+            // (store/shared is for the stores; the queues have their own messages and scripts).
+            {
+              target: './src/queue',
+              from: [
+                './src/store/memory',
+                './src/store/sqlite',
+                './src/store/postgres',
+                './src/store/redis',
+                './src/store/shared',
+                './src/store/sql',
+                './src/worker',
+                './src/client',
+              ],
+            },
+            { target: './src/store', from: ['./src/queue', './src/worker', './src/client'] },
           ],
         },
       ],
     },
-    settings: { 'import-x/resolver': { node: true } },
+    settings: {
+      // Our imports name the emitted `.js`; the resolver must find the `.ts` beside it, or every
+      // relative import is unresolved and the path rules below check nothing.
+      'import-x/resolver-next': [
+        createNodeResolver({
+          extensions: ['.ts', '.js', '.mjs', '.json'],
+          extensionAlias: { '.js': ['.ts', '.js'] },
+        }),
+      ],
+    },
   },
   {
     files: ['**/*.js', '**/*.mjs'],
@@ -76,6 +148,7 @@ export default tseslint.config(
           'URL',
           'Buffer',
           'globalThis',
+          'fetch',
         ].map((name) => [name, 'readonly']),
       ),
     },

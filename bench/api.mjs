@@ -17,11 +17,15 @@ const port = 18000 + Math.floor(Math.random() * 1000);
 const cwd = mkdtempSync(join(tmpdir(), 'plaita-bench-api-'));
 const echo = JSON.parse(readFileSync(join(ROOT, 'examples/echo.json'), 'utf8'));
 
-const server = spawn(process.execPath, [join(ROOT, 'dist/cli.js'), 'serve', '--port', String(port), '--rate-limit', '0'], {
-  cwd,
-  env: { ...process.env, PLAITA_LOG_LEVEL: 'silent' },
-  stdio: ['ignore', 'ignore', 'pipe'],
-});
+const server = spawn(
+  process.execPath,
+  [join(ROOT, 'dist/cli.js'), 'serve', '--port', String(port), '--rate-limit', '0'],
+  {
+    cwd,
+    env: { ...process.env, PLAITA_LOG_LEVEL: 'silent' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  },
+);
 let stderr = '';
 server.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
 const token = await new Promise((resolve, reject) => {
@@ -44,7 +48,12 @@ function rssMb() {
 }
 
 async function load(title, options) {
-  const result = await autocannon({ url: base, connections: CONNECTIONS, duration: DURATION, ...options });
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    ...options,
+  });
   const errors = result.errors + result.non2xx;
   console.log(
     `${title.padEnd(44)} ${result.requests.average.toFixed(0).padStart(7)} req/s   p50 ${String(result.latency.p50).padStart(4)} ms   p99 ${String(result.latency.p99).padStart(4)} ms${errors ? `   (${errors} errors/non-2xx)` : ''}`,
@@ -64,7 +73,10 @@ try {
   const rssBefore = rssMb();
   let counter = 0;
   const health = await load('(c) GET /healthz', { url: `${base}/healthz` });
-  const read = await load('(b) GET /v1/executions/{id}', { url: `${base}/v1/executions/${executionId}`, headers: auth });
+  const read = await load('(b) GET /v1/executions/{id}', {
+    url: `${base}/v1/executions/${executionId}`,
+    headers: auth,
+  });
   const start = await load('(a) POST /v1/executions (unique Idempotency-Key)', {
     url: `${base}/v1/executions`,
     method: 'POST',
@@ -85,10 +97,18 @@ try {
   const total = health.requests.total + read.requests.total + start.requests.total;
   const rssAfter = rssMb();
   console.log('');
-  console.log(`(a)/(c) = ${(start.requests.average / health.requests.average).toFixed(2)}   target ≥ 0.5`);
-  console.log(`(b)/(c) = ${(read.requests.average / health.requests.average).toFixed(2)}   target ≥ 0.7`);
-  console.log(`p99 of (a) = ${start.latency.p99} ms at ${CONNECTIONS} connections   target < 20 ms`);
-  console.log(`server RSS: ${rssBefore.toFixed(0)} MB before, ${rssAfter.toFixed(0)} MB after ${total} requests`);
+  console.log(
+    `(a)/(c) = ${(start.requests.average / health.requests.average).toFixed(2)}   target ≥ 0.5`,
+  );
+  console.log(
+    `(b)/(c) = ${(read.requests.average / health.requests.average).toFixed(2)}   target ≥ 0.7`,
+  );
+  console.log(
+    `p99 of (a) = ${start.latency.p99} ms at ${CONNECTIONS} connections   target < 20 ms`,
+  );
+  console.log(
+    `server RSS: ${rssBefore.toFixed(0)} MB before, ${rssAfter.toFixed(0)} MB after ${total} requests`,
+  );
 } finally {
   server.kill('SIGTERM');
 }

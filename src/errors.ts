@@ -268,6 +268,24 @@ export class StoreConfigurationError extends PlaitaError {
 }
 
 /**
+ * An optional peer dependency is not installed: `plaita` loads a database driver (`better-sqlite3`,
+ * `pg`, `ioredis`) or `prom-client` only when something that needs it is built, so an install
+ * without it runs everything else. `dependency` names the package to install; retrying without
+ * installing it fails the same way.
+ */
+export class PeerDependencyMissingError extends PlaitaError {
+  override readonly name = 'PeerDependencyMissingError';
+  readonly code = 'peer_dependency_missing';
+  readonly retryable = false;
+  readonly dependency: string;
+
+  constructor(dependency: string, message: string, options: PlaitaErrorOptions = {}) {
+    super(message, options);
+    this.dependency = dependency;
+  }
+}
+
+/**
  * Redis refused a command for a reason that retrying will not fix: a script error, a key of
  * the wrong type (`WRONGTYPE`), a reply our scripts never produce. `cause` is the driver error;
  * `redisCode` is the reply's first word (e.g. `WRONGTYPE`, `ERR`) when there is one.

@@ -1,4 +1,9 @@
-// The public API: the only barrel. Names listed in the contract are never renamed or removed.
+// The public API of `plaita` (the package root). Names listed in the contract are never renamed or
+// removed. Importing it loads no database driver and no prom-client: they are optional peer
+// dependencies, each loaded when a class that needs it is built (a PeerDependencyMissingError
+// names the package when it is not installed). The backend classes are also, preferably, in the
+// subpaths that load their driver up front: `plaita/sqlite`, `plaita/postgres`, `plaita/redis`,
+// `plaita/worker` (src/sqlite.ts, …; README "Package entry points").
 
 // Engine
 export { parseFlow, loadFlowFile, type ParseFlowOptions } from './engine/parse-flow.js';
@@ -88,6 +93,7 @@ export {
   InputRejectedError,
   StoreConfigurationError,
   StoreClosedError,
+  PeerDependencyMissingError,
   RedisCommandError,
   WaitTimeoutError,
   CancelRequestedError,
@@ -107,7 +113,6 @@ export {
 // Stores
 export {
   DEFAULT_TENANT,
-  claimExecution,
   type ExecutionStore,
   type ExecutionStoreOptions,
   type SaveOptions,
@@ -121,6 +126,7 @@ export {
 export type { FlowStore, StoredFlow } from './store/flow-store.js';
 export { MemoryExecutionStore } from './store/memory/memory-execution-store.js';
 export { MemoryFlowStore } from './store/memory/memory-flow-store.js';
+// Also in `plaita/sqlite`, `plaita/postgres`, `plaita/redis`; here each loads its driver when built.
 export { SqliteExecutionStore } from './store/sqlite/sqlite-execution-store.js';
 export { SqliteFlowStore } from './store/sqlite/sqlite-flow-store.js';
 export { PostgresExecutionStore } from './store/postgres/postgres-execution-store.js';
@@ -128,14 +134,13 @@ export { PostgresFlowStore } from './store/postgres/postgres-flow-store.js';
 export { RedisExecutionStore } from './store/redis/redis-execution-store.js';
 export { RedisFlowStore } from './store/redis/redis-flow-store.js';
 
-// Distributed runtime
+// Distributed runtime (the queues load their driver when built; the worker is also `plaita/worker`)
 export { RedisStreamQueue } from './queue/redis-stream/redis-stream-queue.js';
 export { LocalQueue } from './queue/local/local-queue.js';
 export type { TaskQueue, Delivery, DeadLetter, EnqueueOptions } from './queue/task-queue.js';
 export { parseTaskMessage, type TaskMessage, type MessageKind } from './queue/task-message.js';
 export { FlowWorker, type FlowWorkerOptions } from './worker/flow-worker.js';
 export { WorkerMetrics } from './worker/worker-metrics.js';
-export { decide, classifyFailure, type Decision, type HandlingResult } from './worker/decide.js';
 export { reapStale, type ReapOptions } from './worker/reaper.js';
 export {
   PlaitaClient,

@@ -4,7 +4,6 @@ import type { TaskQueue } from '../queue/task-queue.js';
 import type { ExecutionStore } from '../store/execution-store.js';
 import type { ControlStore } from '../store/control-store.js';
 import type { FlowStore } from '../store/flow-store.js';
-import { classifySqliteOpenError } from '../store/sqlite/classify-sqlite-error.js';
 import { queueNameOption } from './queue-name.js';
 import { prepareSqlitePath } from './sqlite-path.js';
 import { parseStoreUrl, type StoreTarget } from './store-url.js';
@@ -181,13 +180,8 @@ async function openQueue(
         ? ':memory:'
         : EMBEDDED_QUEUE_FILE;
   prepareSqlitePath(path);
-  let queue: TaskQueue;
-  try {
-    queue = new LocalQueue({ path }, common);
-  } catch (error) {
-    // The queue opens the file first: a file that is not a database is reported here, by path.
-    throw classifySqliteOpenError(error, path);
-  }
+  // The queue opens the file at once: a file that is not a database fails here, naming the path.
+  const queue = new LocalQueue({ path }, common);
   closers.push(() => queue.close());
   return queue;
 }

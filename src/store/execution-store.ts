@@ -185,4 +185,4 @@ export interface ExecutionStoreOptions {
 }
 
 export const DEFAULT_TERMINAL_TTL_MS = 30 * 24 * 3600 * 1000;
-export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
+export { DEFAULT_CONNECT_TIMEOUT_MS } from '../backends/connect-timeout.js';

@@ -27,7 +27,11 @@ export interface FlowWorkerOptions extends Partial<Omit<WorkerSettings, 'workerI
   /** Passed to every step: functions, env, timeZone, callbackBaseUrl, hooks... */
   engine?: EngineOptions;
   logger?: Logger;
-  metrics?: WorkerMetrics;
+  /**
+   * Prometheus metrics (`worker.metrics.registry`). Default: a new WorkerMetrics when the
+   * optional peer prom-client is installed, else none; `null` turns them off.
+   */
+  metrics?: WorkerMetrics | null;
 }
 
 /**
@@ -36,7 +40,7 @@ export interface FlowWorkerOptions extends Partial<Omit<WorkerSettings, 'workerI
  */
 export class FlowWorker {
   readonly workerId: string;
-  readonly metrics: WorkerMetrics;
+  readonly metrics: WorkerMetrics | null;
   readonly #deps: WorkerDeps;
   readonly #handler: MessageHandler;
   readonly #concurrency: number;
@@ -47,10 +51,20 @@ export class FlowWorker {
   #stopping = false;
   #wake: (() => void) | null = null;
 
+  /** Messages being handled now (heartbeats report it). */
+  get inFlightCount(): number {
+    return this.#inFlight.size;
+  }
+
+  /** At most this many messages are handled at once. */
+  get concurrency(): number {
+    return this.#concurrency;
+  }
+
   constructor(options: FlowWorkerOptions) {
     this.workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-    this.metrics = options.metrics ?? new WorkerMetrics();
-    this.metrics.observeQueue(options.queue);
+    this.metrics = options.metrics === undefined ? WorkerMetrics.ifAvailable() : options.metrics;
+    this.metrics?.observeQueue(options.queue);
     const log = (options.logger ?? getDefaultLogger()).child({ workerId: this.workerId });
     const visibilityTimeoutMs = options.visibilityTimeoutMs ?? DEFAULT_VISIBILITY_TIMEOUT_MS;
     const settings: WorkerSettings = {
@@ -151,8 +165,8 @@ export class FlowWorker {
   }
 
   async #handle(delivery: Delivery): Promise<void> {
-    this.metrics.inFlight.inc();
-    this.metrics.messages.inc({
+    this.metrics?.inFlight.inc();
+    this.metrics?.messages.inc({
       outcome: 'consumed',
       kind: delivery.parsed.ok ? delivery.parsed.message.kind : 'malformed',
     });
@@ -165,7 +179,7 @@ export class FlowWorker {
         'message handling failed; it will be redelivered',
       );
     } finally {
-      this.metrics.inFlight.dec();
+      this.metrics?.inFlight.dec();
     }
   }
 

@@ -61,7 +61,9 @@ export class WorkerHeartbeat {
       startedAt: this.#startedAt,
       lastSeenAt: new Date().toISOString(),
     };
-    await this.control.put(this.#key(), record, { ttlMs: LIVES * (this.options.intervalMs ?? 5_000) });
+    await this.control.put(this.#key(), record, {
+      ttlMs: LIVES * (this.options.intervalMs ?? 5_000),
+    });
   }
 
   async stop(): Promise<void> {

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FlowVersionConflictError } from '../../src/errors.js';
 import type { TenantScope } from '../../src/store/execution-store.js';
 import type { FlowStore, StoredFlow } from '../../src/store/flow-store.js';
-import { flowRecord, type FlowRecord } from '../../src/store/sql/flow-record.js';
+import { flowRecord, type FlowRecord } from '../../src/store/shared/flow-record.js';
 import { canonicalJson, sha256Hex } from '../../src/util/canonical-json.js';
 
 export type FlowStoreFactory = () => FlowStore | Promise<FlowStore>;

@@ -9,11 +9,11 @@ import {
   StoreConfigurationError,
   StoreUnavailableError,
 } from '../../src/errors.js';
-import { classifyPgError } from '../../src/store/postgres/classify-pg-error.js';
+import { classifyPgError } from '../../src/backends/postgres/classify-pg-error.js';
 import {
   classifySqliteError,
   classifySqliteOpenError,
-} from '../../src/store/sqlite/classify-sqlite-error.js';
+} from '../../src/backends/sqlite/classify-sqlite-error.js';
 
 const withCode = (code: string): Error =>
   Object.assign(new Error(`driver error ${code}`), { code });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { newExecutionState } from '../../src/state/execution-state.js';
 import { PostgresExecutionStore } from '../../src/store/postgres/postgres-execution-store.js';
 import { PostgresFlowStore } from '../../src/store/postgres/postgres-flow-store.js';
-import { loadMigrations } from '../../src/store/sql/migration-files.js';
+import { loadMigrations } from '../../src/backends/migration-files.js';
 import { describeFlowStore, type LegacyFlow } from '../contracts/flow-store.contract.js';
 import { POSTGRES_URL, postgresGate } from '../support/services.js';
 import { dropSchema, testSchema, withAdmin } from './support/postgres-schema.js';
@@ -25,7 +25,7 @@ afterAll(async () => {
 
 /** The schema as the release before flows had tenants shipped it: migrations 1 to 3. */
 const BEFORE_TENANTS = loadMigrations(
-  new URL('../../src/store/postgres/migrations/', import.meta.url),
+  new URL('../../src/backends/postgres/migrations/', import.meta.url),
 ).slice(0, 3);
 
 /** A new schema at that version (recorded as the migrator does), holding `flows` as rows. */

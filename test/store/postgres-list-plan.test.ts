@@ -10,7 +10,7 @@ import {
   executionSql,
   POSTGRES_LIST_DIALECT,
 } from '../../src/store/postgres/postgres-execution-sql.js';
-import { planList } from '../../src/store/sql/list-plan.js';
+import { planList } from '../../src/store/shared/list-plan.js';
 import { listSql } from '../../src/store/sql/list-sql.js';
 import { POSTGRES_URL, postgresGate } from '../support/services.js';
 import { LIST_SHAPES, SEED_TARGET, SEEDED_ROWS, seedColumns } from './support/list-shapes.js';

@@ -4,9 +4,9 @@ import {
   classifyRedisError,
   redisReplyCode,
   toStoreError,
-} from '../../src/store/redis/classify-redis-error.js';
+} from '../../src/backends/redis/classify-redis-error.js';
 import { RedisCommandError } from '../../src/errors.js';
-import { reconnectDelay } from '../../src/store/redis/redis-connection.js';
+import { reconnectDelay } from '../../src/backends/redis/redis-connection.js';
 
 /** Errors shaped exactly as the driver raises them (names and codes, never message text). */
 const reply = (message: string): Error => Object.assign(new Error(message), { name: 'ReplyError' });

@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, expect } from 'vitest';
 import { StoreUnavailableError } from '../../src/errors.js';
-import { RedisConnection } from '../../src/store/redis/redis-connection.js';
+import { RedisConnection } from '../../src/backends/redis/redis-connection.js';
 import { REDIS_URL, redisGate } from '../support/services.js';
 
 /**

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { StoreUnavailableError, type PlaitaError } from '../../src/errors.js';
 import { newExecutionState, type ExecutionState } from '../../src/state/execution-state.js';
 import { RedisExecutionStore } from '../../src/store/redis/redis-execution-store.js';
-import { SCRIPTS } from '../../src/store/redis/redis-script.js';
+import { SCRIPTS } from '../../src/store/redis/redis-store-scripts.js';
 import { freePort, startRedisServer, type PrivateRedisServer } from '../support/redis-server.js';
 import { redisGate } from '../support/services.js';
 

@@ -4,10 +4,10 @@ import { StateCorruptError, StoreUnavailableError } from '../../src/errors.js';
 import { newExecutionState, type ExecutionState } from '../../src/state/execution-state.js';
 import { RedisCommandError, StoreClosedError } from '../../src/errors.js';
 import { ExecutionIndex } from '../../src/store/redis/execution-index.js';
-import { RedisConnection } from '../../src/store/redis/redis-connection.js';
+import { RedisConnection } from '../../src/backends/redis/redis-connection.js';
 import { RedisExecutionStore } from '../../src/store/redis/redis-execution-store.js';
 import { RedisKeys } from '../../src/store/redis/redis-keys.js';
-import { SCRIPTS } from '../../src/store/redis/redis-script.js';
+import { SCRIPTS } from '../../src/store/redis/redis-store-scripts.js';
 import { REDIS_URL, redisGate, uniqueName } from '../support/services.js';
 
 /**

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ControlKey } from '../../src/store/control-store.js';
 import { SqliteControlStore } from '../../src/store/sqlite/sqlite-control-store.js';
-import { SqliteDatabase } from '../../src/store/sqlite/sqlite-database.js';
+import { SqliteDatabase } from '../../src/backends/sqlite/sqlite-database.js';
 import { describeControlStore } from '../contracts/control-store.contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'plaita-sqlite-control-'));

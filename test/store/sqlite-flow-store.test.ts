@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll } from 'vitest';
 import { newExecutionState } from '../../src/state/execution-state.js';
-import { loadMigrations } from '../../src/store/sql/migration-files.js';
+import { loadMigrations } from '../../src/backends/migration-files.js';
 import { SqliteExecutionStore } from '../../src/store/sqlite/sqlite-execution-store.js';
 import { SqliteFlowStore } from '../../src/store/sqlite/sqlite-flow-store.js';
 import { describeFlowStore, type LegacyFlow } from '../contracts/flow-store.contract.js';
@@ -15,7 +15,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The schema as the release before flows had tenants shipped it: migrations 1 to 3. */
 const BEFORE_TENANTS = loadMigrations(
-  new URL('../../src/store/sqlite/migrations/', import.meta.url),
+  new URL('../../src/backends/sqlite/migrations/', import.meta.url),
 ).slice(0, 3);
 
 /** A new file at that schema, holding `flows` as rows written directly. */

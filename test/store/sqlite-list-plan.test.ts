@@ -14,7 +14,7 @@ import {
   SELECT_EXPIRED,
   SQLITE_LIST_DIALECT,
 } from '../../src/store/sqlite/sqlite-execution-sql.js';
-import { planList } from '../../src/store/sql/list-plan.js';
+import { planList } from '../../src/store/shared/list-plan.js';
 import { listSql } from '../../src/store/sql/list-sql.js';
 import { LIST_SHAPES, SEED_TARGET, SEEDED_ROWS, seedColumns } from './support/list-shapes.js';
 

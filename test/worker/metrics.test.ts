@@ -37,7 +37,7 @@ describe('worker metrics: every registered metric is set', () => {
     });
     const worker = new FlowWorker({ store, flows, queue, pollBlockMs: 20 });
     await new Promise((resolve) => setTimeout(resolve, 30));
-    const before = await worker.metrics.registry.metrics();
+    const before = await worker.metrics!.registry.metrics();
     expect(sample(before, /^plaita_queue_depth\{state="ready"\}/)).toBe(4);
     expect(sample(before, /^plaita_queue_lag_seconds /)).toBeGreaterThan(0);
 
@@ -46,7 +46,7 @@ describe('worker metrics: every registered metric is set', () => {
       for (const id of ids)
         expect((await client.waitFor(id, { timeoutMs: 10_000 })).status).toBe('completed');
       await expect.poll(async () => (await queue.stats()).deadLetters, { timeout: 5000 }).toBe(1);
-      const text = await worker.metrics.registry.metrics();
+      const text = await worker.metrics!.registry.metrics();
       expect(sample(text, /^plaita_messages_total\{outcome="consumed",kind="run"\}/)).toBe(4);
       expect(sample(text, /^plaita_messages_total\{outcome="ack",kind="run"\}/)).toBe(3);
       expect(sample(text, /^plaita_messages_total\{outcome="dead_letter",kind="run"\}/)).toBe(1);

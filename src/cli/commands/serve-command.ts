@@ -6,6 +6,8 @@ import { startServerTasks } from '../../server/server-tasks.js';
 import { getDefaultLogger } from '../../util/logger.js';
 import { FlowWorker } from '../../worker/flow-worker.js';
 import { WorkerMetrics } from '../../worker/worker-metrics.js';
+import { WorkerHeartbeat } from '../../worker/worker-heartbeat.js';
+import { packageVersion } from '../package-version.js';
 import type { CommandContext } from '../command-context.js';
 import { type DurableFlags, runtimeFor, withDurableOptions } from '../durable-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -142,6 +144,9 @@ export function registerServe(program: Command, context: CommandContext): void {
     }
     const server = await listen(app.fetch, opts.host, port);
     worker?.start();
+    const heartbeat = worker
+      ? new WorkerHeartbeat(runtime.control, worker, { version: packageVersion(), log }).start()
+      : null;
     const tasks = startServerTasks(app.services, { log });
     log.info(
       {
@@ -161,6 +166,7 @@ export function registerServe(program: Command, context: CommandContext): void {
     await tasks.stop();
     await closeServer(server);
     await worker?.stop();
+    await heartbeat?.stop();
     await runtime.close();
     context.exit(EXIT.ok);
   });

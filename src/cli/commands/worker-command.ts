@@ -3,7 +3,10 @@ import type { Command } from 'commander';
 import { getDefaultLogger } from '../../util/logger.js';
 import { limitsFromEnv } from '../operator-limits.js';
 import { FlowWorker } from '../../worker/flow-worker.js';
-import type { WorkerMetrics } from '../../worker/worker-metrics.js';
+import { WorkerMetrics } from '../../worker/worker-metrics.js';
+import { WorkerHeartbeat } from '../../worker/worker-heartbeat.js';
+import { Scheduler } from '../../server/schedules/scheduler.js';
+import { packageVersion } from '../package-version.js';
 import type { CommandContext } from '../command-context.js';
 import { type DurableFlags, runtimeFor, withDurableOptions } from '../durable-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -47,6 +50,8 @@ export function registerWorker(program: Command, context: CommandContext): void 
       drainTimeoutMs: num(opts.drainTimeoutMs, 'PLAITA_DRAIN_TIMEOUT_MS'),
     };
     const metricsPort = num(opts.metricsPort, 'PLAITA_METRICS_PORT');
+    // Served metrics need prom-client: without it this fails here, before anything opens.
+    const metrics = metricsPort === undefined ? null : new WorkerMetrics();
     const runtime = await runtimeFor(opts);
     const log = getDefaultLogger();
     const defined = Object.fromEntries(
@@ -60,12 +65,13 @@ export function registerWorker(program: Command, context: CommandContext): void 
       logger: log,
       // A worker runs other people's flows: private networks are closed unless the operator opens them.
       engine: { limits: limitsFromEnv({ privateNetworks: 'deny' }) },
+      ...(metrics ? { metrics } : {}),
       ...defined,
     });
     const server =
-      metricsPort === undefined
+      metrics === null || metricsPort === undefined
         ? null
-        : await serveMetrics(worker.metrics, metricsPort).catch(async (error: unknown) => {
+        : await serveMetrics(metrics, metricsPort).catch(async (error: unknown) => {
             await runtime.close();
             throw new CliError(
               `--metrics-port ${metricsPort}: ${(error as Error).message}`,
@@ -73,6 +79,13 @@ export function registerWorker(program: Command, context: CommandContext): void 
             );
           });
     worker.start();
+    // Workers register themselves (GET /v1/workers) and fire schedules like any server does.
+    const heartbeat = new WorkerHeartbeat(runtime.control, worker, {
+      version: packageVersion(),
+      log,
+    }).start();
+    const scheduler =
+      process.env.PLAITA_SCHEDULER === '0' ? null : new Scheduler(runtime, { log }).start();
     log.info(
       {
         workerId: worker.workerId,
@@ -90,7 +103,9 @@ export function registerWorker(program: Command, context: CommandContext): void 
       process.once('SIGTERM', () => shutdown('SIGTERM'));
       process.once('SIGINT', () => shutdown('SIGINT'));
     });
+    await scheduler?.stop();
     await worker.stop();
+    await heartbeat.stop();
     server?.close();
     await runtime.close();
     log.info({ workerId: worker.workerId }, 'worker stopped');

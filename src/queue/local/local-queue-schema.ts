@@ -1,9 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { loadMigrations } from '../../store/sql/migration-files.js';
+import { loadMigrations, type Migration } from '../../backends/migration-files.js';
 
-/** Versioned migrations of the queue tables (`migrations/0001_….sql`, append only). */
-const MIGRATIONS = loadMigrations(new URL('./migrations/', import.meta.url));
-const LATEST = MIGRATIONS.length;
+/** Versioned migrations of the queue tables (`migrations/0001_….sql`, append only), read on first open. */
+let migrations: Migration[] | undefined;
 
 /**
  * Creates or upgrades the queue tables. The version is a row of our own `queue_meta` table, not
@@ -12,6 +11,9 @@ const LATEST = MIGRATIONS.length;
  * once (the second waits on busy_timeout, then finds the version current).
  */
 export function migrateQueueSchema(db: BetterSqlite3.Database): void {
+  migrations ??= loadMigrations(new URL('./migrations/', import.meta.url));
+  const pending = migrations;
+  const latest = pending.length;
   const migrate = db.transaction(() => {
     db.exec(
       'CREATE TABLE IF NOT EXISTS queue_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT',
@@ -19,16 +21,16 @@ export function migrateQueueSchema(db: BetterSqlite3.Database): void {
     const row = db.prepare("SELECT value FROM queue_meta WHERE key = 'schema_version'").get() as
       { value: string } | undefined;
     const current = row === undefined ? 0 : Number(row.value);
-    if (current > LATEST) {
+    if (current > latest) {
       throw new Error(
-        `the queue tables are at schema version ${current}, newer than this plaita understands (${LATEST})`,
+        `the queue tables are at schema version ${current}, newer than this plaita understands (${latest})`,
       );
     }
-    if (current === LATEST) return;
-    for (const migration of MIGRATIONS.slice(current)) db.exec(migration.sql);
+    if (current === latest) return;
+    for (const migration of pending.slice(current)) db.exec(migration.sql);
     db.prepare(
       "INSERT INTO queue_meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-    ).run(String(LATEST));
+    ).run(String(latest));
   });
   migrate.immediate();
 }

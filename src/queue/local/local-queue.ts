@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
 import type BetterSqlite3 from 'better-sqlite3';
 import {
   DEFAULT_DLQ_MAX_LEN,
@@ -15,7 +14,8 @@ import {
   type TaskQueueOptions,
 } from '../task-queue.js';
 import { encodeTaskMessage, parseTaskMessage, type TaskMessage } from '../task-message.js';
-import { classifySqliteError } from '../../store/sqlite/classify-sqlite-error.js';
+import { classifySqliteError } from '../../backends/sqlite/classify-sqlite-error.js';
+import { openSqliteFile } from '../../backends/sqlite/open-sqlite-file.js';
 import { migrateQueueSchema } from './local-queue-schema.js';
 import { LocalQueueStatements, type DeadLetterRow } from './local-queue-statements.js';
 import { notifierKey, notify, waitForNotification } from './queue-notifier.js';
@@ -43,8 +43,8 @@ const DEFAULT_LIST_LIMIT = 100;
  * file the execution store uses (durable.md §4). Every transition is one statement or one
  * IMMEDIATE transaction, so several processes on one file never deliver a message twice at once.
  *
- * `{path}`: opens (WAL, busy_timeout) and owns the file. `{db}`: uses the caller's connection as
- * configured and leaves it open on `close()`.
+ * `{path}`: opens the file with the stores' opener (openSqliteFile: WAL, busy_timeout) and owns
+ * it. `{db}`: uses the caller's connection as configured and leaves it open on `close()`.
  */
 export class LocalQueue implements TaskQueue {
   private readonly db: BetterSqlite3.Database;
@@ -78,10 +78,10 @@ export class LocalQueue implements TaskQueue {
     this.owned = 'path' in connection;
     this.db =
       'path' in connection
-        ? openFile(connection.path, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS)
+        ? openQueueFile(connection.path, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS)
         : connection.db;
     try {
-      migrateQueueSchema(this.db);
+      if (!this.owned) migrateQueueSchema(this.db);
       this.sql = new LocalQueueStatements(this.db);
     } catch (error) {
       if (this.owned) this.db.close();
@@ -345,22 +345,19 @@ function toDeadLetter(row: StoredDeadLetter): DeadLetter {
   };
 }
 
-function openFile(path: string, busyTimeoutMs: number): BetterSqlite3.Database {
+/**
+ * Opens the file as every SQLite store of plaita does (openSqliteFile: WAL, NORMAL sync, bounded
+ * lock waits, temp b-trees in memory — without which each claim's UPDATE … RETURNING writes a
+ * temp file) and brings the queue tables up to date. The folder is created first; a path that
+ * cannot be opened or is not a database is a StoreConfigurationError naming it.
+ */
+function openQueueFile(path: string, busyTimeoutMs: number): BetterSqlite3.Database {
   if (path !== ':memory:' && path !== '') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
-  try {
-    // The execution store's settings for the same file: WAL, NORMAL sync, bounded lock waits.
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma(`busy_timeout = ${Math.floor(busyTimeoutMs)}`);
-    // UPDATE … RETURNING collects its rows in a temporary b-tree: on disk (the default) that
-    // is a temp file per claim and more than doubles its cost.
-    db.pragma('temp_store = MEMORY');
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-  return db;
+  return openSqliteFile(path, {
+    busyTimeoutMs,
+    migrate: migrateQueueSchema,
+    requiredBy: 'LocalQueue',
+  });
 }
 
 /** Delivery ids are row ids; anything else matches no row (-1 never exists). */

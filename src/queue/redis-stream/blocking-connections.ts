@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { RedisConnection } from '../../store/redis/redis-connection.js';
+import { RedisConnection } from '../../backends/redis/redis-connection.js';
 
 export interface BlockingTimings {
   connectTimeoutMs: number;

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { redisReplyCode } from '../../store/redis/classify-redis-error.js';
-import { RedisConnection } from '../../store/redis/redis-connection.js';
+import { redisReplyCode } from '../../backends/redis/classify-redis-error.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS } from '../../backends/connect-timeout.js';
+import { RedisConnection } from '../../backends/redis/redis-connection.js';
 import { StoreClosedError } from '../../errors.js';
-import { TickBatch } from '../../store/redis/tick-batch.js';
+import { TickBatch } from '../../backends/redis/tick-batch.js';
 import {
   DEFAULT_DLQ_MAX_LEN,
   DEFAULT_VISIBILITY_TIMEOUT_MS,
@@ -44,7 +45,6 @@ export interface RedisStreamQueueOptions extends TaskQueueOptions {
   promoteBatchSize?: number;
 }
 
-const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 const DEFAULT_COMMAND_TIMEOUT_MS = 5_000;
 const DEFAULT_PROMOTE_BATCH = 500;
 const DEFAULT_LIST_LIMIT = 100;
@@ -102,7 +102,11 @@ export class RedisStreamQueue implements TaskQueue {
     );
     // The store's connection layer: no offline queue, bounded waits, background reconnects,
     // driver errors classified (transient → StoreUnavailableError).
-    this.connection = new RedisConnection(connection, { connectTimeoutMs, commandTimeoutMs });
+    this.connection = new RedisConnection(
+      connection,
+      { connectTimeoutMs, commandTimeoutMs },
+      'RedisStreamQueue',
+    );
     this.blocking = new BlockingConnections(this.connection.client as Redis, {
       connectTimeoutMs,
       commandTimeoutMs,

@@ -1,4 +1,4 @@
-import { RedisScript } from '../../store/redis/redis-script.js';
+import { RedisScript } from '../../backends/redis/redis-script.js';
 
 /** Every Lua script of the queue: one per atomic transition, `<name>.lua` beside this module. */
 const here = new URL('./', import.meta.url);

@@ -7,7 +7,7 @@ import {
   controlLimit,
   type WriteOptions,
 } from '../control-store.js';
-import { assertStorableKey, controlWrite } from '../sql/control-record.js';
+import { assertStorableKey, controlWrite } from '../shared/control-record.js';
 
 interface Entry {
   version: number;

@@ -11,18 +11,18 @@ import {
   type SaveOptions,
   type TenantScope,
 } from '../execution-store.js';
-import { decodeSummary, type ExecutionRow } from '../sql/execution-row.js';
-import { planList, toPage, type ListPlan } from '../sql/list-plan.js';
+import { decodeSummary, type ExecutionRow } from '../shared/execution-row.js';
+import { planList, toPage, type ListPlan } from '../shared/list-plan.js';
 import {
   asFullRewrite,
   fullRewriteBytes,
   planSave,
   rejectOversized,
   type SavePlan,
-} from '../sql/save-plan.js';
-import { resolveStoreOptions, type ResolvedStoreOptions } from '../sql/store-options.js';
-import { fenceRejected } from '../sql/fence.js';
-import { assertStorableOwner, assertTtl } from '../sql/stored-text.js';
+} from '../shared/save-plan.js';
+import { resolveStoreOptions, type ResolvedStoreOptions } from '../shared/store-options.js';
+import { fenceRejected } from '../shared/fence.js';
+import { assertStorableOwner, assertTtl } from '../shared/stored-text.js';
 import { compareCodePoints } from './compare-code-points.js';
 
 interface StoredExecution {

@@ -7,7 +7,7 @@ import {
   putTenant,
   storedFlow,
   type FlowRecord,
-} from '../sql/flow-record.js';
+} from '../shared/flow-record.js';
 
 interface Kept {
   record: FlowRecord;

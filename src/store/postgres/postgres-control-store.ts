@@ -9,7 +9,7 @@ import {
   type WriteOptions,
 } from '../control-store.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../execution-store.js';
-import { idRange, type IdRange } from '../sql/control-range.js';
+import { idRange, type IdRange } from '../shared/control-range.js';
 import {
   assertStorableKey,
   assertStorableQuery,
@@ -18,10 +18,13 @@ import {
   controlWrite,
   isLive,
   isStorableKey,
-} from '../sql/control-record.js';
-import { PostgresConnection, type PostgresSource } from './postgres-connection.js';
-import { migrate, quoteSchema } from './postgres-migrations.js';
-import { statementName } from './statement-name.js';
+} from '../shared/control-record.js';
+import {
+  PostgresConnection,
+  type PostgresSource,
+} from '../../backends/postgres/postgres-connection.js';
+import { migrate, quoteSchema } from '../../backends/postgres/postgres-migrations.js';
+import { statementName } from '../../backends/postgres/statement-name.js';
 
 export interface PostgresControlStoreOptions {
   /** The execution store's schema (default `plaita`). */
@@ -72,6 +75,7 @@ export class PostgresControlStore implements ControlStore {
         statementTimeoutMs: options.statementTimeoutMs ?? 30_000,
         applicationName: options.applicationName ?? 'plaita',
         poolSize: options.poolSize ?? 4,
+        requiredBy: 'PostgresControlStore',
       },
       (client) => migrate(client, schema),
     );

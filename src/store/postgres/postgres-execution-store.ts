@@ -12,24 +12,28 @@ import type {
   SaveOptions,
   TenantScope,
 } from '../execution-store.js';
-import { decodeSummary } from '../sql/execution-row.js';
-import { fenceRejected } from '../sql/fence.js';
-import { planList, toPage } from '../sql/list-plan.js';
+import { decodeSummary } from '../shared/execution-row.js';
+import { fenceRejected } from '../shared/fence.js';
+import { planList, toPage } from '../shared/list-plan.js';
 import { listSql } from '../sql/list-sql.js';
-import { fromNodeKey, toNodeKey } from '../sql/node-key.js';
-import { asFullRewrite, planSave, rejectOversized, type SavePlan } from '../sql/save-plan.js';
-import { resolveStoreOptions, type ResolvedStoreOptions } from '../sql/store-options.js';
-import { executionKey } from '../sql/stored-key.js';
-import { assertStorableOwner, assertTtl } from '../sql/stored-text.js';
+import { fromNodeKey, toNodeKey } from '../shared/node-key.js';
+import { asFullRewrite, planSave, rejectOversized, type SavePlan } from '../shared/save-plan.js';
+import { resolveStoreOptions, type ResolvedStoreOptions } from '../shared/store-options.js';
+import { executionKey } from '../shared/stored-key.js';
+import { assertStorableOwner, assertTtl } from '../shared/stored-text.js';
 import {
   executionSql,
   MAX_INLINE_VALUES,
   POSTGRES_LIST_DIALECT,
   type ExecutionSql,
 } from './postgres-execution-sql.js';
-import { inTransaction, PostgresConnection, type PostgresSource } from './postgres-connection.js';
-import { migrate, quoteSchema } from './postgres-migrations.js';
-import { statementName } from './statement-name.js';
+import {
+  inTransaction,
+  PostgresConnection,
+  type PostgresSource,
+} from '../../backends/postgres/postgres-connection.js';
+import { migrate, quoteSchema } from '../../backends/postgres/postgres-migrations.js';
+import { statementName } from '../../backends/postgres/statement-name.js';
 
 export interface PostgresStoreOptions extends ExecutionStoreOptions {
   /** Where the tables live (created if missing, default `plaita`): tests isolate themselves with one each. */
@@ -73,6 +77,7 @@ export class PostgresExecutionStore implements ExecutionStore {
         statementTimeoutMs: options.statementTimeoutMs ?? 30_000,
         applicationName: options.applicationName ?? 'plaita',
         poolSize: options.poolSize ?? 10,
+        requiredBy: 'PostgresExecutionStore',
       },
       (client) => migrate(client, schema),
     );

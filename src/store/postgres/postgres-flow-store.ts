@@ -6,11 +6,14 @@ import {
   type TenantScope,
 } from '../execution-store.js';
 import type { FlowStore, StoredFlow } from '../flow-store.js';
-import { flowRecord, flowTenant, putTenant, storedFlow } from '../sql/flow-record.js';
-import { isStorableText } from '../sql/stored-text.js';
-import { PostgresConnection, type PostgresSource } from './postgres-connection.js';
-import { migrate, quoteSchema } from './postgres-migrations.js';
-import { statementName } from './statement-name.js';
+import { flowRecord, flowTenant, putTenant, storedFlow } from '../shared/flow-record.js';
+import { isStorableText } from '../shared/stored-text.js';
+import {
+  PostgresConnection,
+  type PostgresSource,
+} from '../../backends/postgres/postgres-connection.js';
+import { migrate, quoteSchema } from '../../backends/postgres/postgres-migrations.js';
+import { statementName } from '../../backends/postgres/statement-name.js';
 
 export interface PostgresFlowStoreOptions {
   /** The execution store's schema (default `plaita`). */
@@ -65,6 +68,7 @@ export class PostgresFlowStore implements FlowStore {
         statementTimeoutMs: options.statementTimeoutMs ?? 30_000,
         applicationName: options.applicationName ?? 'plaita',
         poolSize: options.poolSize ?? 4,
+        requiredBy: 'PostgresFlowStore',
       },
       (client) => migrate(client, schema),
     );

@@ -6,11 +6,11 @@ import type {
   ControlRecord,
 } from '../control-store.js';
 import { controlLimit } from '../control-store.js';
-import { compareIds, idRange, type IdRange } from '../sql/control-range.js';
-import { controlPage, controlRecord, isLive } from '../sql/control-record.js';
+import { compareIds, idRange, type IdRange } from '../shared/control-range.js';
+import { controlPage, controlRecord, isLive } from '../shared/control-record.js';
 import type { ControlKeys } from './control-keys.js';
 import { CONTROL_SCRIPTS } from './control-scripts.js';
-import type { RedisConnection } from './redis-connection.js';
+import type { RedisConnection } from '../../backends/redis/redis-connection.js';
 import { unexpected } from './script-reply.js';
 
 /** Read a few more ids than needed, so a dead entry rarely costs another round trip. */

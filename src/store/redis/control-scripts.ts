@@ -1,4 +1,4 @@
-import { RedisScript } from './redis-script.js';
+import { RedisScript } from '../../backends/redis/redis-script.js';
 
 const HERE = new URL('./', import.meta.url);
 

@@ -3,11 +3,11 @@ import {
   isTerminal,
   type ExecutionStatus,
 } from '../../state/execution-state.js';
-import type { RedisClient, RedisConnection } from './redis-connection.js';
+import type { RedisClient, RedisConnection } from '../../backends/redis/redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
 import { RedisCommandError } from '../../errors.js';
-import { SCRIPTS } from './redis-script.js';
-import { TickBatch } from './tick-batch.js';
+import { SCRIPTS } from './redis-store-scripts.js';
+import { TickBatch } from '../../backends/redis/tick-batch.js';
 
 /**
  * The listing indexes of the Redis execution store, and their consistency model.

@@ -1,10 +1,10 @@
 import type { ExecutionSummary, ListPage, ListQuery } from '../execution-store.js';
-import { decodeSummary } from '../sql/execution-row.js';
-import { encodeCursor, planList, type ListPlan } from '../sql/list-plan.js';
+import { decodeSummary } from '../shared/execution-row.js';
+import { encodeCursor, planList, type ListPlan } from '../shared/list-plan.js';
 import { compareNewestFirst, isAfter, type IndexEntry } from './list-order.js';
-import type { RedisConnection } from './redis-connection.js';
+import type { RedisConnection } from '../../backends/redis/redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
-import { SCRIPTS } from './redis-script.js';
+import { SCRIPTS } from './redis-store-scripts.js';
 
 /** Read a few more candidates than needed, so a stale entry rarely costs another round trip. */
 const SLACK = 8;

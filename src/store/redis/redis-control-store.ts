@@ -13,14 +13,14 @@ import {
   controlWrite,
   type ControlWrite,
   isStorableKey,
-} from '../sql/control-record.js';
-import { isStorableText } from '../sql/stored-text.js';
+} from '../shared/control-record.js';
+import { isStorableText } from '../shared/stored-text.js';
 import { ControlIndex, decodeFields, expiringMember } from './control-index.js';
 import { ControlKeys } from './control-keys.js';
 import { CONTROL_SCRIPTS } from './control-scripts.js';
-import { RedisConnection, type RedisTarget } from './redis-connection.js';
+import { RedisConnection, type RedisTarget } from '../../backends/redis/redis-connection.js';
 import type { RedisStoreOptions } from './redis-execution-store.js';
-import type { RedisScript } from './redis-script.js';
+import type { RedisScript } from '../../backends/redis/redis-script.js';
 import { integerAt, stringAt, tagged, unexpected } from './script-reply.js';
 
 /**
@@ -42,7 +42,7 @@ export class RedisControlStore implements ControlStore {
 
   constructor(target: RedisTarget, options: RedisStoreOptions = {}) {
     this.#keys = new ControlKeys(options.prefix ?? 'plaita');
-    this.#connection = new RedisConnection(target, options);
+    this.#connection = new RedisConnection(target, options, 'RedisControlStore');
     this.#index = new ControlIndex(this.#connection, this.#keys);
   }
 

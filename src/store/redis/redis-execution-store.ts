@@ -11,13 +11,13 @@ import type {
   SaveOptions,
   TenantScope,
 } from '../execution-store.js';
-import { decodeSummary } from '../sql/execution-row.js';
-import { fenceRejected } from '../sql/fence.js';
-import { fromNodeKey, toNodeKey } from '../sql/node-key.js';
-import { asFullRewrite, planSave, rejectOversized, type SavePlan } from '../sql/save-plan.js';
-import { resolveStoreOptions, type ResolvedStoreOptions } from '../sql/store-options.js';
-import { executionKey, type ExecutionKey } from '../sql/stored-key.js';
-import { assertStorableOwner, assertTtl } from '../sql/stored-text.js';
+import { decodeSummary } from '../shared/execution-row.js';
+import { fenceRejected } from '../shared/fence.js';
+import { fromNodeKey, toNodeKey } from '../shared/node-key.js';
+import { asFullRewrite, planSave, rejectOversized, type SavePlan } from '../shared/save-plan.js';
+import { resolveStoreOptions, type ResolvedStoreOptions } from '../shared/store-options.js';
+import { executionKey, type ExecutionKey } from '../shared/stored-key.js';
+import { assertStorableOwner, assertTtl } from '../shared/stored-text.js';
 import type { ClaimRequest, ClaimResult } from './claim-result.js';
 import { ExecutionIndex, type ExpiringRef } from './execution-index.js';
 import { listExecutions } from './list-executions.js';
@@ -25,10 +25,10 @@ import {
   RedisConnection,
   type RedisConnectionOptions,
   type RedisTarget,
-} from './redis-connection.js';
+} from '../../backends/redis/redis-connection.js';
 import { RedisKeys, type ExecutionKeys } from './redis-keys.js';
 import { RedisLeases } from './redis-leases.js';
-import { SCRIPTS } from './redis-script.js';
+import { SCRIPTS } from './redis-store-scripts.js';
 import { flatPairs, integerAt, stringAt, tagged, unexpected } from './script-reply.js';
 
 export interface RedisStoreOptions extends RedisConnectionOptions {
@@ -73,10 +73,11 @@ export class RedisExecutionStore implements ExecutionStore {
     this.#options = resolveStoreOptions(options);
     this.#sweepBatchSize = Math.max(1, Math.floor(options.sweepBatchSize ?? DEFAULT_SWEEP_BATCH));
     this.#keys = new RedisKeys(options.prefix ?? 'plaita');
-    this.#connection = new RedisConnection(target, {
-      ...options,
-      connectTimeoutMs: this.#options.connectTimeoutMs,
-    });
+    this.#connection = new RedisConnection(
+      target,
+      { ...options, connectTimeoutMs: this.#options.connectTimeoutMs },
+      'RedisExecutionStore',
+    );
     this.#index = new ExecutionIndex(this.#connection, this.#keys);
     this.#leases = new RedisLeases(this.#connection, this.#keys);
   }

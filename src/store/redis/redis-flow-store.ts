@@ -7,12 +7,12 @@ import {
   putTenant,
   storedFlow,
   type FlowRecord,
-} from '../sql/flow-record.js';
-import { isStorableText } from '../sql/stored-text.js';
-import { RedisConnection, type RedisTarget } from './redis-connection.js';
+} from '../shared/flow-record.js';
+import { isStorableText } from '../shared/stored-text.js';
+import { RedisConnection, type RedisTarget } from '../../backends/redis/redis-connection.js';
 import type { RedisStoreOptions } from './redis-execution-store.js';
 import { RedisKeys } from './redis-keys.js';
-import { SCRIPTS } from './redis-script.js';
+import { SCRIPTS } from './redis-store-scripts.js';
 import { tagged, unexpected } from './script-reply.js';
 
 /** The four fields of a stored document, in put-flow.lua's order. */
@@ -57,7 +57,7 @@ export class RedisFlowStore implements FlowStore {
 
   constructor(target: RedisTarget, options: RedisStoreOptions = {}) {
     this.#keys = new RedisKeys(options.prefix ?? 'plaita');
-    this.#connection = new RedisConnection(target, options);
+    this.#connection = new RedisConnection(target, options, 'RedisFlowStore');
   }
 
   async put(document: Record<string, unknown>, scope: TenantScope): Promise<StoredFlow> {

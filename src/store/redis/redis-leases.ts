@@ -1,9 +1,9 @@
 import type { Lease, LeaseRequest, TenantScope } from '../execution-store.js';
-import { executionKey } from '../sql/stored-key.js';
-import { assertStorableOwner, assertTtl } from '../sql/stored-text.js';
-import type { RedisConnection } from './redis-connection.js';
+import { executionKey } from '../shared/stored-key.js';
+import { assertStorableOwner, assertTtl } from '../shared/stored-text.js';
+import type { RedisConnection } from '../../backends/redis/redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
-import { SCRIPTS } from './redis-script.js';
+import { SCRIPTS } from './redis-store-scripts.js';
 import { integerAt, stringAt, tagged, unexpected } from './script-reply.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ListPlan } from './list-plan.js';
+import type { ListPlan } from '../shared/list-plan.js';
 
 /** The differences between the SQL dialects that the list query cares about. */
 export interface ListDialect {

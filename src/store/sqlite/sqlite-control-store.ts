@@ -8,7 +8,7 @@ import {
   type WriteOptions,
 } from '../control-store.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../execution-store.js';
-import { idRange, type IdRange } from '../sql/control-range.js';
+import { idRange, type IdRange } from '../shared/control-range.js';
 import {
   assertStorableKey,
   assertStorableQuery,
@@ -17,8 +17,8 @@ import {
   controlWrite,
   isLive,
   isStorableKey,
-} from '../sql/control-record.js';
-import { SqliteDatabase } from './sqlite-database.js';
+} from '../shared/control-record.js';
+import { SqliteDatabase } from '../../backends/sqlite/sqlite-database.js';
 
 export type SqliteControlStoreOptions =
   | {
@@ -65,7 +65,7 @@ const SWEEP_BATCH = 500;
  * `control_records` table (migration 0005). Every operation is ONE statement, atomic on its
  * own, so stores in several processes on one file stay exact: create is an upsert that only
  * overwrites an expired row, replace an UPDATE guarded by the version, take a DELETE …
- * RETURNING. Ids list in code-point order (BINARY collation; see sql/control-range.ts). Times
+ * RETURNING. Ids list in code-point order (BINARY collation; see shared/control-range.ts). Times
  * are this process's `Date.now()`.
  */
 export class SqliteControlStore implements ControlStore {
@@ -80,6 +80,7 @@ export class SqliteControlStore implements ControlStore {
       this.#database = new SqliteDatabase(
         options.path,
         options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+        'SqliteControlStore',
       );
       this.#owned = true;
     }

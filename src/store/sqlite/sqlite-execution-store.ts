@@ -10,17 +10,17 @@ import type {
   SaveOptions,
   TenantScope,
 } from '../execution-store.js';
-import { decodeSummary } from '../sql/execution-row.js';
-import { fenceRejected } from '../sql/fence.js';
-import { planList, toPage } from '../sql/list-plan.js';
+import { decodeSummary } from '../shared/execution-row.js';
+import { fenceRejected } from '../shared/fence.js';
+import { planList, toPage } from '../shared/list-plan.js';
 import { listSql } from '../sql/list-sql.js';
-import { fromNodeKey, toNodeKey } from '../sql/node-key.js';
-import { asFullRewrite, planSave, rejectOversized, type SavePlan } from '../sql/save-plan.js';
-import { resolveStoreOptions, type ResolvedStoreOptions } from '../sql/store-options.js';
-import { executionKey, type ExecutionKey } from '../sql/stored-key.js';
-import { assertStorableOwner, assertTtl } from '../sql/stored-text.js';
+import { fromNodeKey, toNodeKey } from '../shared/node-key.js';
+import { asFullRewrite, planSave, rejectOversized, type SavePlan } from '../shared/save-plan.js';
+import { resolveStoreOptions, type ResolvedStoreOptions } from '../shared/store-options.js';
+import { executionKey, type ExecutionKey } from '../shared/stored-key.js';
+import { assertStorableOwner, assertTtl } from '../shared/stored-text.js';
 import * as sql from './sqlite-execution-sql.js';
-import { SqliteDatabase } from './sqlite-database.js';
+import { SqliteDatabase } from '../../backends/sqlite/sqlite-database.js';
 
 export interface SqliteExecutionStoreOptions extends ExecutionStoreOptions {
   /** The database file (created if missing), or `:memory:`. */
@@ -42,7 +42,11 @@ export class SqliteExecutionStore implements ExecutionStore {
 
   constructor(options: SqliteExecutionStoreOptions) {
     this.options = resolveStoreOptions(options);
-    this.database = new SqliteDatabase(options.path, this.options.connectTimeoutMs);
+    this.database = new SqliteDatabase(
+      options.path,
+      this.options.connectTimeoutMs,
+      'SqliteExecutionStore',
+    );
   }
 
   async save(state: ExecutionState, options: SaveOptions = {}): Promise<void> {

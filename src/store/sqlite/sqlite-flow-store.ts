@@ -5,9 +5,9 @@ import {
   type TenantScope,
 } from '../execution-store.js';
 import type { FlowStore, StoredFlow } from '../flow-store.js';
-import { flowRecord, flowTenant, putTenant, storedFlow } from '../sql/flow-record.js';
-import { isStorableText } from '../sql/stored-text.js';
-import { SqliteDatabase } from './sqlite-database.js';
+import { flowRecord, flowTenant, putTenant, storedFlow } from '../shared/flow-record.js';
+import { isStorableText } from '../shared/stored-text.js';
+import { SqliteDatabase } from '../../backends/sqlite/sqlite-database.js';
 
 export interface SqliteFlowStoreOptions {
   /** The same file as the SqliteExecutionStore's (its own connection; WAL lets them share). */
@@ -43,6 +43,7 @@ export class SqliteFlowStore implements FlowStore {
     this.database = new SqliteDatabase(
       options.path,
       options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      'SqliteFlowStore',
     );
   }
 

@@ -1,5 +1,5 @@
 import type { ListQuery } from '../../../src/store/execution-store.js';
-import { encodeCursor } from '../../../src/store/sql/list-plan.js';
+import { encodeCursor } from '../../../src/store/shared/list-plan.js';
 
 /** Rows the EXPLAIN tests seed: 5 tenants, 20 flows, 30 hashes, every status, one second apart. */
 export const SEEDED_ROWS = 20_000;

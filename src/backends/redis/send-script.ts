@@ -1,4 +1,5 @@
-import { Command, Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { ioredisDriver, type IORedisDriver } from './ioredis-driver.js';
 import type { RedisClient } from './redis-connection.js';
 
 /**
@@ -16,7 +17,8 @@ export function sendScript(
   keys: readonly string[],
   args: readonly (string | number)[],
 ): Promise<unknown> {
-  if (!isPlain(client)) return client[command](script, keys.length, ...keys, ...args);
+  const { Command, Redis } = ioredisDriver();
+  if (!isPlain(client, Redis)) return client[command](script, keys.length, ...keys, ...args);
   const argv: string[] = [script, String(keys.length), ...keys];
   for (const arg of args) argv.push(typeof arg === 'string' ? arg : String(arg));
   // Built empty, then given its arguments: the constructor's flat() copy runs on nothing.
@@ -25,7 +27,7 @@ export function sendScript(
   return client.sendCommand(sent) as Promise<unknown>;
 }
 
-function isPlain(client: RedisClient): client is Redis {
+function isPlain(client: RedisClient, Redis: IORedisDriver['Redis']): client is Redis {
   if (!(client instanceof Redis)) return false;
   const { keyPrefix, enableAutoPipelining, showFriendlyErrorStack } = client.options;
   return !keyPrefix && !enableAutoPipelining && !showFriendlyErrorStack;

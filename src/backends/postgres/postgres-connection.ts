@@ -1,7 +1,7 @@
-import pg from 'pg';
 import type { Pool, PoolClient } from 'pg';
 import { StoreUnavailableError } from '../../errors.js';
 import { classifyPgError } from './classify-pg-error.js';
+import { pgDriver } from './pg-driver.js';
 
 /** Where a PostgreSQL store gets its connections: its own pool, or one the caller owns. */
 export type PostgresSource = { connectionString: string } | { pool: Pool };
@@ -12,6 +12,8 @@ export interface PostgresConnectionOptions {
   statementTimeoutMs: number;
   applicationName: string;
   poolSize: number;
+  /** Who connects, for the message when `pg` is not installed (only needed to build a pool). */
+  requiredBy?: string;
 }
 
 /** Runs once per connection object before the first operation (the migrations). */
@@ -49,7 +51,7 @@ export class PostgresConnection {
     this.pool =
       'pool' in source
         ? source.pool
-        : new pg.Pool({
+        : new (pgDriver(options.requiredBy).Pool)({
             connectionString: source.connectionString,
             connectionTimeoutMillis: options.connectTimeoutMs,
             statement_timeout: options.statementTimeoutMs,

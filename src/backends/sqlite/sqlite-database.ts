@@ -1,21 +1,23 @@
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { StoreConfigurationError } from '../../errors.js';
-import { loadMigrations, type Migration } from '../sql/migration-files.js';
-import { classifySqliteError, classifySqliteOpenError } from './classify-sqlite-error.js';
+import { loadMigrations, type Migration } from '../migration-files.js';
+import { classifySqliteError } from './classify-sqlite-error.js';
+import { openSqliteFile } from './open-sqlite-file.js';
+import { sqliteDriver } from './sqlite-driver.js';
 
-type Db = Database.Database;
-type Statement = Database.Statement;
+type Db = BetterSqlite3.Database;
+type Statement = BetterSqlite3.Statement;
 
-const MIGRATIONS: Migration[] = loadMigrations(new URL('./migrations/', import.meta.url));
+/** The stores' schema (`migrations/0001_….sql`, append only), read when a file is first opened. */
+let migrations: Migration[] | undefined;
 
 /**
- * One better-sqlite3 connection to a database file, opened and migrated on first use:
- * WAL (readers never block the writer), `synchronous = NORMAL` (durable at every checkpoint of
- * the WAL, safe against application crashes; a power loss may drop the last commits, which is
- * WAL's documented trade-off), `busy_timeout = busyTimeoutMs` (a locked file makes an operation
- * wait at most that long, then SQLITE_BUSY → StoreUnavailableError). Statements are prepared
- * once per connection. An open or migration that fails is retried by the next operation; a
- * path that is not a usable database file fails as StoreConfigurationError naming the path.
+ * One better-sqlite3 connection of the SQLite stores to a database file, opened (see
+ * openSqliteFile: WAL, `synchronous = NORMAL`, busy timeout) and migrated on first use.
+ * Statements are prepared once per connection. An open or migration that fails is retried by
+ * the next operation; a path that is not a usable database file fails as
+ * StoreConfigurationError naming the path. better-sqlite3 is loaded when this is built, so a
+ * missing driver fails the store's constructor, not its first operation.
  */
 export class SqliteDatabase {
   private db: Db | null = null;
@@ -26,7 +28,10 @@ export class SqliteDatabase {
   constructor(
     readonly path: string,
     private readonly busyTimeoutMs: number,
-  ) {}
+    requiredBy = 'the SQLite store',
+  ) {
+    sqliteDriver(requiredBy);
+  }
 
   /** Runs synchronous `work` on the open database; driver errors arrive classified. */
   use<T>(work: (db: Db) => T): Promise<T> {
@@ -53,9 +58,9 @@ export class SqliteDatabase {
    */
   transaction<A extends unknown[], T>(
     work: (...args: A) => T,
-  ): Database.Transaction<(...args: A) => T> {
+  ): BetterSqlite3.Transaction<(...args: A) => T> {
     let transaction = this.transactions.get(work) as
-      Database.Transaction<(...args: A) => T> | undefined;
+      BetterSqlite3.Transaction<(...args: A) => T> | undefined;
     if (transaction === undefined) {
       transaction = this.open().transaction(work);
       this.transactions.set(work, transaction);
@@ -72,40 +77,21 @@ export class SqliteDatabase {
   }
 
   private open(): Db {
-    if (this.db !== null) return this.db;
-    try {
-      this.db = openFile(this.path, this.busyTimeoutMs);
-    } catch (error) {
-      throw classifySqliteOpenError(error, this.path);
-    }
+    this.db ??= openSqliteFile(this.path, { busyTimeoutMs: this.busyTimeoutMs, migrate });
     return this.db;
   }
-}
-
-/** Opens, configures and migrates the file; a connection that fails any step is closed. */
-function openFile(path: string, busyTimeoutMs: number): Db {
-  const db = new Database(path, { timeout: busyTimeoutMs });
-  try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    // Scratch b-trees in memory, not in temp files: the save's `IN (SELECT … json_each)`
-    // builds one per call, and on disk that cost more than the rest of the statement.
-    db.pragma('temp_store = MEMORY');
-    migrate(db);
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-  return db;
 }
 
 /**
  * Applies the pending migrations under `BEGIN IMMEDIATE` (the write lock: a second process
  * waits, then finds `user_version` already current and applies nothing). `user_version` lives
- * in the database header, so it commits or rolls back with the migration itself.
+ * in the database header, so it commits or rolls back with the migration itself. (The
+ * LocalQueue's tables in the same file keep their own version: see local-queue-schema.ts.)
  */
 function migrate(db: Db): void {
-  const latest = MIGRATIONS.length;
+  migrations ??= loadMigrations(new URL('./migrations/', import.meta.url));
+  const pending = migrations;
+  const latest = pending.length;
   if (userVersion(db) === latest) return;
   db.transaction(() => {
     const current = userVersion(db);
@@ -113,7 +99,7 @@ function migrate(db: Db): void {
       throw new StoreConfigurationError(
         `the SQLite schema of ${db.name} is at version ${current}, newer than this plaita knows (${latest})`,
       );
-    for (const migration of MIGRATIONS.slice(current)) db.exec(migration.sql);
+    for (const migration of pending.slice(current)) db.exec(migration.sql);
     db.pragma(`user_version = ${latest}`);
   }).immediate();
 }

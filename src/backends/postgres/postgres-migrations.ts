@@ -1,8 +1,9 @@
 import type { PoolClient } from 'pg';
 import { errorCode } from '../../errors.js';
-import { loadMigrations, type Migration } from '../sql/migration-files.js';
+import { loadMigrations, type Migration } from '../migration-files.js';
 
-const MIGRATIONS: Migration[] = loadMigrations(new URL('./migrations/', import.meta.url));
+/** plaita's schema (`migrations/0001_….sql`, append only), read when a store first connects. */
+let migrations: Migration[] | undefined;
 
 /** First key of the two-int advisory lock ('plai'); the second is hashtext(schema). */
 const LOCK_CLASS = 0x706c6169;
@@ -25,7 +26,9 @@ export function quoteSchema(schema: string): string {
  */
 export async function migrate(client: PoolClient, schema: string): Promise<void> {
   const q = quoteSchema(schema);
-  const latest = MIGRATIONS.length;
+  migrations ??= loadMigrations(new URL('./migrations/', import.meta.url));
+  const pending = migrations;
+  const latest = pending.length;
   if ((await appliedVersion(client, q)) === latest) return;
   await client.query('BEGIN');
   try {
@@ -42,7 +45,7 @@ export async function migrate(client: PoolClient, schema: string): Promise<void>
     // pg_temp last: it is searched first when not named, and a function that pins this path
     // (save_execution) must never resolve its tables to a session's temporary ones.
     await client.query(`SET LOCAL search_path TO ${q}, pg_temp`);
-    for (const migration of MIGRATIONS.slice(current)) {
+    for (const migration of pending.slice(current)) {
       await client.query(migration.sql);
       await client.query(`INSERT INTO ${q}.schema_migrations (version, name) VALUES ($1, $2)`, [
         migration.version,

@@ -1,8 +1,8 @@
-import { Redis, type Cluster } from 'ioredis';
-import { StoreUnavailableError } from '../../errors.js';
-import { DEFAULT_CONNECT_TIMEOUT_MS } from '../execution-store.js';
+import type { Cluster, Redis } from 'ioredis';
+import { StoreClosedError, StoreUnavailableError } from '../../errors.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS } from '../connect-timeout.js';
 import { toStoreError } from './classify-redis-error.js';
-import { StoreClosedError } from '../../errors.js';
+import { ioredisDriver } from './ioredis-driver.js';
 
 export type RedisClient = Redis | Cluster;
 
@@ -59,7 +59,8 @@ export class RedisConnection {
     for (const waiter of this.#waiters) waiter.resolve();
   };
 
-  constructor(target: RedisTarget, options: RedisConnectionOptions = {}) {
+  /** `requiredBy` names the store or queue, for the message when ioredis is not installed. */
+  constructor(target: RedisTarget, options: RedisConnectionOptions = {}, requiredBy?: string) {
     this.connectTimeoutMs = positive(
       options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       'connectTimeoutMs',
@@ -74,6 +75,7 @@ export class RedisConnection {
       this.client = target.client;
       this.owned = false;
     } else {
+      const { Redis } = ioredisDriver(requiredBy);
       this.client = new Redis(target.url, {
         lazyConnect: true, // building a store opens nothing; the first operation connects
         // No auto-pipelining: `#run` corks the socket instead (see #batchWrites).

@@ -7,8 +7,8 @@ import { sendScript } from './send-script.js';
 export type ScriptArg = string | number;
 
 /**
- * One Lua script, read from `<name>.lua` in `dir` (default: beside this module; the build copies
- * them to `dist/`), run by EVALSHA. When the server answers NOSCRIPT (its script cache was flushed,
+ * One Lua script, read from `<name>.lua` in `dir` (the folder of the module that owns it: each
+ * script sits beside its store or queue, and the build copies them to `dist/`), run by EVALSHA. When the server answers NOSCRIPT (its script cache was flushed,
  * or a failover promoted a replica that never saw the script), it is sent again by EVAL,
  * which also caches it, so the next call is an EVALSHA hit again.
  *
@@ -21,7 +21,7 @@ export class RedisScript {
   constructor(
     readonly name: string,
     readonly keyCount: number | 'variadic',
-    private readonly dir: URL = new URL('./', import.meta.url),
+    private readonly dir: URL,
   ) {}
 
   /** The script text (read once, at first use). */
@@ -47,20 +47,3 @@ export class RedisScript {
     });
   }
 }
-
-/** Every script of the Redis stores, by name (each is `<name>.lua` beside this module). */
-export const SCRIPTS = {
-  saveState: new RedisScript('save-state', 2),
-  loadState: new RedisScript('load-state', 2),
-  deleteExecution: new RedisScript('delete-execution', 2),
-  acquireLease: new RedisScript('acquire-lease', 1),
-  claimExecution: new RedisScript('claim-execution', 2),
-  renewLease: new RedisScript('renew-lease', 1),
-  releaseLease: new RedisScript('release-lease', 1),
-  getLease: new RedisScript('get-lease', 1),
-  requestCancel: new RedisScript('request-cancel', 1),
-  sweepExecution: new RedisScript('sweep-execution', 2),
-  listPage: new RedisScript('list-page', 'variadic'),
-  indexEntries: new RedisScript('index-entries', 'variadic'),
-  putFlow: new RedisScript('put-flow', 'variadic'),
-} as const;

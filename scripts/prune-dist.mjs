@@ -1,0 +1,28 @@
+// The build writes dist/ over the last one: a module moved or deleted in src/ would leave its old
+// output behind, importable and packed into the tarball. This removes every file of dist/ whose
+// source (`x.ts` for x.js / x.d.ts / their maps; the same path for .lua and .sql) is gone.
+import { existsSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const SRC = 'src';
+const OUT = 'dist';
+const COMPILED = /\.(d\.ts\.map|d\.ts|js\.map|js)$/;
+
+function sourceOf(file) {
+  const path = join(SRC, relative(OUT, file));
+  return COMPILED.test(path) ? path.replace(COMPILED, '.ts') : path;
+}
+
+function prune(dir) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) {
+      prune(path);
+      if (readdirSync(path).length === 0) rmdirSync(path);
+    } else if (!existsSync(sourceOf(path))) {
+      rmSync(path);
+    }
+  }
+}
+
+if (existsSync(OUT)) prune(OUT);

@@ -1,0 +1,15 @@
+// `plaita/postgres`: the PostgreSQL stores. Importing it loads pg (an optional peer dependency)
+// at once: without it the import fails here with PeerDependencyMissingError naming the package.
+import { pgDriver } from './backends/postgres/pg-driver.js';
+
+pgDriver('plaita/postgres');
+
+export type { PostgresSource } from './backends/postgres/postgres-connection.js';
+export {
+  PostgresExecutionStore,
+  type PostgresStoreOptions,
+} from './store/postgres/postgres-execution-store.js';
+export {
+  PostgresFlowStore,
+  type PostgresFlowStoreOptions,
+} from './store/postgres/postgres-flow-store.js';

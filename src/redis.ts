@@ -1,0 +1,23 @@
+// `plaita/redis`: the Redis stores and the Redis Streams task queue. Importing it loads ioredis
+// (an optional peer dependency) at once: without it the import fails here with
+// PeerDependencyMissingError naming the package.
+import { ioredisDriver } from './backends/redis/ioredis-driver.js';
+
+ioredisDriver('plaita/redis');
+
+export type {
+  RedisClient,
+  RedisConnectionOptions,
+  RedisTarget,
+} from './backends/redis/redis-connection.js';
+export {
+  RedisExecutionStore,
+  type RedisExecutionStoreOptions,
+  type RedisStoreOptions,
+} from './store/redis/redis-execution-store.js';
+export { RedisFlowStore } from './store/redis/redis-flow-store.js';
+export {
+  RedisStreamQueue,
+  type RedisStreamQueueConnection,
+  type RedisStreamQueueOptions,
+} from './queue/redis-stream/redis-stream-queue.js';

@@ -1,0 +1,17 @@
+// `plaita/sqlite`: the embedded tier — the stores and the task queue in one SQLite file.
+// Importing it loads better-sqlite3 (an optional peer dependency) at once: without it the import
+// fails here with PeerDependencyMissingError naming the package, not at the first operation.
+import { sqliteDriver } from './backends/sqlite/sqlite-driver.js';
+
+sqliteDriver('plaita/sqlite');
+
+export {
+  SqliteExecutionStore,
+  type SqliteExecutionStoreOptions,
+} from './store/sqlite/sqlite-execution-store.js';
+export { SqliteFlowStore, type SqliteFlowStoreOptions } from './store/sqlite/sqlite-flow-store.js';
+export {
+  LocalQueue,
+  type LocalQueueConnection,
+  type LocalQueueOptions,
+} from './queue/local/local-queue.js';
