@@ -1,4 +1,4 @@
-// State codec cost next to plain JSON (durable.md §2: encoding a JSON-only 100 KB context must
+// State codec cost next to plain JSON (docs/durable-contract.md §2: encoding a JSON-only 100 KB context must
 // stay within 2x of JSON.stringify). Prints figures only; build first
 // (`npx tsc -p tsconfig.build.json`, or `npm run build`).
 // Usage: node bench/codec.mjs

@@ -1,5 +1,5 @@
 // Task queue throughput: enqueue + receive + ack round trips per second on both queues
-// (durable.md §4). Prints figures only; build first (`npm run build`).
+// (docs/durable-contract.md §4). Prints figures only; build first (`npm run build`).
 // Redis: PLAITA_BENCH_REDIS_URL or redis://127.0.0.1:6379, keys under a unique prefix, removed
 // afterwards (never FLUSHALL). Local: a temporary SQLite file (WAL), removed afterwards.
 // Usage: node bench/queue.mjs [seconds per case, default 3]

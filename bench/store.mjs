@@ -1,4 +1,4 @@
-// Execution stores side by side (durable.md §2–3): checkpoint cost per store (save + load of a
+// Execution stores side by side (docs/durable-contract.md §2–3): checkpoint cost per store (save + load of a
 // 5 KB and a 100 KB context), the codec against plain JSON on a JSON-only 100 KB context
 // (target: within 2x), and a 200-node flow with 50 KB results checkpointed node by node with
 // `changedNodes` (target: the last node as fast as the first). Prints figures only, then one

@@ -1,4 +1,4 @@
-// `prepare`: npm runs it after `npm install` in the repository, which builds dist/ (contract.md).
+// `prepare`: npm runs it after `npm install` in the repository, which builds dist/ (docs/public-surface.md).
 // npm runs it again when the first `npx plaita …` in the repository installs this package into
 // npx's cache as a link to the repository (npm_command=exec): that second build would redo the
 // first for nothing (about 12 s), so it is skipped when a build by `prepare` has completed here

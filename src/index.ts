@@ -147,3 +147,5 @@ export {
   type PlaitaClientOptions,
   type StartOptions,
 } from './client/plaita-client.js';
+export { type Clock, type CancelTimer, systemClock } from './util/clock.js';
+export { FakeClock } from './util/fake-clock.js';

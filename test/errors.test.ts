@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as plaita from '../src/index.js';
 import { PlaitaError, StateSerializationError, toErrorRecord } from '../src/index.js';
 
-/** Flow-level failures keep the original's numeric codes (contract.md): they are not runtime errors. */
+/** Flow-level failures keep the original's numeric codes (docs/public-surface.md): they are not runtime errors. */
 const FLOW_FAMILY = new Set(['FlowError', 'NodeError', 'FlowResultError']);
 
 describe('runtime errors', () => {

@@ -1,4 +1,4 @@
-/** contract.md: 0 success, 1 the flow or execution failed, 2 bad usage or input, 3 a service is unreachable. */
+/** docs/public-surface.md: 0 success, 1 the flow or execution failed, 2 bad usage or input, 3 a service is unreachable. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, unavailable: 3 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 

@@ -18,7 +18,7 @@ export interface TypedFailure {
 const MAX_CAUSE_DEPTH = 8;
 
 /**
- * contract.md exit codes by error code: bad input or configuration is 2, a service that cannot
+ * docs/public-surface.md exit codes by error code: bad input or configuration is 2, a service that cannot
  * be reached is 3, an execution that cannot proceed is 1.
  */
 const EXIT_BY_CODE: Readonly<Record<string, ExitCode>> = {

@@ -1,6 +1,6 @@
 import { CliError, EXIT } from './exit-codes.js';
 
-/** contract.md store URLs: `memory`, `sqlite:<path>`, `postgres://…`, `redis://…`. */
+/** docs/public-surface.md store URLs: `memory`, `sqlite:<path>`, `postgres://…`, `redis://…`. */
 export type StoreTarget =
   | { kind: 'memory' }
   | { kind: 'sqlite'; path: string }

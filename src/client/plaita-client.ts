@@ -25,6 +25,7 @@ import {
 } from '../store/execution-store.js';
 import type { FlowStore, StoredFlow } from '../store/flow-store.js';
 import { sha256Hex } from '../util/canonical-json.js';
+import { type Clock, sleep, systemClock } from '../util/clock.js';
 import { silentLogger } from '../util/logger.js';
 
 export interface PlaitaClientOptions {
@@ -41,6 +42,8 @@ export interface PlaitaClientOptions {
   maxDepth?: number;
   /** Largest event data accepted, encoded (default 1 MiB): refused before it is enqueued. */
   maxEventBytes?: number;
+  /** `createdAt` of started executions and `waitFor`'s polling and timeout (default the system clock). */
+  clock?: Clock;
 }
 
 export const DEFAULT_MAX_EVENT_BYTES = 1024 * 1024;
@@ -59,11 +62,12 @@ export interface Scope {
 }
 
 /**
- * Starts executions and acts on them (durable.md §6). Every action writes or checks the
+ * Starts executions and acts on them (docs/durable-contract.md §6). Every action writes or checks the
  * state first and enqueues second, so a message never points at nothing.
  */
 export class PlaitaClient {
   readonly #tenant: string;
+  readonly #clock: Clock;
   /**
    * Flow documents already published through this client (by identity, then tenant): one put
    * per flow and tenant, not per start.
@@ -72,6 +76,7 @@ export class PlaitaClient {
 
   constructor(private readonly options: PlaitaClientOptions) {
     this.#tenant = options.tenantId ?? DEFAULT_TENANT;
+    this.#clock = options.clock ?? systemClock;
   }
 
   /** Writes the `queued` state FIRST, then enqueues `run`. Returns the execution id. */
@@ -89,9 +94,12 @@ export class PlaitaClient {
       return executionId;
     const document = await this.#document(flow, options.version ?? null, tenantId);
     const stored = await this.#publish(document, tenantId);
+    const at = new Date(this.#clock.now()).toISOString();
     const state = newExecutionState({
       executionId,
       tenantId,
+      createdAt: at,
+      updatedAt: at,
       flowId: stored.flowId,
       flowVersion: stored.version,
       flowHash: stored.flowHash,
@@ -168,7 +176,8 @@ export class PlaitaClient {
     executionId: string,
     options: Scope & { timeoutMs?: number; until?: 'terminal' | 'settled'; pollMs?: number } = {},
   ): Promise<ExecutionState> {
-    const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+    const clock = this.#clock;
+    const deadline = clock.now() + (options.timeoutMs ?? 30_000);
     for (;;) {
       const state = await this.#existing(executionId, options);
       if (
@@ -176,11 +185,11 @@ export class PlaitaClient {
         ((options.until ?? 'settled') === 'settled' && state.status === 'suspended')
       )
         return state;
-      if (Date.now() >= deadline)
+      if (clock.now() >= deadline)
         throw new WaitTimeoutError(
           `execution ${executionId} is still ${state.status} after ${options.timeoutMs ?? 30_000} ms`,
         );
-      await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 50));
+      await sleep(clock, options.pollMs ?? 50);
     }
   }
 

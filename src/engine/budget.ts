@@ -7,7 +7,9 @@
  *
  * The tree propagates aborts itself; an AbortSignal is created only when someone asks for
  * one (a node reading `ctx.signal`), because creating one per node costs more than the node.
+ * Deadlines are epoch ms of the execution's Clock, which every budget in a tree shares.
  */
+import { type CancelTimer, type Clock, systemClock } from '../util/clock.js';
 
 /** Why a budget was aborted. Internal control flow: never shown to users as is. */
 export class BudgetAbort extends Error {
@@ -35,9 +37,11 @@ type AbortListener = (reason: BudgetAbort) => void;
 export class Budget {
   /** Absolute epoch ms, or null for no limit of its own. */
   readonly deadline: number | null;
+  /** The root's clock (EngineOptions.clock); a child budget uses its parent's. */
+  readonly clock: Clock;
   #reason: BudgetAbort | undefined;
   #controller: AbortController | undefined;
-  #timer: NodeJS.Timeout | undefined;
+  #cancelTimer: CancelTimer | undefined;
   readonly #listeners = new Set<AbortListener>();
   readonly #detach: Array<() => void> = [];
 
@@ -46,8 +50,10 @@ export class Budget {
     deadline: number | null,
     readonly label: 'flow' | 'node',
     extraSignals: readonly AbortSignal[] = [],
+    clock: Clock = parent?.clock ?? systemClock,
   ) {
     this.deadline = deadline;
+    this.clock = clock;
     if (parent) {
       if (parent.#reason) this.#reason = parent.#reason;
       else this.#detach.push(parent.onAbort((reason) => this.#abort(reason)));
@@ -55,8 +61,9 @@ export class Budget {
     for (const signal of extraSignals) this.#link(signal, 'sibling');
     if (deadline !== null && !this.#reason) {
       // Timers cover work that awaits (fetch, sleeps); check() covers loops that never yield.
-      this.#timer = setTimeout(() => this.expire(), Math.max(0, deadline - Date.now()));
-      this.#timer.unref();
+      this.#cancelTimer = clock.setTimeout(() => this.expire(), deadline - clock.now(), {
+        unref: true,
+      });
     }
   }
 
@@ -108,7 +115,7 @@ export class Budget {
    * Expires the OUTERMOST budget whose deadline has passed (so the owner that set the
    * binding limit handles it), then throws the abort reason if this budget is aborted.
    */
-  check(now = Date.now()): void {
+  check(now = this.clock.now()): void {
     let outermostExpired: Budget | null =
       this.deadline !== null && now >= this.deadline ? this : null;
     for (let b = this.parent; b; b = b.parent) {
@@ -125,7 +132,7 @@ export class Budget {
 
   /** Stops the timer and detaches from its sources; call when the work it covers is over. */
   dispose(): void {
-    if (this.#timer) clearTimeout(this.#timer);
+    this.#cancelTimer?.();
     for (const detach of this.#detach) detach();
     this.#detach.length = 0;
   }
@@ -133,7 +140,7 @@ export class Budget {
   #abort(reason: BudgetAbort): void {
     if (this.#reason) return;
     this.#reason = reason;
-    if (this.#timer) clearTimeout(this.#timer);
+    this.#cancelTimer?.();
     this.#controller?.abort(reason);
     for (const listener of [...this.#listeners]) listener(reason);
     this.#listeners.clear();
@@ -150,7 +157,7 @@ export class Budget {
   }
 }
 
-/** Resolves after `ms`, or rejects with the budget's abort reason as soon as it is aborted. */
+/** Resolves `ms` later on the budget's clock, or rejects with its abort reason as soon as it is aborted. */
 export function sleep(ms: number, budget: Budget): Promise<void> {
   return new Promise((resolve, reject) => {
     if (budget.reason) {
@@ -158,10 +165,10 @@ export function sleep(ms: number, budget: Budget): Promise<void> {
       return;
     }
     const stop = budget.onAbort((reason) => {
-      clearTimeout(timer);
+      cancel();
       reject(reason);
     });
-    const timer = setTimeout(() => {
+    const cancel = budget.clock.setTimeout(() => {
       stop();
       resolve();
     }, ms);

@@ -6,7 +6,7 @@ import type { Execution } from './execution.js';
 import { resumeError } from './flow-failures.js';
 import { restoredExecution } from './start-execution.js';
 
-/** The keys a checkpoint carries (flows.md §6.6); `$FLOW` is our alias of `$FLOW_ID`. */
+/** The keys a checkpoint carries (docs/flow-format.md §6.6); `$FLOW` is our alias of `$FLOW_ID`. */
 const KNOWN_KEYS = new Set([
   '$EXECUTION_ID',
   '$ENV',

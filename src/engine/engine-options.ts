@@ -3,11 +3,12 @@ import { defaultFunctions } from '../expression/function-registry.js';
 import type { EventSubscriptions, ResolveFlow } from '../flow/node-type.js';
 import type { NodeRegistry } from '../nodes/node-registry.js';
 import { resolveLimits, type RuntimeLimits } from '../flow/runtime-limits.js';
+import { type Clock, systemClock } from '../util/clock.js';
 import { parseDuration } from '../util/duration.js';
 import { getDefaultLogger, type Logger } from '../util/logger.js';
 import type { FlowHooks } from './hooks.js';
 
-/** Options of `runFlow`, `stepFlow` and `runStep` (flows.md §6.1). */
+/** Options of `runFlow`, `stepFlow` and `runStep` (docs/flow-format.md §6.1). */
 export interface EngineOptions {
   /** Environment the flow's `exposeEnv` names are read from; default `process.env`. */
   env?: Record<string, string | undefined>;
@@ -28,6 +29,11 @@ export interface EngineOptions {
   tenantId?: string;
   /** Operator limits; unset fields keep their defaults (flow/runtime-limits.ts). */
   limits?: Partial<RuntimeLimits>;
+  /**
+   * Time of the run: budgets and node deadlines, retry waits, `$F.now`/`$F.today`, `delay` due
+   * times. Default the system clock; tests pass a FakeClock to make timeouts instant.
+   */
+  clock?: Clock;
 }
 
 export interface ResolvedOptions {
@@ -45,6 +51,7 @@ export interface ResolvedOptions {
   log: Logger;
   tenantId: string | undefined;
   limits: RuntimeLimits;
+  clock: Clock;
 }
 
 const HOOK_NAMES = [
@@ -95,5 +102,6 @@ function resolveFresh(options: EngineOptions): ResolvedOptions {
     log: options.logger ?? getDefaultLogger(),
     tenantId: options.tenantId,
     limits: resolveLimits(options.limits),
+    clock: options.clock ?? systemClock,
   };
 }

@@ -2,6 +2,7 @@ import type { FunctionRegistry } from '../expression/function-registry.js';
 import type { Context, EvaluationScope } from '../expression/scope.js';
 import type { Flow, LoadedNode } from '../flow/flow.js';
 import type { ExecutionMode } from '../flow/node-type.js';
+import type { Clock } from '../util/clock.js';
 import { childExecutionId, randomExecutionId } from '../util/ids.js';
 import type { Logger } from '../util/logger.js';
 import { getOwn, setOwn } from '../util/own-record.js';
@@ -32,6 +33,8 @@ export class Execution implements EvaluationScope {
   readonly budget: Budget;
   readonly functions: FunctionRegistry;
   readonly timeZone: string | undefined;
+  /** The run's clock: budgets, and what `$F.now`/`$F.today` read (the scope carries it). */
+  readonly clock: Clock;
   readonly log: Logger;
   readonly #warned = new Set<string>();
   /** Node results written by this execution object (for incremental checkpoints). */
@@ -47,13 +50,14 @@ export class Execution implements EvaluationScope {
     readonly mode: ExecutionMode,
     context: Context,
     budget: Budget,
-    /** The parent execution: `parent` is also the scope parent fallback walks (flows.md §5.5). */
+    /** The parent execution: `parent` is also the scope parent fallback walks (docs/flow-format.md §5.5). */
     readonly parent: Execution | undefined = undefined,
   ) {
     this.#context = context;
     this.budget = budget;
     this.functions = options.functions;
     this.timeZone = options.timeZone;
+    this.clock = options.clock;
     this.log = options.log;
   }
 
@@ -88,7 +92,7 @@ export class Execution implements EvaluationScope {
     this.log.warn({ executionId: this.executionId, flowId: this.flow.id }, message);
   }
 
-  /** The checkpoint: later steps never change it (flows.md §6.6). */
+  /** The checkpoint: later steps never change it (docs/flow-format.md §6.6). */
   snapshot(): Context {
     this.#shared = true;
     return snapshotContext(this.#context);
@@ -116,7 +120,7 @@ export class Execution implements EvaluationScope {
     this.#steps++;
   }
 
-  /** flows.md §2.3. */
+  /** docs/flow-format.md §2.3. */
   record(node: LoadedNode, result: unknown): void {
     const ctx = this.#context;
     const id = node.def.id;
@@ -165,12 +169,12 @@ export class Execution implements EvaluationScope {
     await fireHooks(this.options.hooks, name, event, this.log);
   }
 
-  /** A child execution (flows.md §2.4): fresh context, `$PARENT` snapshot, budget inside the node's. */
+  /** A child execution (docs/flow-format.md §2.4): fresh context, `$PARENT` snapshot, budget inside the node's. */
   child(spec: ChildSpec): Execution {
     const id = childExecutionId(this.executionId, spec.node.def.id, spec.visit, spec.slot);
     const parentSnapshot = snapshotContext(this.#context);
     const context = initialContext(spec.flow, this.options, id, spec.input, parentSnapshot);
-    const deadline = spec.flow.timeoutMs === null ? null : Date.now() + spec.flow.timeoutMs;
+    const deadline = spec.flow.timeoutMs === null ? null : this.clock.now() + spec.flow.timeoutMs;
     const budget = new Budget(spec.nodeBudget, deadline, 'flow', spec.signal ? [spec.signal] : []);
     return new Execution(spec.flow, this.options, 'run', context, budget, this);
   }
@@ -183,7 +187,7 @@ function totalVisits(visits: unknown): number {
   return total;
 }
 
-/** flows.md §6.1 setup: the roots every execution starts with. */
+/** docs/flow-format.md §6.1 setup: the roots every execution starts with. */
 export function initialContext(
   flow: Flow,
   options: ResolvedOptions,

@@ -2,7 +2,7 @@ import type { Flow } from '../flow/flow.js';
 import type { ExecutionMode } from '../flow/node-type.js';
 import type { Logger } from '../util/logger.js';
 
-/** Every hook event carries these (flows.md §8). */
+/** Every hook event carries these (docs/flow-format.md §8). */
 export interface HookEventBase {
   flow: Flow;
   executionId: string;
@@ -52,7 +52,7 @@ export async function fireHooks<K extends HookName>(
   }
 }
 
-/** Hook error payloads use -500 for a non-integer code (flows.md §7.1). */
+/** Hook error payloads use -500 for a non-integer code (docs/flow-format.md §7.1). */
 export function hookError(error: { code?: unknown; message: string }): HookErrorPayload {
   return {
     code: Number.isInteger(error.code) ? (error.code as number) : -500,

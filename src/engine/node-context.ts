@@ -5,13 +5,14 @@ import { EvaluationMeter } from '../expression/meter.js';
 import type { Context, EvaluationScope } from '../expression/scope.js';
 import type { Flow, LoadedNode } from '../flow/flow.js';
 import type { ExecutionMode, NodeContext, NodeDef, NodeRunOptions } from '../flow/node-type.js';
+import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
 import type { MaybePromise } from '../util/maybe-promise.js';
 import type { Budget } from './budget.js';
 import type { Execution } from './execution.js';
 import { runChildExecution } from './run-loop.js';
 
-/** The `ctx` a node's `run` receives (flows.md §9.2). A class: one cheap object per attempt. */
+/** The `ctx` a node's `run` receives (docs/flow-format.md §9.2). A class: one cheap object per attempt. */
 class NodeContextImpl implements NodeContext {
   readonly def: NodeDef;
   readonly nodeId: string;
@@ -45,14 +46,12 @@ class NodeContextImpl implements NodeContext {
     return matchCondition(condition, scope, this.#meter());
   }
 
-  /** One evaluation's budget: the node's remaining time, capped by the operator's bound. */
+  /** One evaluation's budget: the node's remaining time on the clock, capped by the operator's bound. */
   #meter(): EvaluationMeter {
-    const now = Date.now();
     const { maxEvaluationMs, nestedDataExpressions } = this.execution.options.limits;
     const nodeDeadline = this.budget.effectiveDeadline();
-    const cap = now + maxEvaluationMs;
-    const deadline = nodeDeadline === null || nodeDeadline > cap ? cap : nodeDeadline;
-    return new EvaluationMeter(deadline, nestedDataExpressions, now);
+    const remainingMs = nodeDeadline === null ? Infinity : nodeDeadline - this.clock.now();
+    return new EvaluationMeter(Math.min(remainingMs, maxEvaluationMs), nestedDataExpressions);
   }
 
   get input(): unknown {
@@ -86,6 +85,10 @@ class NodeContextImpl implements NodeContext {
 
   get deadline(): number | null {
     return this.budget.effectiveDeadline();
+  }
+
+  get clock(): Clock {
+    return this.execution.clock;
   }
 
   throwIfAborted(): void {
@@ -145,12 +148,13 @@ class NodeContextImpl implements NodeContext {
   }
 }
 
-/** A copy of the context with extra roots, e.g. `$LOOP-ITEM` (flows.md §3.9). */
+/** A copy of the context with extra roots, e.g. `$LOOP-ITEM` (docs/flow-format.md §3.9). */
 function extendedScope(execution: Execution, extraRoots: Context): EvaluationScope {
   return {
     context: { ...execution.context, ...extraRoots },
     functions: execution.functions,
     timeZone: execution.timeZone,
+    clock: execution.clock,
     beforeMutation: () => execution.beforeMutation(),
     warn: (m) => execution.warn(m),
   };

@@ -13,7 +13,7 @@ export interface ParseFlowOptions {
 }
 
 /**
- * Loads a flow from JSON text, YAML text or an already-parsed object (flows.md §1.1).
+ * Loads a flow from JSON text, YAML text or an already-parsed object (docs/flow-format.md §1.1).
  * Throws FlowDefinitionError whose `issues` lists every problem with its path.
  */
 export function parseFlow(source: string | object, options: ParseFlowOptions = {}): Flow {

@@ -11,7 +11,7 @@ export interface RetryDecision {
 const NO_RETRY: RetryDecision = Object.freeze({ retry: false, delayMs: 0 });
 
 /**
- * Whether a node attempt that failed with `error` is tried again (flows.md §7.4), and after
+ * Whether a node attempt that failed with `error` is tried again (docs/flow-format.md §7.4), and after
  * how long. Never retried: an `end`-style business error, a timeout or cancellation, and any
  * runtime error that says `retryable: false` (TerminalError, an exhausted expression budget).
  * A `retryAfterMs` on a retryable error replaces the handler's own delay.

@@ -4,7 +4,7 @@ import { newTopLevelExecution } from './start-execution.js';
 import { toFlow, type FlowSource } from './to-flow.js';
 
 /**
- * Run mode (flows.md §6.3): runs the flow to an end node in process. Resolves with the flow
+ * Run mode (docs/flow-format.md §6.3): runs the flow to an end node in process. Resolves with the flow
  * result; rejects with a FlowError (`code`, `type`, `node`, `message`).
  */
 export async function runFlow(

@@ -7,7 +7,7 @@ import { hookError } from './hooks.js';
 import { runNode } from './run-node.js';
 import { successor } from './successor.js';
 
-/** The entry node (flows.md §2.2): the first `start`, or node_not_found. */
+/** The entry node (docs/flow-format.md §2.2): the first `start`, or node_not_found. */
 export function entryNode(execution: Execution): LoadedNode {
   const start = execution.flow.startNode;
   if (!start)
@@ -15,14 +15,14 @@ export function entryNode(execution: Execution): LoadedNode {
   return start;
 }
 
-/** Between nodes: the flow budget is checked (flows.md §6.3). */
+/** Between nodes: the flow budget is checked (docs/flow-format.md §6.3). */
 export function checkFlowBudget(execution: Execution, node: LoadedNode): void {
   const { budget } = execution;
-  if (budget.deadline !== null && Date.now() >= budget.deadline)
+  if (budget.deadline !== null && budget.clock.now() >= budget.deadline)
     throw flowTimeout(execution.flow.id, node.def.id);
 }
 
-/** Run mode (flows.md §6.3): walks from the entry node to an end; returns the flow result. */
+/** Run mode (docs/flow-format.md §6.3): walks from the entry node to an end; returns the flow result. */
 export async function walk(execution: Execution): Promise<unknown> {
   let node = entryNode(execution);
   for (;;) {

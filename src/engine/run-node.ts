@@ -17,7 +17,7 @@ import { shouldRetry } from './retry-policy.js';
 import { createNodeContext } from './node-context.js';
 
 /**
- * flows.md §6.2: hooks → cancellation check → attempts with retries and timeouts → record →
+ * docs/flow-format.md §6.2: hooks → cancellation check → attempts with retries and timeouts → record →
  * onNodeEnd. Returns the recorded result; throws a FlowError (or a BudgetAbort owned by an
  * enclosing node, which must pass through untouched).
  */
@@ -50,7 +50,7 @@ function attempts(execution: Execution, node: LoadedNode): unknown {
   const { def } = node;
   const visit = execution.visitsOf(def.id) + 1;
   const flowBudget = execution.budget;
-  // No budget left at the start is a FlowTimeout, not this node's timeout (flows.md §6.3).
+  // No budget left at the start is a FlowTimeout, not this node's timeout (docs/flow-format.md §6.3).
   flowBudget.check();
   if (def.timeoutMs === null) {
     let value: unknown;
@@ -71,7 +71,7 @@ function attempts(execution: Execution, node: LoadedNode): unknown {
       awaitAttempt(execution, node, flowBudget, visit, value),
     );
   }
-  const budget = new Budget(flowBudget, Date.now() + def.timeoutMs, 'node');
+  const budget = new Budget(flowBudget, flowBudget.clock.now() + def.timeoutMs, 'node');
   return settleAttempts(node, budget, flowBudget, () =>
     attemptLoop(execution, node, budget, visit, 1),
   ).finally(() => budget.dispose());

@@ -53,7 +53,7 @@ interface Changes {
 }
 
 /**
- * Distributed mode (flows.md §6.5): runs exactly one node from a checkpoint (the first call
+ * Distributed mode (docs/flow-format.md §6.5): runs exactly one node from a checkpoint (the first call
  * runs `start` plus one node). Pure with respect to storage: the host persists `context`.
  * Every failure is flattened to FlowError -500 `flow_error` with the original as `cause`.
  */

@@ -6,7 +6,7 @@ import { resolveOptions, type EngineOptions, type ResolvedOptions } from './engi
 import { Execution, initialContext } from './execution.js';
 import type { Context } from '../expression/scope.js';
 
-/** Top-level input must be a plain object or absent (flows.md §6.1). */
+/** Top-level input must be a plain object or absent (docs/flow-format.md §6.1). */
 export function checkTopLevelInput(input: unknown): Record<string, unknown> {
   if (input === undefined || input === null) return {};
   if (typeof input !== 'object' || Array.isArray(input)) {
@@ -22,8 +22,9 @@ export function rootBudget(flow: Flow, options: ResolvedOptions, applyDeadline: 
   const limits = applyDeadline
     ? [flow.timeoutMs, options.timeoutMs].filter((v): v is number => v !== null)
     : [];
-  const deadline = limits.length > 0 ? Date.now() + Math.min(...limits) : null;
-  const budget = new Budget(null, deadline, 'flow');
+  const { clock } = options;
+  const deadline = limits.length > 0 ? clock.now() + Math.min(...limits) : null;
+  const budget = new Budget(null, deadline, 'flow', [], clock);
   if (options.signal) budget.cancelOn(options.signal);
   return budget;
 }

@@ -10,7 +10,7 @@ import { successor } from './successor.js';
 import { toFlow, type FlowSource } from './to-flow.js';
 
 /**
- * Step-by-step mode (flows.md §6.4): one step per executed node, `start` included. Time the
+ * Step-by-step mode (docs/flow-format.md §6.4): one step per executed node, `start` included. Time the
  * consumer spends between steps counts against the flow budget; closing the generator early
  * ends the execution (`onFlowEnd` with result null).
  */

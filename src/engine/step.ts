@@ -2,7 +2,7 @@ import type { Context } from '../expression/scope.js';
 import type { LoadedNode } from '../flow/flow.js';
 import type { Execution } from './execution.js';
 
-/** One executed node (flows.md §6.6). `context` is the checkpoint after it. */
+/** One executed node (docs/flow-format.md §6.6). `context` is the checkpoint after it. */
 export interface Step {
   nodeId: string | null;
   type: string | null;
@@ -37,7 +37,7 @@ export function makeStep(
   };
 }
 
-/** The escape hatch's final step: `nodeId: null`, the `$NODE` map as result (flows.md §6.4). */
+/** The escape hatch's final step: `nodeId: null`, the `$NODE` map as result (docs/flow-format.md §6.4). */
 export function syntheticEndStep(execution: Execution): Step {
   return {
     nodeId: null,

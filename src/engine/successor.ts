@@ -5,13 +5,13 @@ import { flowError, nodeNotFound } from './flow-failures.js';
 export type Successor =
   | { kind: 'end' }
   | { kind: 'node'; node: LoadedNode }
-  /** The escape hatch of flows.md §2.2: the flow ends successfully with the `$NODE` map. */
+  /** The escape hatch of docs/flow-format.md §2.2: the flow ends successfully with the `$NODE` map. */
   | { kind: 'escape' };
 
 const END: Successor = { kind: 'end' };
 const ESCAPE: Successor = { kind: 'escape' };
 
-/** flows.md §2.2: where the walk goes after `node` produced `result`. */
+/** docs/flow-format.md §2.2: where the walk goes after `node` produced `result`. */
 export function successor(execution: Execution, node: LoadedNode, result: unknown): Successor {
   if (node.def.type === 'end') return END;
   const targetId = targetOf(node, result);

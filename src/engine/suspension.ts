@@ -6,7 +6,7 @@ import { nodeExecutionError, resumeError } from './flow-failures.js';
 import { createNodeContext } from './node-context.js';
 import { makeStep, type Step } from './step.js';
 
-/** What a suspended execution waits for (flows.md §3.17), for the host to persist. */
+/** What a suspended execution waits for (docs/flow-format.md §3.17), for the host to persist. */
 export interface Waiting {
   nodeId: string;
   eventType: string;
@@ -84,7 +84,7 @@ export async function suspendNode(
   };
 }
 
-/** flows.md §6.5 (3): applies an event/timeout/cancel to the pending node, as its new result. */
+/** docs/flow-format.md §6.5 (3): applies an event/timeout/cancel to the pending node, as its new result. */
 export async function resumeNode(
   execution: Execution,
   type: ResumeType,

@@ -1,4 +1,4 @@
-/** The expression AST of flows.md §5.3. Nodes are plain frozen data; compile.ts turns them into closures. */
+/** The expression AST of docs/flow-format.md §5.3. Nodes are plain frozen data; compile.ts turns them into closures. */
 
 export type Expr = LiteralExpr | PathExpr | CallExpr;
 

@@ -1,10 +1,13 @@
+import type { Clock } from '../util/clock.js';
+
 /**
  * The second channel through which built-in functions learn what they need from the evaluation
- * (today only the time zone, for `now`/`today`). The evaluator passes it as `this`, and only to
- * functions marked here, so a custom function never receives anything but its arguments.
+ * (today the time zone and the clock, for `now`/`today`). The evaluator passes it as `this`, and
+ * only to functions marked here, so a custom function never receives anything but its arguments.
  */
 export interface CallInfo {
   readonly timeZone?: string | undefined;
+  readonly clock?: Clock | undefined;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- identity marker only

@@ -48,7 +48,7 @@ const CALLABLE_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 const MAX_SUGGESTIONS = 3;
 
 /**
- * The `$F` namespace (flows.md §5.8, §5.9). Names live in a `Map`, so no lookup can reach
+ * The `$F` namespace (docs/flow-format.md §5.8, §5.9). Names live in a `Map`, so no lookup can reach
  * `Object.prototype` members such as `constructor` or `toString`.
  */
 export class FunctionRegistry {
@@ -154,5 +154,5 @@ function createDefaultFunctions(): FunctionRegistry {
   return registry;
 }
 
-/** The 73 built-ins of flows.md §5.8. Engines should register custom functions on a `copy()`. */
+/** The 73 built-ins of docs/flow-format.md §5.8. Engines should register custom functions on a `copy()`. */
 export const defaultFunctions: FunctionRegistry = createDefaultFunctions();

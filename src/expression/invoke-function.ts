@@ -24,7 +24,7 @@ export function invokeFunction(
   let result: unknown;
   if (builtin) {
     try {
-      // Built-ins get the scope as call info (they read only `timeZone`); custom functions never do.
+      // Built-ins get the scope as call info (`timeZone`, `clock`); custom functions never do.
       result = fn.apply(scope, args);
     } catch (error) {
       if (error instanceof FunctionCallError) throw error;

@@ -1,5 +1,5 @@
 /**
- * The tokens of flows.md §5.3, read on demand at the parser's position. The grammar is
+ * The tokens of docs/flow-format.md §5.3, read on demand at the parser's position. The grammar is
  * context-sensitive (`.0` is an index after a path but `0.5` is a number in an argument, and
  * `$F.name(` / `$name` are single tokens with no inner blanks), so the parser asks for the token
  * kind it can accept next instead of consuming a pre-built token stream.

@@ -16,23 +16,30 @@ const CLOCK_EVERY_UNITS = 4_096;
 
 /**
  * The budget of one evaluation: work charged before each function call (from its argument
- * sizes), values produced charged after it, and the wall clock checked as units are spent. A
+ * sizes), values produced charged after it, and elapsed time checked as units are spent. A
  * string in data that turns out to be an expression cannot hold the event loop past the
  * node's deadline by more than one built-in call on data that already exists.
+ *
+ * The time it has is given as a duration (the node's remaining time on the execution's clock),
+ * and checked against the monotonic process clock (`performance.now()`): evaluation is CPU work
+ * that an injected clock cannot see — a fake clock stands still while it runs — so this
+ * backstop is real time whatever the engine's clock, and a wall-clock jump cannot trip it.
  */
 export class EvaluationMeter {
   #units: number;
   #produced = 0;
   #sinceClock = 0;
+  /** `performance.now()` after which the evaluation stops. */
+  readonly #until: number;
 
   constructor(
-    /** Absolute epoch ms after which the evaluation stops. */
-    readonly deadline: number,
-    /** Evaluate `$…` strings found while walking data (flows.md §5.5); off: only under `$GLOBAL`. */
+    /** Milliseconds the evaluation may take. */
+    timeMs: number,
+    /** Evaluate `$…` strings found while walking data (docs/flow-format.md §5.5); off: only under `$GLOBAL`. */
     readonly nestedData: boolean = true,
-    now: number = Date.now(),
   ) {
-    this.#units = Math.max(FLOOR_UNITS, (deadline - now) * UNITS_PER_MS);
+    this.#units = Math.max(FLOOR_UNITS, timeMs * UNITS_PER_MS);
+    this.#until = performance.now() + timeMs;
   }
 
   /** Spends `units` of work; throws ExpressionBudgetError when the budget or the time is gone. */
@@ -46,7 +53,7 @@ export class EvaluationMeter {
     this.#sinceClock += units;
     if (this.#sinceClock >= CLOCK_EVERY_UNITS) {
       this.#sinceClock = 0;
-      if (Date.now() > this.deadline) {
+      if (performance.now() > this.#until) {
         throw new ExpressionBudgetError(
           `expression budget exhausted by ${what}: the evaluation ran past its node's deadline`,
         );
@@ -114,6 +121,5 @@ export function deepSizeOf(value: unknown, limit: number): number {
 
 /** A meter for callers outside a node (tests, tools): the default time bound from now. */
 export function defaultMeter(maxMs = 1_000, nestedData = true): EvaluationMeter {
-  const now = Date.now();
-  return new EvaluationMeter(now + maxMs, nestedData, now);
+  return new EvaluationMeter(maxMs, nestedData);
 }

@@ -6,7 +6,7 @@ import { Lexer } from './lexer.js';
 const MAX_CALL_DEPTH = 200;
 
 /**
- * Recursive descent over flows.md §5.3, with PEG semantics: alternatives are tried in order and
+ * Recursive descent over docs/flow-format.md §5.3, with PEG semantics: alternatives are tried in order and
  * the first that matches wins (`expr = literal | call | path`; a `.` followed by digits is an
  * index even when letters follow, so `$NODE.1st` does not parse, as in the original).
  */

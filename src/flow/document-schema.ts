@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The raw flow document as written (flows.md §1.2, §2.1): every accepted spelling is its own
+ * The raw flow document as written (docs/flow-format.md §1.2, §2.1): every accepted spelling is its own
  * optional key. Normalisation (first spelling wins) happens in the loader; this schema checks
  * types and enums so errors carry paths, and generates `schema/flow.schema.json`.
  */
@@ -70,7 +70,7 @@ export const typeSchemaSchema: z.ZodType = z.lazy(() =>
         .nullable()
         .optional(),
     })
-    .meta({ id: 'typeSchema', description: 'a type schema (flows.md §1.3)' }),
+    .meta({ id: 'typeSchema', description: 'a type schema (docs/flow-format.md §1.3)' }),
 );
 
 export const RUNTIMES = ['python', 'javascript', 'typescript'] as const;

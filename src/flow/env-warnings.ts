@@ -1,4 +1,4 @@
-/** flows.md §1.1 (6) and §5.4: `$ENV` references nothing can satisfy, and secret-looking names exposed. */
+/** docs/flow-format.md §1.1 (6) and §5.4: `$ENV` references nothing can satisfy, and secret-looking names exposed. */
 
 /** Exported for static analysis (flow/analysis), which reports the same names as issues. */
 export const SECRET_LOOKING = /SECRET|TOKEN|PASSWORD|API_KEY|PRIVATE_KEY|CREDENTIAL/i;

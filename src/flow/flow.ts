@@ -7,7 +7,7 @@ export interface LoadedNode {
   readonly nodeType: NodeType;
   /** Position in the document's `nodes` array. */
   readonly index: number;
-  /** Branching nodes: the ids the result may name (flows.md §2.2 rule 3). */
+  /** Branching nodes: the ids the result may name (docs/flow-format.md §2.2 rule 3). */
   readonly targets: ReadonlySet<string> | null;
   run(ctx: NodeContext): unknown;
   resume(
@@ -24,7 +24,7 @@ export interface Flow {
   readonly version: string | null;
   readonly runtime: string | null;
   readonly nodes: readonly LoadedNode[];
-  /** Duplicate ids: the last definition wins for lookup (flows.md §1.1). */
+  /** Duplicate ids: the last definition wins for lookup (docs/flow-format.md §1.1). */
   readonly nodesById: ReadonlyMap<string, LoadedNode>;
   /** The first node of type `start`, or null (the run then fails with node_not_found). */
   readonly startNode: LoadedNode | null;

@@ -3,13 +3,14 @@ import type { Context } from '../expression/scope.js';
 import type { Flow } from './flow.js';
 import type { FlowLoader } from './flow-loader.js';
 import type { RuntimeLimits } from './runtime-limits.js';
+import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
 import type { MaybePromise } from '../util/maybe-promise.js';
 
 export type ExecutionMode = 'run' | 'step' | 'distributed';
 export type HandlerStrategy = 'abort' | 'continue' | 'continue-with';
 
-/** A normalised `errorHandler` / `timeoutHandler` (flows.md §2.1). */
+/** A normalised `errorHandler` / `timeoutHandler` (docs/flow-format.md §2.1). */
 export interface HandlerDef {
   strategy: HandlerStrategy;
   defaultValue: unknown;
@@ -20,7 +21,7 @@ export interface HandlerDef {
   retryBackoff: number;
 }
 
-/** Fields every node has, normalised (flows.md §2.1). */
+/** Fields every node has, normalised (docs/flow-format.md §2.1). */
 export interface CommonNodeDef {
   type: string;
   id: string;
@@ -53,7 +54,7 @@ export type ResolveFlow = (
   version: string | null,
 ) => MaybePromise<Flow | null | undefined>;
 
-/** The host's subscription interface for suspension (flows.md §3.17). */
+/** The host's subscription interface for suspension (docs/flow-format.md §3.17). */
 export interface EventSubscriptions {
   subscribe(request: {
     eventType: string;
@@ -66,13 +67,13 @@ export interface EventSubscriptions {
   unsubscribe?(subscriptionId: string): MaybePromise<void>;
 }
 
-/** What a node's `run` receives (flows.md §9.2). */
+/** What a node's `run` receives (docs/flow-format.md §9.2). */
 export interface NodeContext<Fields = Record<string, unknown>> {
   readonly def: NodeDef<Fields>;
   readonly nodeId: string;
-  /** flows.md §5, parent fallback included. */
+  /** docs/flow-format.md §5, parent fallback included. */
   evaluate(value: unknown): MaybePromise<unknown>;
-  /** flows.md §4, with extra roots (e.g. `$LOOP-ITEM`) visible to this evaluation only. */
+  /** docs/flow-format.md §4, with extra roots (e.g. `$LOOP-ITEM`) visible to this evaluation only. */
   matches(condition: Condition | null, extraRoots?: Context): MaybePromise<boolean>;
   readonly input: unknown;
   get(key: string): unknown;
@@ -80,7 +81,7 @@ export interface NodeContext<Fields = Record<string, unknown>> {
   readonly executionId: string;
   readonly flowId: string | null;
   readonly flow: Flow;
-  /** `$VISITS[id] + 1` when this run started: retries share it (flows.md §2.3). */
+  /** `$VISITS[id] + 1` when this run started: retries share it (docs/flow-format.md §2.3). */
   readonly visit: number;
   /** 1-based attempt number within this visit. */
   readonly attempt: number;
@@ -88,14 +89,19 @@ export interface NodeContext<Fields = Record<string, unknown>> {
   readonly idempotencyKey: string;
   /** Fires on node timeout, flow timeout, cancellation or lease loss. */
   readonly signal: AbortSignal;
-  /** Absolute epoch ms when this node's budget ends, or null. */
+  /** Absolute epoch ms (of `clock`) when this node's budget ends, or null. */
   readonly deadline: number | null;
+  /**
+   * The execution's clock (`EngineOptions.clock`): read the time and set timers through it, not
+   * `Date.now()`, so a fake clock in tests reaches the node too.
+   */
+  readonly clock: Clock;
   /**
    * Throws when the signal fired or a deadline passed. Loops call it between iterations:
    * timers cannot fire while a loop never yields to the event loop.
    */
   throwIfAborted(): void;
-  /** A child execution (flows.md §2.4): runs `flow` to its end in run mode, returns its result. */
+  /** A child execution (docs/flow-format.md §2.4): runs `flow` to its end in run mode, returns its result. */
   runChild(
     flow: Flow,
     input: unknown,
@@ -111,10 +117,10 @@ export interface NodeContext<Fields = Record<string, unknown>> {
   warn(message: string): void;
 }
 
-/** Resume types that reach a suspended node (flows.md §6.5). */
+/** Resume types that reach a suspended node (docs/flow-format.md §6.5). */
 export type ResumeType = 'event' | 'timeout' | 'cancel';
 
-/** A node type (flows.md §9.1). Built-ins and plugins use the same shape. */
+/** A node type (docs/flow-format.md §9.1). Built-ins and plugins use the same shape. */
 export interface NodeType<Fields = Record<string, unknown>> {
   readonly type: string;
   readonly name?: string | undefined;
@@ -137,7 +143,7 @@ export interface NodeType<Fields = Record<string, unknown>> {
     | undefined;
   /** Warnings only: never fails a load. */
   readonly validate?: ((def: NodeDef<Fields>) => string[] | undefined | void) | undefined;
-  /** The ids a branching node may return (flows.md §2.2 rule 3). */
+  /** The ids a branching node may return (docs/flow-format.md §2.2 rule 3). */
   readonly targets?: ((def: NodeDef<Fields>) => string[]) | undefined;
   /** Known keys, for the unknown-key warning. */
   readonly keys?: readonly string[] | undefined;

@@ -21,7 +21,7 @@ export interface NormalizeReport {
   warn(message: string): void;
 }
 
-/** flows.md §2.1: the common fields, with handler defaults and spellings resolved. */
+/** docs/flow-format.md §2.1: the common fields, with handler defaults and spellings resolved. */
 export function normalizeCommon(raw: RawCommon, report: NormalizeReport): CommonNodeDef {
   return {
     type: raw.type,
@@ -55,7 +55,7 @@ function normalizeHandler(
 ): HandlerDef {
   const handler = raw ?? {};
   for (const key of Object.keys(handler)) {
-    // Snake-case keys are ignored, as in the original (flows.md §2.1).
+    // Snake-case keys are ignored, as in the original (docs/flow-format.md §2.1).
     if (!HANDLER_KEYS.has(key)) report.warn(`${field}.${key} is not a handler key and is ignored`);
   }
   const strategy: HandlerStrategy =

@@ -6,7 +6,7 @@ import { checkDepth, checkTextDepth } from '../util/value-depth.js';
 import { DEFAULT_LIMITS } from './runtime-limits.js';
 
 /**
- * flows.md §1.1: JSON when the first non-blank character is `{` or `[` (falling back to YAML,
+ * docs/flow-format.md §1.1: JSON when the first non-blank character is `{` or `[` (falling back to YAML,
  * reporting the JSON error if both fail), YAML otherwise. YAML follows the 1.1 scalar rules of
  * the original (yes/no/on/off booleans, merge keys) but date-like scalars stay strings.
  */
@@ -72,7 +72,7 @@ type Tags = Extract<NonNullable<SchemaOptions['customTags']>, unknown[]>;
 
 /**
  * The original's scalar rules: PyYAML's booleans (a key `y:` stays the string "y"), and
- * date-like scalars kept as strings (the original makes date objects; flows.md §10 #25).
+ * date-like scalars kept as strings (the original makes date objects; docs/flow-format.md §10 #25).
  */
 function originalScalarRules(tags: Tags): Tags {
   const out: Tags = [];

@@ -1,5 +1,5 @@
 /**
- * Type schemas (flows.md §1.3): the `inputType`/`outputType` documents of a flow and the
+ * Type schemas (docs/flow-format.md §1.3): the `inputType`/`outputType` documents of a flow and the
  * `matches(schema, value)` check used by `assignment.outputType` and child input checks.
  */
 
@@ -111,7 +111,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** flows.md §1.3 `matches(schema, value)`. */
+/** docs/flow-format.md §1.3 `matches(schema, value)`. */
 export function matchesType(schema: TypeSchema, value: unknown): boolean {
   if (value === null || value === undefined) return !schema.isRequired;
   switch (schema.dataType) {

@@ -38,7 +38,7 @@ export function builtinNode<S extends z.ZodObject, F>(spec: BuiltinSpec<S, F>): 
   };
 }
 
-/** The first spelling present wins (flows.md §1.2). */
+/** The first spelling present wins (docs/flow-format.md §1.2). */
 export function pick<T>(...values: Array<T | undefined>): T | undefined {
   for (const v of values) if (v !== undefined) return v;
   return undefined;

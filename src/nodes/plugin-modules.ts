@@ -28,7 +28,7 @@ export function nodeModulesFromEnv(
 }
 
 /**
- * Imports plugin modules (flows.md §9.4) and registers their node types. A module exports
+ * Imports plugin modules (docs/flow-format.md §9.4) and registers their node types. A module exports
  * `register(registry)` (or `registerAll`), or `nodes` (definitions), or a default export of
  * either. One that fails is reported and logged; the others still load.
  */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The message schema version this code writes and understands (durable.md §4). */
+/** The message schema version this code writes and understands (docs/durable-contract.md §4). */
 export const MESSAGE_VERSION = 1;
 
 export const MESSAGE_KINDS = ['run', 'event', 'cancel', 'retry', 'timer'] as const;

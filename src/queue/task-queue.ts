@@ -41,7 +41,7 @@ export interface ReceiveOptions {
 }
 
 /**
- * The task queue (durable.md §4). At-least-once; a message not acknowledged within the
+ * The task queue (docs/durable-contract.md §4). At-least-once; a message not acknowledged within the
  * visibility timeout is delivered again, to any consumer. Implementations: RedisStreamQueue
  * (distributed), LocalQueue (embedded, SQLite). Both pass `test/contracts/task-queue.contract.ts`.
  *

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { type ControlStore, sortableId } from '../store/control-store.js';
 import type { ServerEnv } from './server-env.js';
 
-/** One write, as the audit log keeps it (api.md §2): never secrets, never event data. */
+/** One write, as the audit log keeps it (docs/http-api.md §2): never secrets, never event data. */
 export interface AuditEntry {
   id: string;
   at: string;

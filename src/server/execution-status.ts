@@ -1,7 +1,7 @@
 import type { ExecutionStatus } from '../state/execution-state.js';
 
 /**
- * The API names the durable `suspended` status `waiting` (api.md: an execution "settles" when
+ * The API names the durable `suspended` status `waiting` (docs/http-api.md: an execution "settles" when
  * completed, error, cancelled or waiting); filters accept both spellings.
  */
 export const API_STATUSES = [

@@ -44,7 +44,7 @@ export interface ExecutionView {
   replayOf?: string;
 }
 
-/** The whole view of api.md §4 `GET /v1/executions/{id}`, from the state and its pinned flow. */
+/** The whole view of docs/http-api.md §4 `GET /v1/executions/{id}`, from the state and its pinned flow. */
 export function executionView(
   state: ExecutionState,
   flow: Flow | null,

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { PlaitaError } from '../errors.js';
 
-/** The stable error codes of api.md §3, with their HTTP status. */
+/** The stable error codes of docs/http-api.md §3, with their HTTP status. */
 export const PROBLEM_STATUS = {
   unauthorized: 401,
   forbidden: 403,
@@ -41,7 +41,7 @@ const TITLES: Record<ProblemCode, string> = {
 
 /**
  * A request the server refuses, rendered as `application/problem+json` (RFC 9457) with the
- * stable `code` of api.md §3. Thrown anywhere below a route; the app's error handler renders it.
+ * stable `code` of docs/http-api.md §3. Thrown anywhere below a route; the app's error handler renders it.
  */
 export class ApiProblem extends PlaitaError {
   override readonly name = 'ApiProblem';

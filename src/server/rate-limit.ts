@@ -17,7 +17,7 @@ interface Bucket {
 const IDLE_MS = 60_000;
 
 /**
- * A token bucket per API key (api.md §1 `--rate-limit`, default 50/s, burst 100), per process.
+ * A token bucket per API key (docs/http-api.md §1 `--rate-limit`, default 50/s, burst 100), per process.
  * Over the limit: 429 `rate_limited` with Retry-After.
  */
 export function rateLimit(options: RateLimitOptions): MiddlewareHandler<ServerEnv> {

@@ -5,7 +5,7 @@ import { ApiProblem } from './problem.js';
 
 /**
  * A new execution of the definition `original` pinned (by hash), with its input or an edited
- * one; the new execution records what it replays (api.md §4 replay).
+ * one; the new execution records what it replays (docs/http-api.md §4 replay).
  */
 export async function replayExecution(
   services: Pick<ApiServices, 'flows' | 'control' | 'client'>,

@@ -4,7 +4,7 @@ import type { ServerEnv } from './server-env.js';
 
 const VALID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Every response carries X-Request-Id, echoing a valid incoming one (api.md §3). */
+/** Every response carries X-Request-Id, echoing a valid incoming one (docs/http-api.md §3). */
 export function requestId(): MiddlewareHandler<ServerEnv> {
   return async (c, next) => {
     const incoming = c.req.header('x-request-id');

@@ -90,7 +90,7 @@ export const ExecutionViewSchema = z
   })
   .openapi('Execution');
 
-/** `limit` (default 50, max 500) and an opaque `cursor` (api.md §3). */
+/** `limit` (default 50, max 500) and an opaque `cursor` (docs/http-api.md §3). */
 export const PageQuery = {
   limit: z.coerce.number().int().min(1).max(500).optional(),
   cursor: z.string().min(1).max(2000).optional(),
@@ -112,7 +112,7 @@ export function problems(...statuses: number[]) {
   > = {};
   for (const status of [400, 401, 403, 429, 503, ...statuses])
     out[status] = {
-      description: 'a problem (api.md §3)',
+      description: 'a problem (docs/http-api.md §3)',
       content: { 'application/problem+json': { schema: ProblemSchema } },
     };
   return out;

@@ -24,7 +24,7 @@ export interface Started {
   created: boolean;
 }
 
-/** Execution ids of the API: what every store can hold, never `:` (durable.md §1). */
+/** Execution ids of the API: what every store can hold, never `:` (docs/durable-contract.md §1). */
 export const EXECUTION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 /** How long an idempotency key is remembered. */
 const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
@@ -39,7 +39,7 @@ interface IdempotencyRecord {
 }
 
 /**
- * `POST /v1/executions` (api.md §4): an `Idempotency-Key` or a given `executionId` makes the
+ * `POST /v1/executions` (docs/http-api.md §4): an `Idempotency-Key` or a given `executionId` makes the
  * start idempotent. Of concurrent identical requests exactly one starts the execution (an
  * atomic create in the control store); the others wait for it and get it back (200). The same
  * key with a different request is 409.

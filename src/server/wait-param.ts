@@ -2,7 +2,7 @@ import { ApiProblem } from './problem.js';
 
 const MAX_WAIT_MS = 120_000;
 
-/** `?wait=30s` (api.md §4): `ms`, `s` (the default unit) or `m`, at most two minutes. */
+/** `?wait=30s` (docs/http-api.md §4): `ms`, `s` (the default unit) or `m`, at most two minutes. */
 export function parseWait(raw: string | undefined): number | null {
   if (raw === undefined || raw === '') return null;
   const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(raw);

@@ -1,5 +1,5 @@
 /**
- * The state codec: the ONE way every store turns values into text and back (durable.md §2).
+ * The state codec: the ONE way every store turns values into text and back (docs/durable-contract.md §2).
  *
  * Format: readable JSON. JSON values are written as themselves; anything JSON cannot hold
  * losslessly becomes a tagged node `{"~t": "<tag>", "v": <payload>}`:

@@ -1,5 +1,5 @@
 /**
- * The one record kept per execution (durable.md §1), its defaults, and the schema a loaded
+ * The one record kept per execution (docs/durable-contract.md §1), its defaults, and the schema a loaded
  * record must satisfy. Every store keeps the same fields under the same names.
  */
 import { z } from 'zod';
@@ -41,7 +41,7 @@ export interface NodeTiming {
   durationMs: number | null;
 }
 
-/** An event received before the node that waits for it suspended (durable.md §5 step 4). */
+/** An event received before the node that waits for it suspended (docs/durable-contract.md §5 step 4). */
 export interface InboxEvent {
   eventId: string;
   type: string;
@@ -58,7 +58,7 @@ export interface ExecutionState {
   flowHash: string | null;
   tenantId: string;
   status: ExecutionStatus;
-  /** The checkpoint: `$INPUT`, `$NODE`, `$GLOBAL`, `$LAST_NODE`, ... (flows.md §6.6). */
+  /** The checkpoint: `$INPUT`, `$NODE`, `$GLOBAL`, `$LAST_NODE`, ... (docs/flow-format.md §6.6). */
   context: Record<string, unknown>;
   waiting: WaitingOn | null;
   /** The end node's output, when completed. */

@@ -34,7 +34,7 @@ export class SpecialSegment {
 /** A property name, an array index, or a special step (`null` marks the root itself). */
 export type PathSegment = string | number | SpecialSegment | null;
 
-// The expression language's name characters (flows.md §5.3): node ids read as `$NODE.fetch-user`.
+// The expression language's name characters (docs/flow-format.md §5.3): node ids read as `$NODE.fetch-user`.
 const NAME = /^[A-Za-z0-9_$-]+$/;
 
 /** Renders `root` followed by `segments`; an empty root makes the first name bare (`$NODE.x`). */

@@ -1,7 +1,7 @@
 import type { ErrorRecord } from '../errors.js';
 import type { ExecutionState, ExecutionStatus, WaitingOn } from '../state/execution-state.js';
 
-/** The default tenant: every read and list is scoped by a tenant (durable.md §1). */
+/** The default tenant: every read and list is scoped by a tenant (docs/durable-contract.md §1). */
 export const DEFAULT_TENANT = 'default';
 
 export interface TenantScope {
@@ -80,7 +80,7 @@ export interface Lease {
 }
 
 /**
- * Where executions are kept (durable.md §3). Every implementation passes the same conformance
+ * Where executions are kept (docs/durable-contract.md §3). Every implementation passes the same conformance
  * suite (`test/contracts/execution-store.contract.ts`) and goes through the one state codec.
  *
  * Errors: `StateSerializationError` / `StateTooLargeError` (permanent, nothing written),

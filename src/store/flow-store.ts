@@ -1,6 +1,6 @@
 import type { TenantScope } from './execution-store.js';
 
-/** A stored flow definition: immutable once written (durable.md §3). */
+/** A stored flow definition: immutable once written (docs/durable-contract.md §3). */
 export interface StoredFlow {
   /** SHA-256 of the canonical JSON of `document`. */
   flowHash: string;

@@ -1,5 +1,5 @@
 /**
- * Durations (flows.md §7.6): null/""/0 → no limit; a number or a digit string → milliseconds;
+ * Durations (docs/flow-format.md §7.6): null/""/0 → no limit; a number or a digit string → milliseconds;
  * otherwise ISO 8601 `P[nW][nD][T[nH][nM][nS]]`, the last component may carry a fraction.
  */
 

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 
-/** Top-level `$EXECUTION_ID` when the caller gives none: 32 hex digits (flows.md §5.4). */
+/** Top-level `$EXECUTION_ID` when the caller gives none: 32 hex digits (docs/flow-format.md §5.4). */
 export function randomExecutionId(): string {
   // randomUUID draws from a cached entropy pool: far cheaper per call than randomBytes.
   return randomUUID().replace(/-/g, '');
 }
 
-/** Durable executions (durable.md §1): minted by the client, never contains `:`. */
+/** Durable executions (docs/durable-contract.md §1): minted by the client, never contains `:`. */
 export function newExecutionId(): string {
   return randomUUID();
 }
 
-/** Percent-encodes the separators of derived child ids (flows.md §2.4). */
+/** Percent-encodes the separators of derived child ids (docs/flow-format.md §2.4). */
 export function encodeIdPart(part: string | number): string {
   return String(part).replace(/%/g, '%25').replace(/:/g, '%3A').replace(/\//g, '%2F');
 }

@@ -1,5 +1,5 @@
 /**
- * THE decision (durable.md §5 step 6): what happened while handling one message →
+ * THE decision (docs/durable-contract.md §5 step 6): what happened while handling one message →
  * what state to write and what to do with the message. Pure: no I/O, no clock, no classes
  * checked with instanceof — failures are classified by their `code` and `retryable` fields.
  */

@@ -1,6 +1,6 @@
 import type { WaitingOn } from '../state/execution-state.js';
 
-/** An event as the worker delivers it to a suspended node (flows.md §3.17 envelope). */
+/** An event as the worker delivers it to a suspended node (docs/flow-format.md §3.17 envelope). */
 export interface EventEnvelope {
   event_id: string;
   event_type: string;
@@ -23,7 +23,7 @@ export function envelope(
 }
 
 /**
- * flows.md §3.17 matching: the type equals the node's `event_type`, and each `event_filter`
+ * docs/flow-format.md §3.17 matching: the type equals the node's `event_type`, and each `event_filter`
  * entry (`"a.b.c": value`, a dotted path into the payload; literal value) equals the payload
  * value at that path.
  */

@@ -46,6 +46,10 @@ export class ExecutionDriver {
     public state: ExecutionState,
   ) {}
 
+  #now(): Date {
+    return new Date(this.deps.clock.now());
+  }
+
   readonly #observeBytes = (bytes: number): void =>
     this.deps.metrics?.checkpointBytes.observe(bytes);
 
@@ -114,7 +118,7 @@ export class ExecutionDriver {
       outcome.context,
       null,
       peekNextNode(this.flow, outcome.context),
-      this.deps.now(),
+      this.#now(),
     );
     next.waiting = null;
     if (applied.eventId !== undefined) {
@@ -132,7 +136,7 @@ export class ExecutionDriver {
       {
         ...this.state,
         inbox: [...this.state.inbox, event],
-        updatedAt: this.deps.now().toISOString(),
+        updatedAt: this.#now().toISOString(),
       },
       [],
     );
@@ -141,21 +145,21 @@ export class ExecutionDriver {
 
   async cancel(reason: string): Promise<HandlingResult> {
     await this.cancelTimers();
-    await this.persist(toCancelled(this.state, reason, this.deps.now()), []);
+    await this.persist(toCancelled(this.state, reason, this.#now()), []);
     return { kind: 'cancelled' };
   }
 
   /** Writes a terminal error decided by the decision table (context: the last good checkpoint). */
   async writeError(error: ErrorRecord): Promise<void> {
     await this.cancelTimers();
-    await this.persist(toError(this.state, error, this.deps.now()), []);
+    await this.persist(toError(this.state, error, this.#now()), []);
   }
 
   /** A suspended execution whose timer may not have been enqueued (a crash between save and enqueue). */
   async ensureTimers(): Promise<void> {
     const waiting = this.state.waiting;
     if (this.state.status !== 'suspended' || !waiting?.dueAt) return;
-    const delayMs = Math.max(0, Date.parse(waiting.dueAt) - this.deps.now().getTime());
+    const delayMs = Math.max(0, Date.parse(waiting.dueAt) - this.deps.clock.now());
     const kind =
       this.flow.nodesById.get(waiting.nodeId)?.def.type === 'delay' ? 'delay' : 'timeout';
     const id = timerId(
@@ -228,7 +232,7 @@ export class ExecutionDriver {
 
   /** Persists one step's outcome; returns the handling result when the loop should stop. */
   private async settle(outcome: StepOutcome, fresh: boolean): Promise<HandlingResult | null> {
-    const now = this.deps.now();
+    const now = this.#now();
     if (outcome.status === 'failed') return this.fail(outcome.error);
     // The first step wrote `start` and one node into a context that had none: write it whole.
     const changed = fresh ? null : outcome.changedNodes;

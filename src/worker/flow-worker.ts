@@ -6,6 +6,7 @@ import type { Delivery, TaskQueue } from '../queue/task-queue.js';
 import { DEFAULT_VISIBILITY_TIMEOUT_MS } from '../queue/task-queue.js';
 import type { ExecutionStore } from '../store/execution-store.js';
 import type { FlowStore } from '../store/flow-store.js';
+import { type CancelTimer, type Clock, systemClock } from '../util/clock.js';
 import { getDefaultLogger, type Logger } from '../util/logger.js';
 import { FlowResolver } from './flow-resolver.js';
 import { MessageHandler } from './message-handler.js';
@@ -26,6 +27,12 @@ export interface FlowWorkerOptions extends Partial<Omit<WorkerSettings, 'workerI
   registry?: NodeRegistry;
   /** Passed to every step: functions, env, timeZone, callbackBaseUrl, hooks... */
   engine?: EngineOptions;
+  /**
+   * The worker's time, also given to every step (default `engine.clock`, else the system clock):
+   * lease renewals, state timestamps, durable timers' due times, the drain timeout. The store and
+   * the queue keep their own clocks (docs/stores.md).
+   */
+  clock?: Clock;
   logger?: Logger;
   /**
    * Prometheus metrics (`worker.metrics.registry`). Default: a new WorkerMetrics when the
@@ -67,6 +74,7 @@ export class FlowWorker {
     this.metrics?.observeQueue(options.queue);
     const log = (options.logger ?? getDefaultLogger()).child({ workerId: this.workerId });
     const visibilityTimeoutMs = options.visibilityTimeoutMs ?? DEFAULT_VISIBILITY_TIMEOUT_MS;
+    const clock = options.clock ?? options.engine?.clock ?? systemClock;
     const settings: WorkerSettings = {
       workerId: this.workerId,
       maxDeliveries: options.maxDeliveries ?? 5,
@@ -85,10 +93,11 @@ export class FlowWorker {
         ...options.engine,
         ...(options.registry ? { registry: options.registry } : {}),
         logger: options.engine?.logger ?? log,
+        clock,
       },
       log,
       metrics: this.metrics,
-      now: () => new Date(),
+      clock,
     };
     this.#handler = new MessageHandler(this.#deps);
     this.#concurrency = Math.max(1, options.concurrency ?? 16);
@@ -117,10 +126,15 @@ export class FlowWorker {
     await this.#loop;
     this.#loop = null;
     const drained = Promise.all([...this.#inFlight]).then(() => true);
-    const timedOut = new Promise<false>((resolve) =>
-      setTimeout(() => resolve(false), this.#drainTimeoutMs).unref(),
-    );
-    if (!(await Promise.race([drained, timedOut])))
+    let cancel: CancelTimer = () => undefined;
+    const timedOut = new Promise<false>((resolve) => {
+      cancel = this.#deps.clock.setTimeout(() => resolve(false), this.#drainTimeoutMs, {
+        unref: true,
+      });
+    });
+    const finished = await Promise.race([drained, timedOut]);
+    cancel();
+    if (!finished)
       this.#deps.log.warn(
         { inFlight: this.#inFlight.size },
         'drain timed out; unfinished messages will be redelivered',
@@ -185,9 +199,9 @@ export class FlowWorker {
 
   #pause(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
+      const cancel = this.#deps.clock.setTimeout(resolve, ms);
       this.#wake = () => {
-        clearTimeout(timer);
+        cancel();
         resolve();
       };
     });

@@ -1,9 +1,29 @@
 import { CancelRequestedError, LeaseLostError } from '../errors.js';
 import type { Delivery, TaskQueue } from '../queue/task-queue.js';
 import type { ExecutionStore, Lease } from '../store/execution-store.js';
+import { type CancelTimer, type Clock, systemClock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
 
 const CANCEL_POLL_MS = 1_000;
+
+/** What one handling holds, as the keeper sees it: three questions, each answered by a store or queue. */
+export interface HeldWork {
+  readonly executionId: string;
+  readonly messageId: string;
+  /** Extends the lease by its TTL; false when it is no longer ours. */
+  renewLease(): Promise<boolean>;
+  /** Extends the message's invisibility; false when another consumer reclaimed it. */
+  renewMessage(): Promise<boolean>;
+  isCancelRequested(): Promise<boolean>;
+}
+
+export interface LeaseKeeperOptions {
+  leaseTtlMs: number;
+  visibilityTimeoutMs: number;
+  log: Logger;
+  /** Drives the renewal ticks (default the system clock). */
+  clock?: Clock;
+}
 
 /**
  * Keeps what a worker holds while it works: the execution's lease (renewed every third of
@@ -13,17 +33,16 @@ const CANCEL_POLL_MS = 1_000;
  */
 export class LeaseKeeper {
   readonly #controller = new AbortController();
-  readonly #timers: NodeJS.Timeout[] = [];
+  readonly #cancels: CancelTimer[] = [];
+  readonly #clock: Clock;
   #cancelRequested = false;
+  #stopped = false;
 
   constructor(
-    private readonly store: ExecutionStore,
-    private readonly queue: TaskQueue,
-    readonly lease: Lease,
-    private readonly delivery: Delivery,
-    private readonly consumer: string,
-    private readonly options: { leaseTtlMs: number; visibilityTimeoutMs: number; log: Logger },
+    private readonly held: HeldWork,
+    private readonly options: LeaseKeeperOptions,
   ) {
+    this.#clock = options.clock ?? systemClock;
     this.#every(Math.max(50, Math.floor(options.leaseTtlMs / 3)), () => this.#renewLease());
     // An operator's cancel should land within a second, not a third of the lease TTL.
     this.#every(CANCEL_POLL_MS, () => this.#pollCancel());
@@ -46,7 +65,7 @@ export class LeaseKeeper {
     this.#cancelRequested = true;
     if (!this.#controller.signal.aborted)
       this.#controller.abort(
-        new CancelRequestedError('cancelled by request', { executionId: this.lease.executionId }),
+        new CancelRequestedError('cancelled by request', { executionId: this.held.executionId }),
       );
   }
 
@@ -57,61 +76,85 @@ export class LeaseKeeper {
   }
 
   stop(): void {
-    for (const timer of this.#timers) clearInterval(timer);
-    this.#timers.length = 0;
+    this.#stopped = true;
+    for (const cancel of this.#cancels) cancel();
+    this.#cancels.length = 0;
   }
 
+  /**
+   * Runs `tick` every `ms` until stopped; a tick still running when the next falls due is not
+   * started twice (that beat is skipped).
+   */
   #every(ms: number, tick: () => Promise<void>): void {
+    const slot = this.#cancels.length;
     let running = false;
-    const timer = setInterval(() => {
+    const arm = (): void => {
+      if (this.#stopped) return;
+      this.#cancels[slot] = this.#clock.setTimeout(beat, ms, { unref: true });
+    };
+    const beat = (): void => {
+      arm();
       if (running) return;
       running = true;
       void tick().finally(() => (running = false));
-    }, ms);
-    timer.unref();
-    this.#timers.push(timer);
+    };
+    arm();
   }
 
   async #renewLease(): Promise<void> {
-    const { lease } = this;
+    const { executionId } = this.held;
     try {
-      const held = await this.store.renewLease(lease.executionId, {
-        tenantId: lease.tenantId,
-        owner: lease.owner,
-        generation: lease.generation,
-        ttlMs: this.options.leaseTtlMs,
-      });
-      if (!held) return this.#lose(`lease of ${lease.executionId} was lost`);
+      if (!(await this.held.renewLease())) return this.#lose(`lease of ${executionId} was lost`);
     } catch (error) {
       // A failed renewal is not yet a loss: the lease is valid until its TTL. The next tick retries.
-      this.options.log.warn({ executionId: lease.executionId, err: error }, 'lease renewal failed');
+      this.options.log.warn({ executionId, err: error }, 'lease renewal failed');
     }
   }
 
   async #pollCancel(): Promise<void> {
     if (this.#cancelRequested) return;
-    const { executionId, tenantId } = this.lease;
     try {
-      if (await this.store.isCancelRequested(executionId, { tenantId })) this.markCancelRequested();
+      if (await this.held.isCancelRequested()) this.markCancelRequested();
     } catch (error) {
-      this.options.log.warn({ executionId, err: error }, 'cancel poll failed');
+      this.options.log.warn(
+        { executionId: this.held.executionId, err: error },
+        'cancel poll failed',
+      );
     }
   }
 
   async #renewMessage(): Promise<void> {
+    const { messageId } = this.held;
     try {
-      if (!(await this.queue.renew(this.delivery, this.consumer)))
-        this.#lose(`message ${this.delivery.id} was reclaimed by another consumer`);
+      if (!(await this.held.renewMessage()))
+        this.#lose(`message ${messageId} was reclaimed by another consumer`);
     } catch (error) {
-      this.options.log.warn(
-        { messageId: this.delivery.id, err: error },
-        'message visibility renewal failed',
-      );
+      this.options.log.warn({ messageId, err: error }, 'message visibility renewal failed');
     }
   }
 
   #lose(message: string): void {
     if (!this.#controller.signal.aborted)
-      this.#controller.abort(new LeaseLostError(message, { executionId: this.lease.executionId }));
+      this.#controller.abort(new LeaseLostError(message, { executionId: this.held.executionId }));
   }
+}
+
+/** The keeper's view of a lease in `store` and a delivery claimed by `consumer` from `queue`. */
+export function heldWork(
+  store: ExecutionStore,
+  queue: TaskQueue,
+  lease: Lease,
+  delivery: Delivery,
+  consumer: string,
+  leaseTtlMs: number,
+): HeldWork {
+  const { executionId, tenantId, owner, generation } = lease;
+  return {
+    executionId,
+    messageId: delivery.id,
+    renewLease: () =>
+      store.renewLease(executionId, { tenantId, owner, generation, ttlMs: leaseTtlMs }),
+    renewMessage: () => queue.renew(delivery, consumer),
+    isCancelRequested: () => store.isCancelRequested(executionId, { tenantId }),
+  };
 }

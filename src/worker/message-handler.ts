@@ -8,7 +8,7 @@ import { claimExecution, type Lease } from '../store/execution-store.js';
 import { decide, type Decision, type ExecutionErrorCode, type HandlingResult } from './decide.js';
 import { envelope } from './event-matching.js';
 import { ExecutionDriver } from './execution-driver.js';
-import { LeaseKeeper } from './lease-keeper.js';
+import { heldWork, LeaseKeeper } from './lease-keeper.js';
 import { toRetried, toRunning, unfinishedStarts } from './state-transitions.js';
 import { parseTimerId, visitOf } from './wait-timers.js';
 import type { WorkerDeps } from './worker-deps.js';
@@ -32,6 +32,10 @@ export class MessageHandler {
   #handlings = 0;
 
   constructor(private readonly deps: WorkerDeps) {}
+
+  #now(): Date {
+    return new Date(this.deps.clock.now());
+  }
 
   async handle(delivery: Delivery): Promise<Decision> {
     const handling: Handling = { lease: null, driver: null };
@@ -72,11 +76,7 @@ export class MessageHandler {
     if (isTerminal(state.status) && !(message.kind === 'retry' && state.status === 'error'))
       return { kind: 'already_terminal' };
     const flow = await this.deps.resolver.byHash(state.flowHash, { tenantId: state.tenantId });
-    const keeper = new LeaseKeeper(store, this.deps.queue, lease, delivery, settings.workerId, {
-      leaseTtlMs: settings.leaseTtlMs,
-      visibilityTimeoutMs: settings.visibilityTimeoutMs,
-      log: this.deps.log,
-    });
+    const keeper = this.#keeper(lease, delivery);
     const driver = new ExecutionDriver(this.deps, flow, lease, keeper, state);
     driver.deliveryCount = delivery.deliveryCount;
     handling.driver = driver;
@@ -133,7 +133,7 @@ export class MessageHandler {
       unfinishedStarts(state, nextNode) >= this.deps.settings.maxNodeAttempts
     )
       return { kind: 'crash_loop', nodeId: nextNode };
-    await driver.persist(toRunning(state, nextNode, this.deps.now()), []);
+    await driver.persist(toRunning(state, nextNode, this.#now()), []);
     return driver.run();
   }
 
@@ -145,7 +145,7 @@ export class MessageHandler {
       driver.flow,
       typeof state.context.$EXECUTION_ID === 'string' ? state.context : null,
     );
-    await driver.persist(toRetried(state, nextNode, this.deps.now()), []);
+    await driver.persist(toRetried(state, nextNode, this.#now()), []);
     return driver.run();
   }
 
@@ -162,7 +162,7 @@ export class MessageHandler {
       eventId,
       type,
       data: message.data ?? null,
-      receivedAt: this.deps.now().toISOString(),
+      receivedAt: this.#now().toISOString(),
     });
   }
 
@@ -180,7 +180,7 @@ export class MessageHandler {
     )
       return { kind: 'no_op' };
     if (timer.kind === 'timeout') return driver.resume('timeout', null, {});
-    const now = this.deps.now().getTime();
+    const now = this.deps.clock.now();
     const planned = waiting.dueAt ? Date.parse(waiting.dueAt) : now;
     const payload = {
       node_id: waiting.nodeId,
@@ -296,18 +296,7 @@ export class MessageHandler {
     const flow = await this.deps.resolver
       .byHash(state.flowHash, { tenantId: state.tenantId })
       .catch(() => null);
-    const keeper = new LeaseKeeper(
-      store,
-      this.deps.queue,
-      handling.lease,
-      delivery,
-      settings.workerId,
-      {
-        leaseTtlMs: settings.leaseTtlMs,
-        visibilityTimeoutMs: settings.visibilityTimeoutMs,
-        log: this.deps.log,
-      },
-    );
+    const keeper = this.#keeper(handling.lease, delivery);
     keeper.stop();
     handling.driver = new ExecutionDriver(
       this.deps,
@@ -317,6 +306,18 @@ export class MessageHandler {
       state,
     );
     return handling.driver;
+  }
+
+  /** Renews `lease` and the delivery's invisibility while the handling works. */
+  #keeper(lease: Lease, delivery: Delivery): LeaseKeeper {
+    const { store, queue, settings } = this.deps;
+    const held = heldWork(store, queue, lease, delivery, settings.workerId, settings.leaseTtlMs);
+    return new LeaseKeeper(held, {
+      leaseTtlMs: settings.leaseTtlMs,
+      visibilityTimeoutMs: settings.visibilityTimeoutMs,
+      log: this.deps.log,
+      clock: this.deps.clock,
+    });
   }
 
   /** Gives the lease back (once; idempotent by owner + generation). */

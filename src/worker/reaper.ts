@@ -11,7 +11,7 @@ export interface ReapOptions {
 }
 
 /**
- * `plaita reap` (durable.md §6): finds `running` (and `queued`) executions with no lease and no
+ * `plaita reap` (docs/durable-contract.md §6): finds `running` (and `queued`) executions with no lease and no
  * progress for `idle`, and re-enqueues `run` so they continue from their checkpoint. It never
  * throws progress away; repeated crashes end in `node_crash_loop` at the worker.
  */

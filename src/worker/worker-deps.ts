@@ -1,6 +1,7 @@
 import type { EngineOptions } from '../engine/engine-options.js';
 import type { TaskQueue } from '../queue/task-queue.js';
 import type { ExecutionStore } from '../store/execution-store.js';
+import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
 import type { FlowResolver } from './flow-resolver.js';
 import type { WorkerMetrics } from './worker-metrics.js';
@@ -28,5 +29,6 @@ export interface WorkerDeps {
   engine: EngineOptions;
   log: Logger;
   metrics: WorkerMetrics | null;
-  now: () => Date;
+  /** The worker's clock, shared with the engine (`engine.clock`): state timestamps, due times, leases. */
+  clock: Clock;
 }

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { type ControlStore, PLATFORM_TENANT } from '../store/control-store.js';
 import type { Logger } from '../util/logger.js';
 
-/** What a worker says of itself (api.md §4 `GET /v1/workers`). */
+/** What a worker says of itself (docs/http-api.md §4 `GET /v1/workers`). */
 export interface WorkerBeat {
   id: string;
   host: string;

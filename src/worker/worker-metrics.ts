@@ -6,7 +6,7 @@ import { loadOptionalPeer } from '../util/optional-peer.js';
 
 type PromClient = typeof PromClientModule;
 
-/** Prometheus metrics of a worker process (durable.md §7). One registry per worker. */
+/** Prometheus metrics of a worker process (docs/durable-contract.md §7). One registry per worker. */
 export class WorkerMetrics {
   readonly registry: Registry;
   readonly messages: Counter<'outcome' | 'kind'>;

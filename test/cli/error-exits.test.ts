@@ -1,5 +1,5 @@
 /**
- * Every expected failure is a typed error with contract.md's exit code and a one-line message:
+ * Every expected failure is a typed error with docs/public-surface.md's exit code and a one-line message:
  * 2 bad usage, input or configuration; 3 a service that cannot be reached. Never a stack trace,
  * never "internal error".
  */

@@ -1,5 +1,5 @@
 /**
- * THE conformance suite of `ExecutionStore` (durable.md §3): every backend runs this one
+ * THE conformance suite of `ExecutionStore` (docs/durable-contract.md §3): every backend runs this one
  * function from a few-line test file, e.g.
  *
  *   describeExecutionStore('sqlite', (options) => new SqliteExecutionStore({ path, ...options }));

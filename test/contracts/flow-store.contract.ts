@@ -1,5 +1,5 @@
 /**
- * THE conformance suite of `FlowStore` (durable.md §3): run by a few lines per backend. The
+ * THE conformance suite of `FlowStore` (docs/durable-contract.md §3): run by a few lines per backend. The
  * factory returns a store (closed by the suite after each test); stores may share a backend,
  * the suite uses random flow ids and tenant ids.
  */

@@ -104,7 +104,7 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** A context shaped like the engine's checkpoint (flows.md §6.6) with these node results. */
+/** A context shaped like the engine's checkpoint (docs/flow-format.md §6.6) with these node results. */
 export function checkpointContext(
   nodes: Record<string, unknown>,
   extra: Record<string, unknown> = {},

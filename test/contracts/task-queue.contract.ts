@@ -27,7 +27,7 @@ const run = (executionId: string): TaskMessage => ({
 const executionOf = (d: Delivery): string =>
   d.parsed.ok ? d.parsed.message.executionId : `malformed:${d.payload}`;
 
-/** The conformance suite every TaskQueue passes (durable.md §4). */
+/** The conformance suite every TaskQueue passes (docs/durable-contract.md §4). */
 export function describeTaskQueue(
   name: string,
   factory: () => Promise<TaskQueueHarness>,

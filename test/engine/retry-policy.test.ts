@@ -15,7 +15,7 @@ import { LocalQueue } from '../../src/queue/local/local-queue.js';
 import { MemoryFlowStore } from '../../src/store/memory/memory-flow-store.js';
 import { FlowWorker } from '../../src/worker/flow-worker.js';
 
-// contract.md: node authors throw TerminalError (never retried) or RetryableError({retryAfterMs})
+// docs/public-surface.md: node authors throw TerminalError (never retried) or RetryableError({retryAfterMs})
 // (retried after that delay instead of the handler's own).
 
 function counting(type: string, fail: (attempt: number) => Error | null) {

@@ -1,19 +1,20 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FunctionCallError } from '../../src/expression/errors.js';
 import { evaluateValue } from '../../src/expression/evaluate.js';
 import { defaultFunctions } from '../../src/expression/function-registry.js';
-import { setClock } from '../../src/expression/functions/datetime.js';
+import { FakeClock } from '../../src/util/fake-clock.js';
 import { makeScope } from './make-scope.js';
 
 /** Tuesday 2024-03-05 14:07:09.123 UTC (a leap year; New York is still on EST). */
 const INSTANT = Date.UTC(2024, 2, 5, 14, 7, 9, 123);
 
 function at(epochMs: number, expression: string, timeZone?: string): unknown {
-  setClock(() => epochMs);
-  return evaluateValue(expression, makeScope({}, timeZone === undefined ? {} : { timeZone }));
+  const clock = new FakeClock(epochMs);
+  return evaluateValue(
+    expression,
+    makeScope({}, timeZone === undefined ? { clock } : { timeZone, clock }),
+  );
 }
-
-afterEach(() => setClock());
 
 describe('now', () => {
   it('formats the current time in the scope time zone, default layout', () => {
@@ -76,14 +77,14 @@ describe('today', () => {
 
 describe('registration', () => {
   it('keeps reading the scope time zone from a copied registry', () => {
-    setClock(() => INSTANT);
-    const scope = makeScope({}, { functions: defaultFunctions.copy(), timeZone: 'Asia/Tokyo' });
+    const scope = makeScope(
+      {},
+      { functions: defaultFunctions.copy(), timeZone: 'Asia/Tokyo', clock: new FakeClock(INSTANT) },
+    );
     expect(evaluateValue("$F.now('%H')", scope)).toBe('23');
   });
 
-  it('restores the system clock', () => {
-    setClock(() => 0);
-    setClock();
+  it('reads the system clock when the scope has none', () => {
     const year = Number(evaluateValue("$F.now('%Y')", makeScope({}, { timeZone: 'UTC' })));
     expect(year).toBeGreaterThanOrEqual(2024);
   });

@@ -2,6 +2,7 @@ import { evaluateValue } from '../../src/expression/evaluate.js';
 import { defaultFunctions } from '../../src/expression/function-registry.js';
 import type { FunctionRegistry } from '../../src/expression/function-registry.js';
 import type { Context, EvaluationScope } from '../../src/expression/scope.js';
+import type { Clock } from '../../src/util/clock.js';
 
 export interface TestScope extends EvaluationScope {
   context: Context;
@@ -15,6 +16,7 @@ export function makeScope(
     functions?: FunctionRegistry;
     parent?: EvaluationScope;
     timeZone?: string;
+    clock?: Clock;
     beforeMutation?: () => void;
   } = {},
 ): TestScope {
@@ -24,6 +26,7 @@ export function makeScope(
     functions: extra.functions ?? defaultFunctions,
     parent: extra.parent,
     timeZone: extra.timeZone,
+    clock: extra.clock,
     warnings,
     warn: (message: string) => warnings.push(message),
     ...(extra.beforeMutation === undefined ? {} : { beforeMutation: extra.beforeMutation }),

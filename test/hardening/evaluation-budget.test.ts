@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FlowError, parseFlow, runFlow } from '../../src/index.js';
 
 // Issue 7 item 2: a `$…` string in input data is evaluated when a flow walks into it
-// (flows.md §5.5). Short hostile strings must not hold the event loop past the node's time:
+// (docs/flow-format.md §5.5). Short hostile strings must not hold the event loop past the node's time:
 // each evaluation runs on a budget derived from the node's remaining time, and running out
 // is a node error of type `expression_budget`.
 

@@ -6,7 +6,7 @@ import * as redis from '../../src/redis.js';
 import * as sqlite from '../../src/sqlite.js';
 import * as worker from '../../src/worker.js';
 
-/** The value exports contract.md lists for the package root. */
+/** The value exports docs/public-surface.md lists for the package root. */
 const CONTRACT = [
   'parseFlow',
   'loadFlowFile',

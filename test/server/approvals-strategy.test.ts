@@ -17,7 +17,7 @@ const D = 'd@x';
 const yes = (approver: string): Vote => ({ approver, decision: 'approve' });
 const no = (approver: string): Vote => ({ approver, decision: 'reject' });
 
-/** api.md §4 strategies, one row per line: strategy, approvers, votes (oldest first) → outcome. */
+/** docs/http-api.md §4 strategies, one row per line: strategy, approvers, votes (oldest first) → outcome. */
 const TABLE: Array<[string, ApprovalStrategy, string[], Vote[], ApprovalOutcome]> = [
   ['any: nothing before the first vote', 'any', [A, B], [], pending],
   ['any: the first vote approves', 'any', [A, B], [yes(B)], approve],

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Scheduler } from '../../src/server/schedules/scheduler.js';
+import { FakeClock } from '../../src/util/fake-clock.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { type ApiHarness, body, startApi } from './support/api-harness.js';
 
@@ -112,6 +113,40 @@ describe('schedules', () => {
     expect(after.items).toHaveLength(3);
     const read = await body<Schedule>(await api.fetch(`/v1/schedules/${schedule.id}`));
     expect(read.lastRunAt).toBe(new Date(firstSlot + 70_000).toISOString());
+  });
+
+  it('a running scheduler paces itself on its clock: a fake clock fires slots without sleeping', async () => {
+    const schedule = await createSchedule({ cron: '0 * * * *' });
+    const created = Date.parse(
+      (await body<{ createdAt: string }>(await api.fetch(`/v1/schedules/${schedule.id}`)))
+        .createdAt,
+    );
+    const clock = new FakeClock(created);
+    const scheduler = new Scheduler(api.app.services, { log: silentLogger, clock, tickMs: 60_000 });
+    scheduler.start();
+    try {
+      const count = async (): Promise<number> =>
+        (await body<{ items: unknown[] }>(await api.fetch('/v1/executions?flowId=echo'))).items
+          .length;
+      // Three hours of fake time, one tick a minute: three hourly slots, each fired once. A tick
+      // re-arms itself when its store calls finish (real time), so time moves a minute at a
+      // time until the slot's execution shows up, never past the next slot.
+      for (let hour = 0; hour < 3; hour += 1) {
+        const slot = (Math.floor(clock.now() / 3_600_000) + 1) * 3_600_000;
+        await clock.advanceTo(slot);
+        for (let minute = 0; minute < 30 && (await count()) < hour + 1; minute += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          await clock.advance(60_000);
+        }
+        expect(await count()).toBe(hour + 1);
+      }
+      const read = await body<Schedule>(await api.fetch(`/v1/schedules/${schedule.id}`));
+      expect(Date.parse(read.lastRunAt ?? '')).toBe(
+        Math.floor(clock.now() / 3_600_000) * 3_600_000,
+      );
+    } finally {
+      await scheduler.stop();
+    }
   });
 
   it('overlap: skip passes a slot while the last run has not settled', async () => {

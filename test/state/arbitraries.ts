@@ -140,7 +140,7 @@ const codable = fc.letrec<Codable>((tie) => ({
 /** Any value the codec must round-trip losslessly. */
 export const codableValue: fc.Arbitrary<unknown> = codable.value;
 
-/** A checkpoint-shaped context (flows.md §6.6) whose node results are arbitrary codable values. */
+/** A checkpoint-shaped context (docs/flow-format.md §6.6) whose node results are arbitrary codable values. */
 export const codableContext: fc.Arbitrary<Record<string, unknown>> = fc
   .record({
     input: codableValue,

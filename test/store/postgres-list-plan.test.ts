@@ -1,5 +1,5 @@
 /**
- * Every list filter is served by an index (durable.md §3): EXPLAIN of the exact statements the
+ * Every list filter is served by an index (docs/durable-contract.md §3): EXPLAIN of the exact statements the
  * store runs, on 20,000 seeded executions, with the planner's default settings (no
  * `enable_seqscan = off`): each branch is an index scan on the filter's index, walked backwards
  * in order and stopped after `limit + 1` rows, so no Sort and no Seq Scan.

@@ -25,7 +25,7 @@ const terminal = (
   ...(reason ? { reason } : {}),
 });
 
-/** durable.md §5 step 6, one row per line: what happened → state written + message action. */
+/** docs/durable-contract.md §5 step 6, one row per line: what happened → state written + message action. */
 const TABLE: Array<
   [string, HandlingResult, { deliveryCount: number; maxDeliveries: number }, Decision]
 > = [

@@ -5,7 +5,7 @@ import type { CommandContext } from '../command-context.js';
 import { type DurableFlags, withDurableOptions, withRuntime } from '../durable-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
 
-/** `plaita keys create|list|revoke` (api.md §2): API keys in the store the server uses. */
+/** `plaita keys create|list|revoke` (docs/http-api.md §2): API keys in the store the server uses. */
 export function registerKeys(program: Command, context: CommandContext): void {
   const keys = program.command('keys').description('API keys of `plaita serve`');
   withDurableOptions(

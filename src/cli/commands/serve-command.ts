@@ -29,7 +29,7 @@ interface ServeFlags extends DurableFlags {
 
 const env = process.env;
 
-/** `plaita serve` (api.md §1): the HTTP API and the console, embedded by default. */
+/** `plaita serve` (docs/http-api.md §1): the HTTP API and the console, embedded by default. */
 export function registerServe(program: Command, context: CommandContext): void {
   withDurableOptions(
     program

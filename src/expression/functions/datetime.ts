@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../../util/clock.js';
 import type { CallInfo } from '../call-info.js';
 import type { FunctionRegistry } from '../function-registry.js';
 import { callError, stringArg } from './arguments.js';
@@ -6,19 +7,14 @@ import { localTime } from './local-time.js';
 import type { LocalTime } from './strftime.js';
 import { strftime } from './strftime.js';
 
-const systemClock = (): number => Date.now();
-let clock: () => number = systemClock;
-
-/** Replaces the clock `now`/`today` read (epoch milliseconds); no argument restores the system clock. */
-export function setClock(next?: () => number): void {
-  clock = next ?? systemClock;
-}
-
-function format(fn: string, timeZone: string | undefined, fmt: unknown, dateOnly: boolean): string {
+/** `now`/`today` read the evaluation's clock and zone (the scope, as call info). */
+function format(fn: string, info: CallInfo | undefined, fmt: unknown, dateOnly: boolean): string {
   const pattern = stringArg(fn, fmt, 1);
+  const timeZone = info?.timeZone;
+  const clock: Clock = info?.clock ?? systemClock;
   let time: LocalTime;
   try {
-    time = localTime(clock(), timeZone);
+    time = localTime(clock.now(), timeZone);
   } catch (error) {
     throw callError(fn, `invalid time zone ${JSON.stringify(timeZone)}`, error);
   }
@@ -31,11 +27,11 @@ function format(fn: string, timeZone: string | undefined, fmt: unknown, dateOnly
 }
 
 function now(this: CallInfo | undefined, fmt: unknown = '%Y-%m-%d %H:%M:%S'): string {
-  return format('now', this?.timeZone, fmt, false);
+  return format('now', this, fmt, false);
 }
 
 function today(this: CallInfo | undefined, fmt: unknown = '%Y-%m-%d'): string {
-  return format('today', this?.timeZone, fmt, true);
+  return format('today', this, fmt, true);
 }
 
 export function registerDatetimeFunctions(registry: FunctionRegistry): void {

@@ -32,7 +32,7 @@ const MONTHS = [
 
 const pad = (value: number, width = 2): string => String(value).padStart(width, '0');
 
-/** The directives of flows.md §5.8 (English names; `%z`/`%Z` empty: the time is zone-less). */
+/** The directives of docs/flow-format.md §5.8 (English names; `%z`/`%Z` empty: the time is zone-less). */
 const DIRECTIVES: ReadonlyMap<string, (t: LocalTime) => string> = new Map([
   ['Y', (t: LocalTime) => pad(t.year, 4)],
   ['y', (t: LocalTime) => pad(t.year % 100)],

@@ -4,7 +4,7 @@ import type { RootRead } from './expression-checker.js';
 import type { FlowIssue } from './flow-issue.js';
 import { type FlowScope, pathTo } from './flow-scope.js';
 
-/** flows.md §5.4: exposing a secret-looking variable puts it in every checkpoint. */
+/** docs/flow-format.md §5.4: exposing a secret-looking variable puts it in every checkpoint. */
 export function exposeEnvIssues(scope: FlowScope): FlowIssue[] {
   const doc = scope.flow.document;
   const key = doc.exposeEnv !== undefined && doc.exposeEnv !== null ? 'exposeEnv' : 'expose_env';

@@ -3,7 +3,7 @@ import { isTruthy } from '../../expression/values.js';
 import { pathTo, pickKey } from './flow-scope.js';
 
 /**
- * How a node evaluates a field. `value`: flows.md §5.1, every string leaf of arrays and objects
+ * How a node evaluates a field. `value`: docs/flow-format.md §5.1, every string leaf of arrays and objects
  * (conditions' `field`/`value` too, §4). `service`: §3.17, only a top-level string starting with
  * `$`, and a failure keeps the raw text instead of failing the node.
  */
@@ -110,7 +110,7 @@ const collectionOnly: SiteReader = (s) => s.field('collection');
 const inputOnly: SiteReader = (s) => s.field('input');
 
 /**
- * The fields each built-in type evaluates (flows.md §3, checked against src/nodes/**). Fields
+ * The fields each built-in type evaluates (docs/flow-format.md §3, checked against src/nodes/**). Fields
  * absent here are not evaluated: `type`, `id`, `name`, `desc`, `next`, `else_next`, branch
  * names and targets, handlers, a `mock`'s `value`, `event_filter`, type schemas…
  */

@@ -10,7 +10,7 @@ import type { EvaluatedSite } from './evaluated-sites.js';
 import type { FlowIssue, IssueCode, IssueSeverity } from './flow-issue.js';
 import { pathTo } from './flow-scope.js';
 
-/** The roots every execution context has (flows.md §5.4; `$FLOW` is the alias of `$FLOW_ID`). */
+/** The roots every execution context has (docs/flow-format.md §5.4; `$FLOW` is the alias of `$FLOW_ID`). */
 const CONTEXT_ROOTS = [
   '$INPUT',
   '$NODE',

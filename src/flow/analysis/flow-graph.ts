@@ -1,7 +1,7 @@
 import type { Flow, LoadedNode } from '../flow.js';
 
 /**
- * The ids a node can hand over to (flows.md §2.2): none after an `end`; `next` for a
+ * The ids a node can hand over to (docs/flow-format.md §2.2): none after an `end`; `next` for a
  * non-branching node; every declared target for a branching one. Ids naming no node included.
  */
 export function successorIds(node: LoadedNode): string[] {

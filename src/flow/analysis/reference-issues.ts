@@ -13,7 +13,7 @@ export interface ReferenceSite {
   readonly nodeId: string;
 }
 
-/** flows.md §3.8: `flow_id` · `flowID`, `flow_version` · `flowVersion` (first spelling wins). */
+/** docs/flow-format.md §3.8: `flow_id` · `flowID`, `flow_version` · `flowVersion` (first spelling wins). */
 export function referenceSite(
   node: LoadedNode,
   raw: Record<string, unknown>,

@@ -18,7 +18,7 @@ interface NodeSite {
 type Finding = Omit<FlowIssue, 'nodeId'>;
 
 /**
- * flows.md §2.2 checked ahead of time: a node with nowhere to go, or a target naming no node,
+ * docs/flow-format.md §2.2 checked ahead of time: a node with nowhere to go, or a target naming no node,
  * fails the run (`flow_error` / `node_not_found`) when it is reached. The escape hatch — an
  * errorHandler `continue`/`continue-with` on a node without successor — ends the run
  * successfully instead, so there it is only a warning.

@@ -5,7 +5,7 @@ export class ChildInputTypeError extends Error {
   override readonly name = 'ChildInputTypeError';
 }
 
-/** flows.md §3.7: a child flow that declares `inputType` gets only matching (evaluated) input. */
+/** docs/flow-format.md §3.7: a child flow that declares `inputType` gets only matching (evaluated) input. */
 export function checkChildInput(flow: Flow, input: unknown): void {
   if (flow.inputType && !matchesType(flow.inputType, input)) {
     throw new ChildInputTypeError(

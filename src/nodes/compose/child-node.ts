@@ -3,7 +3,7 @@ import { builtinNode, pick } from '../builtin-node.js';
 import { childFlowOf } from '../iterate/collection.js';
 import { checkChildInput } from './child-input.js';
 
-/** flows.md §3.7: runs the embedded flow with the evaluated `input`; result: its result. */
+/** docs/flow-format.md §3.7: runs the embedded flow with the evaluated `input`; result: its result. */
 export const childNode = builtinNode({
   type: 'child',
   schema: z.looseObject({

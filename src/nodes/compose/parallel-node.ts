@@ -23,7 +23,7 @@ const branchShape = z.looseObject({
 });
 
 /**
- * flows.md §3.14: selected branches start together as child executions. Join branches are
+ * docs/flow-format.md §3.14: selected branches start together as child executions. Join branches are
  * awaited (a failure becomes a sentinel slot, not a node error); the rest run in the
  * background, best effort, failures only logged.
  */

@@ -6,7 +6,7 @@ export class FlowNotResolvedError extends Error {
   override readonly name = 'FlowNotResolvedError';
 }
 
-/** flows.md §3.8: a child flow obtained from the host's resolver by id and version. */
+/** docs/flow-format.md §3.8: a child flow obtained from the host's resolver by id and version. */
 export const referenceNode = builtinNode({
   type: 'reference',
   schema: z.looseObject({

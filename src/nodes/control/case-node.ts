@@ -8,7 +8,7 @@ const caseShape = z.looseObject({
   name: z.string().nullable().optional(),
 });
 
-/** flows.md §3.6: the first case whose value equals the target wins; no match → `default`. */
+/** docs/flow-format.md §3.6: the first case whose value equals the target wins; no match → `default`. */
 export const caseNode = builtinNode({
   type: 'case',
   branching: true,

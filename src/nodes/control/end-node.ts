@@ -9,7 +9,7 @@ const errorShape = z.looseObject({
   message: z.string().nullable().optional(),
 });
 
-/** flows.md §3.2: success → the evaluated output; nop → null; error → a business failure. */
+/** docs/flow-format.md §3.2: success → the evaluated output; nop → null; error → a business failure. */
 export const endNode = builtinNode({
   type: 'end',
   schema: z.looseObject({

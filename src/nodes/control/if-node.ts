@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { builtinNode } from '../builtin-node.js';
 
-/** flows.md §3.5: `next` (default the literal id "true") when the condition matches, else `else_next` ("false"). */
+/** docs/flow-format.md §3.5: `next` (default the literal id "true") when the condition matches, else `else_next` ("false"). */
 export const ifNode = builtinNode({
   type: 'if',
   branching: true,

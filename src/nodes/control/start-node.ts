@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { builtinNode } from '../builtin-node.js';
 
-/** flows.md §3.1: the entry; result null. */
+/** docs/flow-format.md §3.1: the entry; result null. */
 export const startNode = builtinNode({
   type: 'start',
   schema: z.looseObject({}),

@@ -22,7 +22,7 @@ const branchShape = z.looseObject({
 });
 
 /**
- * flows.md §3.4: branches tried by descending priority (ties keep document order); the first
+ * docs/flow-format.md §3.4: branches tried by descending priority (ties keep document order); the first
  * whose condition matches wins, else the first default; the result is the winner's target.
  */
 export const switchNode = builtinNode({

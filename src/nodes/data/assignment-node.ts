@@ -14,7 +14,7 @@ export class OutputTypeMismatchError extends Error {
 }
 
 /**
- * flows.md §3.3: one upstreamOutput entry → its value; several → the entry whose upstream is
+ * docs/flow-format.md §3.3: one upstreamOutput entry → its value; several → the entry whose upstream is
  * `$LAST_NODE` (none → []); otherwise `output` (0, false and "" are values); the evaluated
  * result must match `outputType` when one is declared.
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { builtinNode } from '../builtin-node.js';
 
-/** flows.md §3.15: `value` verbatim, never evaluated. */
+/** docs/flow-format.md §3.15: `value` verbatim, never evaluated. */
 export const mockNode = builtinNode({
   type: 'mock',
   schema: z.looseObject({ value: z.unknown().optional() }),

@@ -18,7 +18,7 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 /** Methods the WHATWG fetch refuses to send at all. */
 export const FETCH_FORBIDDEN_METHODS: ReadonlySet<HttpMethod> = new Set(['CONNECT', 'TRACE']);
 
-/** The evaluated inputs of one request (flows.md §3.16). */
+/** The evaluated inputs of one request (docs/flow-format.md §3.16). */
 export interface RequestParts {
   url: unknown;
   method: HttpMethod;

@@ -1,7 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 import { isSpecialAddress } from './special-address.js';
 
-/** A request refused by the node's host policy (flows.md §3.16); the node reports it as 1002. */
+/** A request refused by the node's host policy (docs/flow-format.md §3.16); the node reports it as 1002. */
 export class HostPolicyError extends Error {
   override readonly name = 'HostPolicyError';
 }

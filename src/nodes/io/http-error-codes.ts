@@ -1,4 +1,4 @@
-/** flows.md §3.16: the http node's NodeError codes, surfaced as `cause.code` (§7.1). */
+/** docs/flow-format.md §3.16: the http node's NodeError codes, surfaced as `cause.code` (§7.1). */
 export const HttpErrorCode = {
   /** The request could not be built: an expression failed, the URL is invalid. */
   requestNotBuilt: 1001,

@@ -49,7 +49,7 @@ export interface HttpFields {
   failOnStatus: boolean;
 }
 
-/** flows.md §3.16: one HTTP exchange; errors 1001 (build), 1002 (send), 1003 (response). */
+/** docs/flow-format.md §3.16: one HTTP exchange; errors 1001 (build), 1002 (send), 1003 (response). */
 export const httpNode = builtinNode({
   type: 'http',
   schema: z.looseObject({

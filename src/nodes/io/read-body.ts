@@ -2,7 +2,7 @@ import { TextDecoder } from 'node:util';
 import { readLimitedBody } from './read-limited-body.js';
 
 /**
- * The response body as the node's result (flows.md §3.16): parsed JSON when the text parses,
+ * The response body as the node's result (docs/flow-format.md §3.16): parsed JSON when the text parses,
  * else the text. The text is decoded with the charset the response declares (Python clients
  * do the same), UTF-8 when it declares none or one we do not know. At most `limitBytes` are
  * read (ResponseTooLargeError beyond).

@@ -21,7 +21,7 @@ export interface SendOptions {
   ca?: string;
 }
 
-/** The final response of an exchange, body read (flows.md §3.16 `$NODE.<id>` during `output`). */
+/** The final response of an exchange, body read (docs/flow-format.md §3.16 `$NODE.<id>` during `output`). */
 export interface HttpResponseData {
   status: number;
   statusText: string;

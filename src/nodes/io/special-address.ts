@@ -1,7 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * IPv4 ranges `blockPrivateNetworks` refuses: flows.md §3.16's list, plus the ranges nothing
+ * IPv4 ranges `blockPrivateNetworks` refuses: docs/flow-format.md §3.16's list, plus the ranges nothing
  * legitimate is reached at (IANA special-purpose registry): documentation, multicast,
  * reserved and broadcast. A flow has no business sending a request to any of them.
  */

@@ -8,7 +8,7 @@ export class CollectionTypeError extends Error {
   override readonly name = 'CollectionTypeError';
 }
 
-/** flows.md §3.9: array items; a string's characters; an object's keys; anything else fails. */
+/** docs/flow-format.md §3.9: array items; a string's characters; an object's keys; anything else fails. */
 export function iterableItems(collection: unknown): unknown[] {
   if (Array.isArray(collection)) return collection;
   if (typeof collection === 'string') return Array.from(collection);

@@ -3,7 +3,7 @@ import { isTruthy } from '../../expression/values.js';
 import { builtinNode } from '../builtin-node.js';
 import { childFlowOf, collectionShape, evaluateItems, loadChildFlow } from './collection.js';
 
-/** flows.md §3.12: the items whose child result is truthy (Python truthiness, §5.7). */
+/** docs/flow-format.md §3.12: the items whose child result is truthy (Python truthiness, §5.7). */
 export const filterNode = builtinNode({
   type: 'filter',
   schema: z.looseObject(collectionShape),
@@ -24,7 +24,7 @@ export const filterNode = builtinNode({
   },
 });
 
-/** flows.md §3.12: the first item whose child result is truthy, else null. */
+/** docs/flow-format.md §3.12: the first item whose child result is truthy, else null. */
 export const findNode = builtinNode({
   type: 'find',
   schema: z.looseObject(collectionShape),

@@ -3,7 +3,7 @@ import { builtinNode } from '../builtin-node.js';
 import { childFlowOf, collectionShape, evaluateItems, loadChildFlow } from './collection.js';
 
 /**
- * flows.md §3.9: runs the child per item with `{item, index}`. A condition, checked after
+ * docs/flow-format.md §3.9: runs the child per item with `{item, index}`. A condition, checked after
  * each iteration with `$LOOP-ITEM`, `$LOOP-INDEX` and `$LOOP-RESULT`, keeps the loop going
  * while it matches. Result: the last child result.
  */

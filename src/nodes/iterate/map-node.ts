@@ -12,7 +12,7 @@ interface MapFields {
 }
 
 /**
- * flows.md §3.11: child results in input order. Concurrent children run at most
+ * docs/flow-format.md §3.11: child results in input order. Concurrent children run at most
  * `maxConcurrent` at a time; the first failure fails the node and aborts the siblings.
  */
 export const mapNode = builtinNode({

@@ -7,7 +7,7 @@ export class EmptyReduceError extends Error {
 }
 
 /**
- * flows.md §3.13: folds the collection through the child. Without `initial` the first item
+ * docs/flow-format.md §3.13: folds the collection through the child. Without `initial` the first item
  * seeds the accumulator. The child sees `{first: acc, second: item}`, or `[acc, item]` when its
  * `inputType` is an array.
  */

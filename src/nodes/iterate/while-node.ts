@@ -18,7 +18,7 @@ export class IterationLimitError extends Error {
 }
 
 /**
- * flows.md §3.10: before each round the condition sees `$LOOP-ITEM` (the previous result) and
+ * docs/flow-format.md §3.10: before each round the condition sees `$LOOP-ITEM` (the previous result) and
  * `$LOOP-INDEX`; the loop stops when it does not match or at `maxIterations`. Without a
  * condition exactly one round runs.
  */

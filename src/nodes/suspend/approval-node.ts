@@ -18,7 +18,7 @@ interface ApprovalFields {
   notificationConfig: Record<string, unknown>;
 }
 
-/** flows.md §3.18 `approval`: waits for `approval_decision` from the approval service. */
+/** docs/flow-format.md §3.18 `approval`: waits for `approval_decision` from the approval service. */
 export const approvalNode = builtinNode({
   type: 'approval',
   suspending: true,
@@ -52,7 +52,7 @@ export const approvalNode = builtinNode({
   }),
   async run(ctx) {
     const d = ctx.def;
-    const now = Date.now();
+    const now = ctx.clock.now();
     const approvers = await resolveList(ctx, d.approvers);
     return serviceState(
       ctx,

@@ -6,7 +6,7 @@ const UNIT_MS = { seconds: 1000, minutes: 60_000, hours: 3_600_000, days: 86_400
 type DelayUnit = keyof typeof UNIT_MS;
 const DEFAULT_DELAY = 60;
 
-/** flows.md §3.18 `delay`: a durable timer; the host fires `delay_trigger` at `trigger_timestamp`. */
+/** docs/flow-format.md §3.18 `delay`: a durable timer; the host fires `delay_trigger` at `trigger_timestamp`. */
 export const delayNode = builtinNode({
   type: 'delay',
   suspending: true,
@@ -30,7 +30,7 @@ export const delayNode = builtinNode({
   async run(ctx) {
     const amount = toNumber(await serviceValue(ctx, ctx.def.delaySeconds));
     const delayMs = Math.round(amount * UNIT_MS[ctx.def.delayUnit]);
-    const now = Date.now();
+    const now = ctx.clock.now();
     return serviceState(
       ctx,
       ctx.def.eventType,
@@ -42,7 +42,7 @@ export const delayNode = builtinNode({
   resume: resumeSuspended,
 });
 
-/** A failing or non-numeric amount means 60 (flows.md §3.18). */
+/** A failing or non-numeric amount means 60 (docs/flow-format.md §3.18). */
 function toNumber(value: unknown): number {
   const n =
     typeof value === 'number'

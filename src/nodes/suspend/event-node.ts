@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { builtinNode } from '../builtin-node.js';
 import { pendingState, resumeSuspended } from './suspend-state.js';
 
-/** flows.md §3.18 `event`: waits for an event of `event_type` matching `event_filter`. */
+/** docs/flow-format.md §3.18 `event`: waits for an event of `event_type` matching `event_filter`. */
 export const eventNode = builtinNode({
   type: 'event',
   suspending: true,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { builtinNode, enumField } from '../builtin-node.js';
 import { resumeSuspended, serviceState, serviceValue } from './suspend-state.js';
 
-/** flows.md §3.18 `http_callback`: waits for a callback request; the token is stored in the checkpoint. */
+/** docs/flow-format.md §3.18 `http_callback`: waits for a callback request; the token is stored in the checkpoint. */
 export const httpCallbackNode = builtinNode({
   type: 'http_callback',
   suspending: true,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { builtinNode, enumField } from '../builtin-node.js';
 import { resumeSuspended, serviceState, serviceValue } from './suspend-state.js';
 
-/** flows.md §3.18 `kafka_queue`: waits for a message a Kafka consumer service publishes. */
+/** docs/flow-format.md §3.18 `kafka_queue`: waits for a message a Kafka consumer service publishes. */
 export const kafkaQueueNode = builtinNode({
   type: 'kafka_queue',
   suspending: true,

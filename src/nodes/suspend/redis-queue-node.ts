@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { builtinNode, enumField } from '../builtin-node.js';
 import { resumeSuspended, serviceState, serviceValue } from './suspend-state.js';
 
-/** flows.md §3.18 `redis_queue`: waits for a message a Redis listener service publishes. */
+/** docs/flow-format.md §3.18 `redis_queue`: waits for a message a Redis listener service publishes. */
 export const redisQueueNode = builtinNode({
   type: 'redis_queue',
   suspending: true,

@@ -1,7 +1,7 @@
 import type { NodeContext, ResumeType } from '../../flow/node-type.js';
 import { isPromiseLike } from '../../util/maybe-promise.js';
 
-/** The pending state every suspending node produces (flows.md §3.17). */
+/** The pending state every suspending node produces (docs/flow-format.md §3.17). */
 export interface PendingState extends Record<string, unknown> {
   event_type: string;
   event_filter: Record<string, unknown>;
@@ -14,7 +14,7 @@ export function pendingState(
   ctx: NodeContext<unknown>,
   eventType: string,
   eventFilter: Record<string, unknown>,
-  now = Date.now(),
+  now: number = ctx.clock.now(),
 ): PendingState {
   return {
     event_type: eventType,
@@ -31,7 +31,7 @@ export function serviceState(
   eventType: string,
   eventFilter: Record<string, unknown>,
   config: Record<string, unknown>,
-  now = Date.now(),
+  now: number = ctx.clock.now(),
 ): PendingState {
   return {
     ...pendingState(ctx, eventType, eventFilter, now),
@@ -51,7 +51,7 @@ export function serviceState(
 
 /**
  * Service-node fields: a string starting with `$` is evaluated; if that fails or yields null
- * the raw string is kept. Templates are not evaluated here (flows.md §3.17).
+ * the raw string is kept. Templates are not evaluated here (docs/flow-format.md §3.17).
  */
 export async function serviceValue(ctx: NodeContext<unknown>, value: unknown): Promise<unknown> {
   if (typeof value !== 'string' || !value.startsWith('$')) return value;
@@ -64,7 +64,7 @@ export async function serviceValue(ctx: NodeContext<unknown>, value: unknown): P
   }
 }
 
-/** flows.md §3.17 resume merge: event with data → completed; empty event → unchanged; timeout; cancel. */
+/** docs/flow-format.md §3.17 resume merge: event with data → completed; empty event → unchanged; timeout; cancel. */
 export function mergeResume(
   state: Record<string, unknown>,
   type: ResumeType,

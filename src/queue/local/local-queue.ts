@@ -40,7 +40,7 @@ const DEFAULT_LIST_LIMIT = 100;
 
 /**
  * The embedded task queue: the semantics of RedisStreamQueue in `queue_*` tables of the SQLite
- * file the execution store uses (durable.md §4). Every transition is one statement or one
+ * file the execution store uses (docs/durable-contract.md §4). Every transition is one statement or one
  * IMMEDIATE transaction, so several processes on one file never deliver a message twice at once.
  *
  * `{path}`: opens the file with the stores' opener (openSqliteFile: WAL, busy_timeout) and owns

@@ -50,7 +50,7 @@ const DEFAULT_PROMOTE_BATCH = 500;
 const DEFAULT_LIST_LIMIT = 100;
 
 /**
- * The distributed task queue: one Redis stream read by one consumer group (durable.md §4).
+ * The distributed task queue: one Redis stream read by one consumer group (docs/durable-contract.md §4).
  * Delivery counts, visibility and ownership are the stream's pending-entries list; every
  * multi-step transition is one Lua script (see the `.lua` files beside this module).
  *

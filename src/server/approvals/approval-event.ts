@@ -3,7 +3,7 @@ import type { PendingApproval } from './pending-approval.js';
 
 export const APPROVAL_EVENT_TYPE = 'approval_decision';
 
-/** The `approval_decision` payload of flows.md §3.18, as the approval node expects it. */
+/** The `approval_decision` payload of docs/flow-format.md §3.18, as the approval node expects it. */
 export interface ApprovalEventData {
   node_id: string;
   execution_id: string;

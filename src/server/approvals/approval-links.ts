@@ -47,7 +47,7 @@ const Claims = z.strictObject({
 });
 
 /**
- * Signed approval links for approvers without an account (api.md §4): the token carries its
+ * Signed approval links for approvers without an account (docs/http-api.md §4): the token carries its
  * claims and an HMAC of them (the store's signing secret); a record per issued pair, kept until
  * it expires, makes them single-use: redeeming takes it atomically, so of two concurrent uses at
  * most one decides.

@@ -1,7 +1,7 @@
 import type { Verdict } from './approval-strategy.js';
 import type { ApprovalView } from './approval-view.js';
 
-/** What a signed link's page shows (api.md §4): confirm, done, or why the link is refused. */
+/** What a signed link's page shows (docs/http-api.md §4): confirm, done, or why the link is refused. */
 export type ApprovalPage =
   | {
       kind: 'confirm';

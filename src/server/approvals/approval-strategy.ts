@@ -1,5 +1,5 @@
 /**
- * THE approval policy (api.md §4, flows.md §3.18): from the decisions made so far, is the
+ * THE approval policy (docs/http-api.md §4, docs/flow-format.md §3.18): from the decisions made so far, is the
  * approval decided, and how? Pure: no I/O, no clock. Every route that records a decision asks
  * this one function, and `test/server/approvals-strategy.test.ts` holds its table.
  */

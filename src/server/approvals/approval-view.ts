@@ -2,7 +2,7 @@ import type { ApprovalRecords } from './approval-decisions.js';
 import type { Verdict } from './approval-strategy.js';
 import type { PendingApproval } from './pending-approval.js';
 
-/** An approval as the API shows it (api.md §4): what is asked, of whom, and how far it got. */
+/** An approval as the API shows it (docs/http-api.md §4): what is asked, of whom, and how far it got. */
 export interface ApprovalView {
   executionId: string;
   nodeId: string;

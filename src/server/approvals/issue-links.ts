@@ -21,7 +21,7 @@ export interface IssuedLinks {
 }
 
 /**
- * A signed approve/reject pair for one approver of a waiting approval (api.md §4). Refused as a
+ * A signed approve/reject pair for one approver of a waiting approval (docs/http-api.md §4). Refused as a
  * decision would be: 404/409 when not waiting there, 403 for an approver not on the list, 409
  * when the approval or this approver already decided.
  */

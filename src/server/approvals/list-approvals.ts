@@ -20,7 +20,7 @@ export interface ApprovalQuery {
 const MAX_SCANNED_PAGES = 5;
 
 /**
- * The tenant's undecided approvals, newest execution first (api.md §4). Paged over the
+ * The tenant's undecided approvals, newest execution first (docs/http-api.md §4). Paged over the
  * store's list of waiting executions, so the cursor is the store's and a page may be shorter
  * than `limit` (even empty, with a cursor) when the executions it read wait for something else.
  */

@@ -37,7 +37,7 @@ export type ApprovalLookup =
   | { kind: 'not_waiting' };
 
 /**
- * The pending state the approval node stores while it waits (flows.md §3.17–3.18: its
+ * The pending state the approval node stores while it waits (docs/flow-format.md §3.17–3.18: its
  * `service_config` is what an approval service needs). Checked, not cast: a state that does not
  * have this shape is not a pending approval.
  */

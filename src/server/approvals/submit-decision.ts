@@ -23,7 +23,7 @@ export interface DecisionRequest {
 }
 
 /**
- * Records one approver's decision (api.md §4) and, when it decides the node's strategy,
+ * Records one approver's decision (docs/http-api.md §4) and, when it decides the node's strategy,
  * delivers the `approval_decision` event exactly once. Refusals: 404 (no such execution or
  * approval node), 409 (not waiting there, already decided, this approver already decided),
  * 403 (not an approver on the list), 400 (a comment required or not taken).

@@ -14,7 +14,7 @@ interface StoredKey {
   revokedAt: string | null;
 }
 
-/** A key as the API shows it (api.md §2). */
+/** A key as the API shows it (docs/http-api.md §2). */
 export type ApiKeyView = Omit<StoredKey, 'hash'>;
 
 const TOKEN = /^plt_([0-9a-f]{16})_([A-Za-z0-9_-]{20,})$/;
@@ -24,7 +24,7 @@ const CACHE_MS = 5_000;
 const TOUCH_EVERY_MS = 60_000;
 
 /**
- * API keys (api.md §2): `plt_<keyId>_<secret>`, a random 256-bit secret of which only a hash
+ * API keys (docs/http-api.md §2): `plt_<keyId>_<secret>`, a random 256-bit secret of which only a hash
  * is kept, compared in constant time. Keys are platform-wide records; each names its tenant
  * (`*` = platform).
  */

@@ -18,7 +18,7 @@ const TENANT_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * Resolves the caller (api.md §2, §5): a Bearer key, or the console's session cookie. A write
+ * Resolves the caller (docs/http-api.md §2, §5): a Bearer key, or the console's session cookie. A write
  * made with the cookie must come from the server's own origin (a foreign page cannot ride the
  * session). Sets `principal` and the `tenant` the request acts for.
  */
@@ -86,7 +86,7 @@ function actingTenant(principal: Principal, header: string | undefined): string 
   return header;
 }
 
-/** 403 unless the caller's role includes `role` (api.md §2). */
+/** 403 unless the caller's role includes `role` (docs/http-api.md §2). */
 export function requireRole(role: Role): MiddlewareHandler<ServerEnv> {
   return async (c, next) => {
     if (!roleAllows(c.get('principal').role, role))

@@ -1,4 +1,4 @@
-/** api.md §2: each role includes everything of the ones before it. */
+/** docs/http-api.md §2: each role includes everything of the ones before it. */
 export const ROLES = ['viewer', 'operator', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 

@@ -5,7 +5,7 @@ export const SESSION_COOKIE = 'plaita_session';
 export const SESSION_TTL_MS = 12 * 3600_000;
 
 /**
- * Console sessions (api.md §5): the cookie names the key and an expiry, signed by the server
+ * Console sessions (docs/http-api.md §5): the cookie names the key and an expiry, signed by the server
  * secret; it never holds the key's secret. Each request checks the key is still live, so a
  * revoked key ends its sessions too.
  */

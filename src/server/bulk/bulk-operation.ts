@@ -5,7 +5,7 @@ export type BulkAction = 'cancel' | 'retry' | 'replay';
 export type BulkFilter =
   { ids: string[] } | { status?: string[]; flowId?: string; from?: string; to?: string };
 
-/** A bulk operation as stored (api.md §4): progress is saved after every batch. */
+/** A bulk operation as stored (docs/http-api.md §4): progress is saved after every batch. */
 export interface BulkOperation {
   id: string;
   tenantId: string;

@@ -16,7 +16,7 @@ export interface TraceEntry {
 export const MAX_TRACE_ENTRIES = 1000;
 
 /**
- * Lifecycle hooks (flows.md §8) that record the top-level execution's node runs: child flows
+ * Lifecycle hooks (docs/flow-format.md §8) that record the top-level execution's node runs: child flows
  * report through the same hooks with `parentExecutionId` and are left out (their node runs
  * are part of the node that holds them).
  */

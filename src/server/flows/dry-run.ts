@@ -56,7 +56,7 @@ export type DryRunOutcome = Traced &
   );
 
 /**
- * Runs a flow in process and stores nothing (api.md §4 `POST /v1/flows/dry-run`): the engine's
+ * Runs a flow in process and stores nothing (docs/http-api.md §4 `POST /v1/flows/dry-run`): the engine's
  * step mode, so a suspending node does not wait — the walk stops there with `waiting`. Pinned
  * nodes give their output without running. `onlyNode` runs that node alone, right after the
  * start node, against the input and the pinned outputs. The host's limits apply (private
@@ -89,7 +89,7 @@ export async function dryRun(request: DryRunRequest, host: DryRunHost): Promise<
   try {
     for await (const step of steps) {
       if (request.onlyNode !== null && step.nodeId !== request.onlyNode) continue;
-      // Leaving the loop closes the walk (flows.md §6.4): nothing after this node runs.
+      // Leaving the loop closes the walk (docs/flow-format.md §6.4): nothing after this node runs.
       if (suspends(step, registry, request.pinned)) {
         trace.markWaiting(step.nodeId!);
         return { status: 'waiting', waiting: waitingOf(step), ...traced() };
@@ -143,7 +143,7 @@ function suspends(step: Step, registry: NodeRegistry, pinned: Record<string, unk
   return step.type !== null && registry.get(step.type)?.suspending === true;
 }
 
-/** The pending state of flows.md §3.17 names the event the node would wait for. */
+/** The pending state of docs/flow-format.md §3.17 names the event the node would wait for. */
 function waitingOf(step: Step): { nodeId: string; eventType: string } {
   const state = step.result as { event_type?: unknown } | null;
   const eventType = typeof state?.event_type === 'string' ? state.event_type : '';

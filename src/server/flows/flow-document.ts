@@ -71,7 +71,7 @@ export function withIdentity(
 }
 
 /**
- * The content hash FlowStore gives a document (store/shared/flow-record.ts, durable.md §1), so
+ * The content hash FlowStore gives a document (store/shared/flow-record.ts, docs/durable-contract.md §1), so
  * a version's hash is the `flowHash` its executions pin.
  */
 export function flowHash(document: FlowDocument): string {

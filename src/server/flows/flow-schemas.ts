@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { ISSUE_CODES } from '../../flow/analysis/flow-issue.js';
 import { ErrorViewSchema, JsonObject, JsonValue } from '../schemas.js';
 
-/** The schemas of the flow routes (api.md §4 Flows). */
+/** The schemas of the flow routes (docs/http-api.md §4 Flows). */
 
 /** Flow ids and versions the API manages: URL-safe, no separator a store key could hold. */
 export const FLOW_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;

@@ -53,7 +53,7 @@ const FLOW_PREFIX = `flow${ID_SEPARATOR}`;
 const MAX_ATTEMPTS = 5;
 
 /**
- * The tenant's flows as the API manages them (api.md §4 Flows): drafts and published versions
+ * The tenant's flows as the API manages them (docs/http-api.md §4 Flows): drafts and published versions
  * in the control store, publications in the FlowStore, which stays the truth of what runs. A
  * published version never changes; a draft can be replaced or deleted.
  */

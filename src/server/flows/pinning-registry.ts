@@ -3,7 +3,7 @@ import { NodeRegistry } from '../../nodes/node-registry.js';
 import { silentLogger } from '../../util/logger.js';
 
 export interface PinOptions {
-  /** Node id → the output it gives instead of running (api.md `pinned`). */
+  /** Node id → the output it gives instead of running (docs/http-api.md `pinned`). */
   pinned: Readonly<Record<string, unknown>>;
   /** Only the nodes of this execution are pinned: a child flow's node with the same id runs. */
   executionId: string;

@@ -1,6 +1,6 @@
 import { ID_SEPARATOR, PLATFORM_TENANT, type ControlKey } from '../../store/control-store.js';
 
-/** A schedule as stored (api.md §4 Schedules). Times are ISO 8601 UTC. */
+/** A schedule as stored (docs/http-api.md §4 Schedules). Times are ISO 8601 UTC. */
 export interface ScheduleRecord {
   id: string;
   tenantId: string;

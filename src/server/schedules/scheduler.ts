@@ -1,6 +1,7 @@
 import { isTerminal } from '../../state/execution-state.js';
 import type { ControlPage } from '../../store/control-store.js';
 import { PLATFORM_TENANT } from '../../store/control-store.js';
+import { type CancelTimer, type Clock, systemClock } from '../../util/clock.js';
 import type { Logger } from '../../util/logger.js';
 import { type StartDeps, startExecution } from '../start-execution.js';
 import { toProblem } from '../to-problem.js';
@@ -11,17 +12,19 @@ export interface SchedulerOptions {
   /** How often due schedules are looked for (ms, default 500). */
   tickMs?: number;
   log: Logger;
+  /** What "due" is measured against, and what paces the ticks (default the system clock). */
+  clock?: Clock;
 }
 
 /**
- * Fires schedules (api.md §4): each slot exactly once however many servers and workers run
+ * Fires schedules (docs/http-api.md §4): each slot exactly once however many servers and workers run
  * this — the execution of a slot is started with the idempotency key `schedule:<id>:<slot>`, so
  * every process that sees the slot due starts the same execution, and only the first creates it.
  * After downtime only the latest missed slot fires. `overlap: skip` passes a slot while the last
  * run has not settled (ended or waiting).
  */
 export class Scheduler {
-  #timer: NodeJS.Timeout | undefined;
+  #cancelTimer: CancelTimer | undefined;
   #running: Promise<void> | null = null;
   #stopped = false;
 
@@ -29,6 +32,10 @@ export class Scheduler {
     private readonly deps: StartDeps,
     private readonly options: SchedulerOptions,
   ) {}
+
+  get #clock(): Clock {
+    return this.options.clock ?? systemClock;
+  }
 
   start(): this {
     const tick = (): void => {
@@ -39,21 +46,22 @@ export class Scheduler {
         )
         .finally(() => {
           this.#running = null;
-          if (!this.#stopped) this.#timer = setTimeout(tick, this.options.tickMs ?? 500);
+          if (!this.#stopped)
+            this.#cancelTimer = this.#clock.setTimeout(tick, this.options.tickMs ?? 500);
         });
     };
-    this.#timer = setTimeout(tick, 0);
+    this.#cancelTimer = this.#clock.setTimeout(tick, 0);
     return this;
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
-    if (this.#timer) clearTimeout(this.#timer);
+    this.#cancelTimer?.();
     await this.#running;
   }
 
   /** One pass over every schedule; fires what is due. Returns when done (tests call it). */
-  async tick(now: Date = new Date()): Promise<void> {
+  async tick(now: Date = new Date(this.#clock.now())): Promise<void> {
     let after: string | null = null;
     for (;;) {
       const page: ControlPage<unknown> = await this.deps.control.list({

@@ -18,7 +18,7 @@ export interface SessionOptions {
 }
 
 /**
- * One viewer's stream of one execution (api.md §4): `snapshot` (the whole view), an `update`
+ * One viewer's stream of one execution (docs/http-api.md §4): `snapshot` (the whole view), an `update`
  * (the whole view again) for each newer version, `end` once the execution is terminal. A
  * resumed viewer (`Last-Event-ID` = the version it has) gets an `update` only when the
  * execution moved past it. Event ids are the state versions; `end` and `shutdown` carry none,

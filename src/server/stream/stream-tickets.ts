@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { PLATFORM_TENANT, type ControlKey, type ControlStore } from '../../store/control-store.js';
 import { ApiProblem } from '../problem.js';
 
-/** A ticket opens one stream within this long (ms) of being issued (api.md §4). */
+/** A ticket opens one stream within this long (ms) of being issued (docs/http-api.md §4). */
 export const STREAM_TICKET_TTL_MS = 60_000;
 
 const MAX_TICKET_LENGTH = 200;

@@ -40,7 +40,7 @@ interface StoredExecution {
 /**
  * The in-process store, for tests and one-shot runs. It keeps only ENCODED text, laid out by
  * the shared checkpoint layout like every other store, so a value that would not survive
- * SQLite or Redis does not survive here either (durable.md §2), and a loaded state never
+ * SQLite or Redis does not survive here either (docs/durable-contract.md §2), and a loaded state never
  * shares references with the saved one. Times are `Date.now()`, like the SQL stores.
  * Listing scans the tenant's executions: there is no index to serve, and no I/O to save.
  */

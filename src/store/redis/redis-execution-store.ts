@@ -52,7 +52,7 @@ type SaveReply =
   | { kind: 'too_large'; sizes: [string, number][] };
 
 /**
- * The cluster-tier execution store (durable.md §3) on Redis via ioredis. Layout in
+ * The cluster-tier execution store (docs/durable-contract.md §3) on Redis via ioredis. Layout in
  * redis-keys.ts; index consistency model in execution-index.ts; the never-hang connection
  * rules in redis-connection.ts; one Lua script per atomic transition beside this file. Saves
  * are planned (encoded, validated) by the same code as every other store, before any I/O.

@@ -31,7 +31,7 @@ interface LegacyPublication {
 const NO_LEGACY: LegacyPublication = { versionHash: null, published: false, record: null };
 
 /**
- * Flow definitions on Redis, per tenant, beside the executions (durable.md §3):
+ * Flow definitions on Redis, per tenant, beside the executions (docs/durable-contract.md §3):
  *   `<prefix>:{<tenant>}:flowdoc:<flowHash>`  hash: `text` (the document through the codec),
  *                                             `flowId`, `version` (JSON, so null survives),
  *                                             `createdAt` (epoch ms)

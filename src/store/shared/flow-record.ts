@@ -15,7 +15,7 @@ export interface FlowRecord {
 
 /**
  * Identity as the flow loader reads it (`flow_id` / `flowId` / `id`, `version` as a string), and
- * the content hash of durable.md §1 (`sha256Hex(canonicalJson(document))`).
+ * the content hash of docs/durable-contract.md §1 (`sha256Hex(canonicalJson(document))`).
  */
 export function flowRecord(document: Record<string, unknown>): FlowRecord {
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {

@@ -35,7 +35,7 @@ const LATEST = `SELECT ${COLUMNS} FROM flows WHERE tenant_id = ? AND flow_id = ?
 const PINNED = `SELECT ${COLUMNS} FROM flows WHERE tenant_id = @legacyTenant AND flow_hash = @flowHash
 AND EXISTS (SELECT 1 FROM executions WHERE tenant_id = @tenantId AND flow_hash = @flowHash)`;
 
-/** Flow definitions in the SQLite file, per tenant, immutable once written (durable.md §3). */
+/** Flow definitions in the SQLite file, per tenant, immutable once written (docs/durable-contract.md §3). */
 export class SqliteFlowStore implements FlowStore {
   private readonly database: SqliteDatabase;
 

@@ -1,4 +1,4 @@
--- Executions (durable.md §1, §3), created in the store's schema (the migrator sets search_path).
+-- Executions (docs/durable-contract.md §1, §3), created in the store's schema (the migrator sets search_path).
 -- Times are epoch milliseconds from the writing process's clock (Date.now()): leases, expiry
 -- and the list order compare integers the same way on every backend. The exact ISO strings of
 -- the state are in `header` and `summary`.

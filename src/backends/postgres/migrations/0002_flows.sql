@@ -1,4 +1,4 @@
--- Flow definitions (durable.md §3): immutable once written, by content hash and by
+-- Flow definitions (docs/durable-contract.md §3): immutable once written, by content hash and by
 -- flow_id + version. `seq` orders publications: the latest version has the largest.
 CREATE TABLE flows (
   flow_hash  text COLLATE "C" PRIMARY KEY,

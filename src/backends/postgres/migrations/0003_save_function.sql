@@ -1,4 +1,4 @@
--- One save = one call (durable.md §3). A save used to be BEGIN, the row's UPDATE, the nodes'
+-- One save = one call (docs/durable-contract.md §3). A save used to be BEGIN, the row's UPDATE, the nodes'
 -- statement and COMMIT: four round trips before the commit's WAL flush. This function runs the
 -- same steps inside the server, so a save is one round trip in an implicit transaction,
 -- committed (and flushed) when the call returns: the row lock, then one statement for the

@@ -1,4 +1,4 @@
--- Flow definitions belong to a tenant (durable.md §3): the same flow_id + version, even the same
+-- Flow definitions belong to a tenant (docs/durable-contract.md §3): the same flow_id + version, even the same
 -- content, exists independently in each tenant that publishes it. Rows published before tenants
 -- stay under tenant 'default' (ADD COLUMN with a constant default rewrites nothing; the default
 -- is dropped after, so every later insert names its tenant). Runs in the migrator's transaction

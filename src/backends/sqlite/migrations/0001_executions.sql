@@ -1,4 +1,4 @@
--- Executions (durable.md §1, §3). One row per execution: the indexed columns, the header (every
+-- Executions (docs/durable-contract.md §1, §3). One row per execution: the indexed columns, the header (every
 -- state field and the context without `$NODE`, through the state codec) and the lease.
 -- Times are epoch milliseconds from the writing process's clock (Date.now()); the exact ISO
 -- strings of the state are in `header` and `summary`.

@@ -1,4 +1,4 @@
--- Flow definitions (durable.md §3): immutable once written, by content hash and by
+-- Flow definitions (docs/durable-contract.md §3): immutable once written, by content hash and by
 -- flow_id + version. `seq` (the rowid) orders publications: the latest version is the largest.
 CREATE TABLE flows (
   seq        INTEGER PRIMARY KEY,

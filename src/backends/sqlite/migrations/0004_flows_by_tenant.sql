@@ -1,4 +1,4 @@
--- Flow definitions belong to a tenant (durable.md §3): the same flow_id + version, even the same
+-- Flow definitions belong to a tenant (docs/durable-contract.md §3): the same flow_id + version, even the same
 -- content, exists independently in each tenant that publishes it. The table is rebuilt (SQLite
 -- cannot change a UNIQUE constraint in place) with the rows published before tenants kept
 -- under tenant 'default', their seq (publication order) unchanged. Runs inside the migrator's

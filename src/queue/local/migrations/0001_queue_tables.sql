@@ -1,4 +1,4 @@
--- Task queue tables of the embedded tier (durable.md §4), in the same SQLite file as the
+-- Task queue tables of the embedded tier (docs/durable-contract.md §4), in the same SQLite file as the
 -- execution store. Every name starts with `queue_`; the version lives in `queue_meta`, never in
 -- `user_version` (the execution store's).
 
