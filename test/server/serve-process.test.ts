@@ -1,0 +1,243 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withAdmin } from '../store/support/postgres-schema.js';
+import {
+  postgresGate,
+  redisGate,
+  REDIS_URL,
+  POSTGRES_URL,
+  uniqueName,
+} from '../support/services.js';
+import {
+  call,
+  json,
+  type PlaitaProcess,
+  startServe,
+  startWorker,
+} from './support/serve-process.js';
+
+/**
+ * `plaita serve` as an operator runs it, driven over HTTP only (issue 9's walk): a key made with
+ * the printed admin key, `examples/approval.json` saved and published, started, found waiting in
+ * the approvals inbox, decided through a signed link without any key, and read back completed
+ * with its node timeline — on the embedded default (SQLite + in-process worker), and on
+ * PostgreSQL + Redis with a separate `plaita worker` process.
+ */
+
+const approval = JSON.parse(
+  readFileSync(new URL('../../examples/approval.json', import.meta.url), 'utf8'),
+) as Record<string, unknown>;
+
+interface Page<T> {
+  items: T[];
+}
+
+async function approvalWalk(base: string, adminKey: string): Promise<void> {
+  // An operator key, made with the admin key; the admin publishes, the operator starts.
+  const created = await call(base, '/v1/api-keys', adminKey, {
+    json: { name: 'ops', role: 'admin' },
+  });
+  expect(created.status, await created.clone().text()).toBe(201);
+  const { token } = await json<{ token: string }>(created);
+
+  const put = await call(base, '/v1/flows/expense_approval/versions/1.0.0', token, {
+    method: 'PUT',
+    json: approval,
+  });
+  expect(put.status, await put.clone().text()).toBe(201);
+  const published = await call(base, '/v1/flows/expense_approval/versions/1.0.0/publish', token, {
+    method: 'POST',
+  });
+  expect(published.status, await published.clone().text()).toBe(200);
+
+  const started = await call(base, '/v1/executions', token, {
+    json: {
+      flowId: 'expense_approval',
+      input: {
+        id: 'EXP-9',
+        requester: 'Bob',
+        amount: 42,
+        reason: 'books',
+        approvers: ['ann@x.io'],
+      },
+    },
+  });
+  expect(started.status, await started.clone().text()).toBe(201);
+  const { executionId } = await json<{ executionId: string }>(started);
+
+  await expect
+    .poll(
+      async () =>
+        (await json<Page<{ executionId: string }>>(await call(base, '/v1/approvals', token))).items
+          .map((a) => a.executionId)
+          .includes(executionId),
+      { timeout: 15_000, interval: 100 },
+    )
+    .toBe(true);
+
+  const links = await json<{ approveUrl: string }>(
+    await call(base, `/v1/approvals/${executionId}/approve/links`, token, {
+      json: { approver: 'ann@x.io' },
+    }),
+  );
+  // The link is the credential: no key on this request.
+  const decided = await fetch(links.approveUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'comment=fine',
+  });
+  expect(decided.status, await decided.clone().text()).toBe(200);
+
+  await expect
+    .poll(
+      async () =>
+        (await json<{ status: string }>(await call(base, `/v1/executions/${executionId}`, token)))
+          .status,
+      { timeout: 15_000, interval: 100 },
+    )
+    .toBe('completed');
+  const view = await json<{ result: unknown; nodes: Array<{ nodeId: string; status: string }> }>(
+    await call(base, `/v1/executions/${executionId}`, token),
+  );
+  expect(view.result).toEqual({ status: 'approved', expense: 'EXP-9', decidedBy: 'ann@x.io' });
+  // The timeline: every node that recorded a result, in order (`start` records none).
+  expect(view.nodes.map((n) => n.nodeId)).toEqual(['prepare', 'approve', 'decide', 'approved']);
+}
+
+describe('plaita serve, embedded default (SQLite + in-process worker)', () => {
+  let cwd: string;
+  let server: PlaitaProcess;
+  beforeAll(async () => {
+    cwd = mkdtempSync(join(tmpdir(), 'plaita-serve-'));
+    server = await startServe([], { cwd });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(cwd, { recursive: true, force: true });
+  });
+
+  it('prints the admin key once and serves /, /docs and /v1', async () => {
+    expect(server.adminKey).toMatch(/^plt_/);
+    expect((await call(server.url, '/docs', null)).status).toBe(200);
+    expect((await call(server.url, '/healthz', null)).status).toBe(200);
+    expect((await call(server.url, '/v1/executions', null)).status).toBe(401);
+    expect((await call(server.url, '/v1/executions', server.adminKey)).status).toBe(200);
+  });
+
+  it('the approval walk over HTTP', async () => {
+    await approvalWalk(server.url, server.adminKey!);
+  });
+
+  it('an inline start cannot make the server call its own loopback (the SSRF guard is on)', async () => {
+    const started = await call(server.url, '/v1/executions?wait=10s', server.adminKey, {
+      json: {
+        flow: {
+          flow_id: 'ssrf',
+          nodes: [
+            { type: 'start', id: 's', next: 'call' },
+            { type: 'http', id: 'call', url: `${server.url}/healthz`, method: 'GET', next: 'e' },
+            { type: 'end', id: 'e', output: '$NODE.call' },
+          ],
+        },
+      },
+    });
+    const view = await json<{ status: string; error: { nodeId: string; message: string } }>(
+      started,
+    );
+    expect(view.status).toBe('error');
+    expect(view.error.nodeId).toBe('call');
+    expect(view.error.message).toMatch(/private|special|127\.0\.0\.1|loopback/);
+  });
+
+  it('a second start on the same store prints no key and keeps the first one valid', async () => {
+    const firstKey = server.adminKey;
+    await server.stop();
+    server = await startServe([], { cwd });
+    expect(server.adminKey).toBeNull();
+    expect(server.output()).not.toMatch(/plt_/);
+    expect((await call(server.url, '/v1/executions', firstKey)).status).toBe(200);
+  });
+
+  it('--no-auth is refused off loopback', async () => {
+    await expect(startServe(['--no-auth', '--host', '0.0.0.0'], { cwd })).rejects.toThrow(
+      /exited before serving[\s\S]*loopback/,
+    );
+  });
+});
+
+const pg = await postgresGate();
+const redis = await redisGate();
+const gate = pg.available ? redis : pg;
+
+gate.describe('plaita serve on PostgreSQL + Redis, with a separate plaita worker', () => {
+  const database = uniqueName('plaita_serve')
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, '_');
+  const storeUrl = (() => {
+    const url = new URL(POSTGRES_URL);
+    url.pathname = `/${database}`;
+    return url.toString();
+  })();
+  const queue = `${uniqueName('serve')}:tasks`;
+  const common = ['--store', storeUrl, '--redis-url', REDIS_URL, '--queue', queue];
+  let cwd: string;
+  let server: PlaitaProcess | undefined;
+  let worker: PlaitaProcess | undefined;
+
+  beforeAll(async () => {
+    await withAdmin((client) => client.query(`CREATE DATABASE "${database}"`));
+    cwd = mkdtempSync(join(tmpdir(), 'plaita-serve-pg-'));
+    server = await startServe(common, { cwd });
+    worker = await startWorker(common, { cwd });
+  }, 60_000);
+  afterAll(async () => {
+    await worker?.stop();
+    await server?.stop();
+    await withAdmin((client) => client.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`));
+    rmSync(cwd, { recursive: true, force: true });
+  }, 60_000);
+
+  it('the approval walk over HTTP, the step run by the worker process', async () => {
+    expect(server!.adminKey).toMatch(/^plt_/);
+    await approvalWalk(server!.url, server!.adminKey!);
+    // The server has no worker of its own: the worker process ran the steps.
+    expect(server!.output()).not.toContain('"worker":16');
+  });
+});
+
+gate.describe('plaita serve when its Redis goes away', () => {
+  it('answers 503 service_unavailable within the connect timeout, then recovers', async () => {
+    const { startRedisServer } = await import('../support/redis-server.js');
+    const redisServer = await startRedisServer({ persistence: 'aof' });
+    const cwd = mkdtempSync(join(tmpdir(), 'plaita-serve-redis-'));
+    const server = await startServe(
+      ['--store', redisServer.url, '--redis-url', redisServer.url, '--with-worker', '2'],
+      { cwd },
+    );
+    try {
+      const key = server.adminKey!;
+      const list = () =>
+        call(server.url, '/v1/executions', key, { headers: {} }).then(async (res) => ({
+          status: res.status,
+          body: await res.text(),
+        }));
+      expect((await list()).status).toBe(200);
+      await redisServer.kill();
+      // The request ends with a typed problem (never a hang: fetch would time out the test).
+      const down = await list();
+      expect(down.status, down.body).toBe(503);
+      expect(JSON.parse(down.body)).toMatchObject({ code: 'service_unavailable' });
+      expect((await call(server.url, '/readyz', null)).status).toBe(503);
+      await redisServer.restart();
+      await expect.poll(async () => (await list()).status, { timeout: 20_000 }).toBe(200);
+      // What was stored before the outage is still there (the admin key authenticates).
+      expect((await call(server.url, '/readyz', null)).status).toBe(200);
+    } finally {
+      await server.stop();
+      await redisServer.stop();
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
