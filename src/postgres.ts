@@ -13,3 +13,7 @@ export {
   PostgresFlowStore,
   type PostgresFlowStoreOptions,
 } from './store/postgres/postgres-flow-store.js';
+export {
+  PostgresControlStore,
+  type PostgresControlStoreOptions,
+} from './store/postgres/postgres-control-store.js';

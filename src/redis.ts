@@ -21,3 +21,4 @@ export {
   type RedisStreamQueueConnection,
   type RedisStreamQueueOptions,
 } from './queue/redis-stream/redis-stream-queue.js';
+export { RedisControlStore } from './store/redis/redis-control-store.js';

@@ -15,3 +15,7 @@ export {
   type LocalQueueConnection,
   type LocalQueueOptions,
 } from './queue/local/local-queue.js';
+export {
+  SqliteControlStore,
+  type SqliteControlStoreOptions,
+} from './store/sqlite/sqlite-control-store.js';

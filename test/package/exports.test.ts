@@ -5,6 +5,7 @@ import * as postgres from '../../src/postgres.js';
 import * as redis from '../../src/redis.js';
 import * as sqlite from '../../src/sqlite.js';
 import * as worker from '../../src/worker.js';
+import * as server from '../../src/server.js';
 
 /** The value exports docs/public-surface.md lists for the package root. */
 const CONTRACT = [
@@ -64,6 +65,15 @@ describe('package entry points', () => {
     expect(worker.reapStale).toBe(root.reapStale);
   });
 
+  it('plaita/server mounts the API with the control store of any backend', () => {
+    expect(typeof server.createApiApp).toBe('function');
+    expect(typeof server.startServerTasks).toBe('function');
+    expect(typeof server.MemoryControlStore).toBe('function');
+    expect(typeof sqlite.SqliteControlStore).toBe('function');
+    expect(typeof postgres.PostgresControlStore).toBe('function');
+    expect(typeof redis.RedisControlStore).toBe('function');
+  });
+
   it('package.json exports each entry point with its types', () => {
     const pkg = JSON.parse(
       readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
@@ -76,6 +86,7 @@ describe('package entry points', () => {
       './postgres': 'postgres',
       './redis': 'redis',
       './worker': 'worker',
+      './server': 'server',
     }))
       expect(pkg.exports[subpath], subpath).toEqual({
         types: `./dist/${file}.d.ts`,

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -158,6 +159,32 @@ describe('plaita serve, embedded default (SQLite + in-process worker)', () => {
     expect(server.adminKey).toBeNull();
     expect(server.output()).not.toMatch(/plt_/);
     expect((await call(server.url, '/v1/executions', firstKey)).status).toBe(200);
+  });
+
+  it("the README's curl walk works as written", async () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const walk = /The approval walk with curl[^`]*```sh\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(walk).toContain('curl');
+    // A fresh server: the walk starts from an empty store, as a reader's does.
+    const fresh = mkdtempSync(join(tmpdir(), 'plaita-readme-'));
+    const readmeServer = await startServe([], { cwd: fresh });
+    try {
+      const out = execFileSync('bash', ['-euo', 'pipefail', '-c', walk!], {
+        cwd: new URL('../../', import.meta.url).pathname,
+        env: { ...process.env, P: readmeServer.url, KEY: readmeServer.adminKey! },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      const last = out.trim().split('\n').at(-1)!;
+      expect(JSON.parse(last.slice(last.lastIndexOf('{"executionId"')))).toMatchObject({
+        executionId: 'exp-7',
+        status: 'completed',
+        result: { status: 'approved', expense: 'EXP-7', decidedBy: 'alice@example.com' },
+      });
+    } finally {
+      await readmeServer.stop();
+      rmSync(fresh, { recursive: true, force: true });
+    }
   });
 
   it('--no-auth is refused off loopback', async () => {

@@ -95,7 +95,9 @@ const get = createRoute({
   path: '/v1/executions/{id}',
   tags: ['executions'],
   summary: 'The whole execution: status, input, result or error, waiting, the node timeline',
-  request: { params: ExecutionIdParam },
+  description:
+    '`?wait=10s` holds the answer while the execution is queued or running, until it ends or waits (at most the given time).',
+  request: { params: ExecutionIdParam, query: z.object({ wait: z.string().optional() }) },
   responses: { 200: jsonResponse(ExecutionViewSchema, 'the execution'), ...problems(404) },
 });
 
@@ -149,8 +151,10 @@ export function registerExecutionRoutes(app: OpenAPIHono<ServerEnv>, services: A
   });
 
   app.openapi(get, async (c) => {
+    const waitMs = parseWait(c.req.valid('query').wait);
     const state = await loadExecution(services, c.get('tenant'), c.req.valid('param').id);
-    return c.json(await viewOf(services, state), 200);
+    const settled = waitMs === null ? state : await waitToSettle(services, state, waitMs);
+    return c.json(await viewOf(services, settled), 200);
   });
 
   app.openapi(remove, async (c) => {
