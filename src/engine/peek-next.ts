@@ -1,5 +1,6 @@
 import type { Context } from '../expression/scope.js';
 import type { Flow } from '../flow/flow.js';
+import { targetOf } from './successor.js';
 
 /**
  * Which node the next `runStep` from this checkpoint will run (the first call: the entry
@@ -18,6 +19,5 @@ export function peekNextNode(flow: Flow, context: Context | null | undefined): s
 function targetAfter(flow: Flow, nodeId: string, branch: unknown): string | null {
   const node = flow.nodesById.get(nodeId);
   if (!node || node.def.type === 'end') return null;
-  if (node.targets === null) return node.def.next;
-  return typeof branch === 'string' && node.targets.has(branch) ? branch : null;
+  return targetOf(node, branch);
 }
