@@ -24,7 +24,7 @@ import {
   type ListQuery,
 } from '../store/execution-store.js';
 import type { FlowStore, StoredFlow } from '../store/flow-store.js';
-import { sha256Hex } from '../util/canonical-json.js';
+import { canonicalJson, sha256Hex } from '../util/canonical-json.js';
 import { type Clock, sleep, systemClock } from '../util/clock.js';
 import { silentLogger } from '../util/logger.js';
 
@@ -47,6 +47,7 @@ export interface PlaitaClientOptions {
 }
 
 export const DEFAULT_MAX_EVENT_BYTES = 1024 * 1024;
+const PREPARED_BY_CONTENT_LIMIT = 256;
 
 export interface StartOptions {
   executionId?: string;
@@ -68,6 +69,8 @@ export interface Scope {
 export class PlaitaClient {
   readonly #tenant: string;
   readonly #clock: Clock;
+  /** Flows prepared from documents, by tenant and content (oldest evicted first). */
+  readonly #preparedByContent = new Map<string, StoredFlow>();
   /**
    * Flow documents already published through this client (by identity, then tenant): one put
    * per flow and tenant, not per start.
@@ -92,8 +95,53 @@ export class PlaitaClient {
       (options.dedupKey ? dedupExecutionId(tenantId, options.dedupKey) : randomUUID());
     if (options.dedupKey && (await this.options.store.load(executionId, { tenantId })))
       return executionId;
+    const stored = await this.prepare(flow, { tenantId, version: options.version ?? null });
+    await this.startPrepared(stored, input, { ...options, executionId, tenantId });
+    return executionId;
+  }
+
+  /**
+   * Validates a flow and stores it in the tenant (idempotent; once per document object and
+   * tenant): what `start` does before it writes anything. A host that starts one flow many times
+   * keeps the result and calls `startPrepared`, which parses and stores nothing.
+   */
+  async prepare(
+    flow: Flow | Record<string, unknown> | string,
+    options: { tenantId?: string; version?: string | null } = {},
+  ): Promise<StoredFlow> {
+    const tenantId = options.tenantId ?? this.#tenant;
+    // The same document sent again (a new object each time, as over HTTP) is not parsed and
+    // stored again: it was validated with this client's registry the first time.
+    const contentKey =
+      typeof flow === 'object' && !isLoadedFlow(flow)
+        ? `${tenantId}\u0000${sha256Hex(canonicalJson(flow))}`
+        : null;
+    const known = contentKey === null ? undefined : this.#preparedByContent.get(contentKey);
+    if (known) return known;
     const document = await this.#document(flow, options.version ?? null, tenantId);
     const stored = await this.#publish(document, tenantId);
+    if (contentKey !== null) {
+      if (this.#preparedByContent.size >= PREPARED_BY_CONTENT_LIMIT)
+        this.#preparedByContent.delete(this.#preparedByContent.keys().next().value!);
+      this.#preparedByContent.set(contentKey, stored);
+    }
+    return stored;
+  }
+
+  /**
+   * Starts a flow `prepare` (or the flow store) returned: writes the `queued` state, then
+   * enqueues `run`. Returns the state written. The flow must be stored in `tenantId`.
+   */
+  async startPrepared(
+    stored: StoredFlow,
+    input: Record<string, unknown> = {},
+    options: StartOptions = {},
+  ): Promise<ExecutionState> {
+    const tenantId = options.tenantId ?? this.#tenant;
+    checkDepth(input, this.options.maxDepth ?? DEFAULT_LIMITS.maxDepth, '$INPUT');
+    const executionId =
+      options.executionId ??
+      (options.dedupKey ? dedupExecutionId(tenantId, options.dedupKey) : randomUUID());
     const at = new Date(this.#clock.now()).toISOString();
     const state = newExecutionState({
       executionId,
@@ -109,7 +157,7 @@ export class PlaitaClient {
     if (options.dedupKey) state.dedupKey = options.dedupKey;
     await this.options.store.save(state);
     await this.#enqueue({ v: 1, kind: 'run', executionId, tenantId });
-    return executionId;
+    return state;
   }
 
   /** Delivers an event; rejected for unknown or terminal executions. Returns the event id. */

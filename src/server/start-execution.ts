@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ExecutionState } from '../state/execution-state.js';
+import type { StoredFlow } from '../store/flow-store.js';
 import { DEFAULT_LIMITS } from '../flow/runtime-limits.js';
 import { canonicalJson, sha256Hex } from '../util/canonical-json.js';
 import { checkDepth } from '../util/value-depth.js';
@@ -51,7 +52,7 @@ export async function startExecution(
   idempotencyKey: string | undefined,
 ): Promise<Started> {
   checkDepth(body, DEFAULT_LIMITS.maxDepth, 'body');
-  const document = await flowDocument(services, tenantId, body);
+  const flow = await preparedFlow(services, tenantId, body);
   const { executionId, token } = identity(tenantId, body, idempotencyKey);
   if (token !== null) {
     const fingerprint = sha256Hex(canonicalJson({ ...body, executionId }));
@@ -62,28 +63,26 @@ export async function startExecution(
       if (repeat) return { state: repeat, created: false };
     }
     try {
-      return await begin(services, tenantId, executionId, document, body.input ?? {});
+      return await begin(services, tenantId, executionId, flow, body.input ?? {});
     } catch (error) {
       // A start that failed (an invalid flow) must not block a corrected retry with the same key.
       await services.control.delete(key).catch(() => undefined);
       throw error;
     }
   }
-  return begin(services, tenantId, executionId, document, body.input ?? {});
+  return begin(services, tenantId, executionId, flow, body.input ?? {});
 }
 
 async function begin(
   services: StartDeps,
   tenantId: string,
   executionId: string,
-  document: Record<string, unknown>,
+  flow: StoredFlow,
   input: Record<string, unknown>,
 ): Promise<Started> {
   const existing = await services.store.load(executionId, { tenantId });
   if (existing) return { state: existing, created: false };
-  await services.client.start(document, input, { executionId, tenantId });
-  const state = await services.store.load(executionId, { tenantId });
-  if (!state) throw new Error(`execution ${executionId} vanished right after it was started`);
+  const state = await services.client.startPrepared(flow, input, { executionId, tenantId });
   return { state, created: true };
 }
 
@@ -142,11 +141,12 @@ function identity(
   return { executionId: randomUUID(), token: null };
 }
 
-async function flowDocument(
+/** The flow to start: an inline document validated and stored, or the published version. */
+async function preparedFlow(
   services: StartDeps,
   tenantId: string,
   body: StartBody,
-): Promise<Record<string, unknown>> {
+): Promise<StoredFlow> {
   if ((body.flowId === undefined) === (body.flow === undefined))
     throw new ApiProblem(
       'invalid_request',
@@ -160,7 +160,7 @@ async function flowDocument(
       throw new ApiProblem('invalid_request', 'version goes with flowId, not with an inline flow', {
         errors: [{ path: 'body.version', message: 'only with flowId' }],
       });
-    return body.flow;
+    return services.client.prepare(body.flow, { tenantId });
   }
   // Without a version, the latest version published through the API (the catalog) runs; the
   // flow store's own "latest" also counts inline documents that were merely started.
@@ -183,7 +183,7 @@ async function flowDocument(
         ],
       },
     );
-  return stored.document;
+  return stored;
 }
 
 async function latestPublished(
