@@ -13,6 +13,13 @@ export interface Waiting {
   filter: Record<string, unknown>;
   /** Epoch ms when a timer should fire (`delay` nodes), else null. */
   dueAt: number | null;
+  /**
+   * How long before a `timeout` resume (ms), null: for ever — the node's `timeout`, else what
+   * its type declares (`NodeType.wait`).
+   */
+  timeoutMs: number | null;
+  /** What fires at the due time: a `delay` (an event resume), a `timeout`, or nothing. */
+  timer: 'delay' | 'timeout' | null;
   subscriptionId: string | null;
 }
 
@@ -78,9 +85,17 @@ export async function suspendNode(
   await execution.fire('onFlowSuspend', { node: id });
   const config = state.service_config as { trigger_timestamp?: unknown } | undefined;
   const dueAt = typeof config?.trigger_timestamp === 'number' ? config.trigger_timestamp : null;
+  const declared = node.nodeType.wait?.(node.def) ?? {};
+  const timeoutMs = node.def.timeoutMs ?? declared.timeoutMs ?? null;
+  const timer =
+    dueAt !== null && declared.delay
+      ? 'delay'
+      : dueAt !== null || timeoutMs !== null
+        ? 'timeout'
+        : null;
   return {
     step: makeStep(execution, node, suspended, { isSuspend: true }),
-    waiting: { nodeId: id, eventType, filter, dueAt, subscriptionId },
+    waiting: { nodeId: id, eventType, filter, dueAt, timeoutMs, timer, subscriptionId },
   };
 }
 

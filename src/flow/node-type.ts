@@ -120,6 +120,17 @@ export interface NodeContext<Fields = Record<string, unknown>> {
 /** Resume types that reach a suspended node (docs/flow-format.md §6.5). */
 export type ResumeType = 'event' | 'timeout' | 'cancel';
 
+/**
+ * How a suspended node of a type waits, declared by the type (`NodeType.wait`), so a host
+ * schedules its timers from the step's `Waiting` without knowing any type's fields.
+ */
+export interface NodeWait {
+  /** A `timeout` resume after this long (ms); null or absent: waits for ever. The node's own `timeout` field wins. */
+  timeoutMs?: number | null;
+  /** The suspension's due time (`Waiting.dueAt`) delivers an event (a `delay`), not a timeout. */
+  delay?: boolean;
+}
+
 /** A node type (docs/flow-format.md §9.1). Built-ins and plugins use the same shape. */
 export interface NodeType<Fields = Record<string, unknown>> {
   readonly type: string;
@@ -145,6 +156,8 @@ export interface NodeType<Fields = Record<string, unknown>> {
   readonly validate?: ((def: NodeDef<Fields>) => string[] | undefined | void) | undefined;
   /** The ids a branching node may return (docs/flow-format.md §2.2 rule 3). */
   readonly targets?: ((def: NodeDef<Fields>) => string[]) | undefined;
+  /** Suspending types: how long a suspension waits, and whether its due time is a delay. */
+  readonly wait?: ((def: NodeDef<Fields>) => NodeWait) | undefined;
   /** Known keys, for the unknown-key warning. */
   readonly keys?: readonly string[] | undefined;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FlowLoader } from '../flow/flow-loader.js';
-import type { NodeContext, NodeDef, NodeType, ResumeType } from '../flow/node-type.js';
+import type { NodeContext, NodeDef, NodeType, NodeWait, ResumeType } from '../flow/node-type.js';
 
 /** A built-in node type: a zod shape for its raw fields (all spellings) and a typed `load`. */
 export interface BuiltinSpec<S extends z.ZodObject, F> {
@@ -18,6 +18,7 @@ export interface BuiltinSpec<S extends z.ZodObject, F> {
     state: Record<string, unknown>,
   ): unknown;
   validate?(def: NodeDef<NoInfer<F>>): string[];
+  wait?(def: NodeDef<NoInfer<F>>): NodeWait;
 }
 
 export function builtinNode<S extends z.ZodObject, F>(spec: BuiltinSpec<S, F>): NodeType {
@@ -35,6 +36,7 @@ export function builtinNode<S extends z.ZodObject, F>(spec: BuiltinSpec<S, F>): 
       : undefined,
     targets: spec.targets ? (def) => spec.targets!(def as unknown as NodeDef<F>) : undefined,
     validate: spec.validate ? (def) => spec.validate!(def as unknown as NodeDef<F>) : undefined,
+    wait: spec.wait ? (def) => spec.wait!(def as unknown as NodeDef<F>) : undefined,
   };
 }
 

@@ -22,7 +22,7 @@ import {
   toError,
   toSuspended,
 } from './state-transitions.js';
-import { timerId, visitOf, waitTimeoutMs } from './wait-timers.js';
+import { timerId, visitOf } from './wait-timers.js';
 import type { WorkerDeps } from './worker-deps.js';
 
 /** Longest stretch of steps without giving the event loop a turn (ms). */
@@ -160,8 +160,9 @@ export class ExecutionDriver {
     const waiting = this.state.waiting;
     if (this.state.status !== 'suspended' || !waiting?.dueAt) return;
     const delayMs = Math.max(0, Date.parse(waiting.dueAt) - this.deps.clock.now());
-    const kind =
-      this.flow.nodesById.get(waiting.nodeId)?.def.type === 'delay' ? 'delay' : 'timeout';
+    // What the node's type declared (NodeType.wait): a delay resumes with an event.
+    const node = this.flow.nodesById.get(waiting.nodeId);
+    const kind = node?.nodeType.wait?.(node.def).delay ? 'delay' : 'timeout';
     const id = timerId(
       this.state.executionId,
       waiting.nodeId,
@@ -257,8 +258,8 @@ export class ExecutionDriver {
         );
         return { kind: 'completed' };
       case 'suspended': {
-        const timeout = waitTimeoutMs(this.flow, outcome.waiting.nodeId);
-        const dueAt = outcome.waiting.dueAt ?? (timeout === null ? null : now.getTime() + timeout);
+        const { dueAt: planned, timeoutMs } = outcome.waiting;
+        const dueAt = planned ?? (timeoutMs === null ? null : now.getTime() + timeoutMs);
         await this.persist(
           toSuspended(this.state, outcome.context, outcome.waiting, dueAt, now),
           changed,

@@ -1,4 +1,3 @@
-import type { Flow } from '../flow/flow.js';
 import type { ExecutionState } from '../state/execution-state.js';
 
 /** What a durable timer does when it fires. */
@@ -23,26 +22,6 @@ export function parseTimerId(
   if (parts.length < 4 || (kind !== 'delay' && kind !== 'timeout') || !Number.isInteger(visit))
     return null;
   return { nodeId: parts.slice(1, -2).join(':'), visit, kind };
-}
-
-/**
- * How long a suspended node waits before a `timeout` resume: the node's own `timeout`, else
- * the type's wait setting (`callback_timeout_minutes`, `timeout_seconds` > 0). Null = forever.
- */
-export function waitTimeoutMs(flow: Flow, nodeId: string): number | null {
-  const node = flow.nodesById.get(nodeId);
-  if (!node) return null;
-  if (node.def.timeoutMs !== null) return node.def.timeoutMs;
-  const def = node.def as Record<string, unknown>;
-  if (node.def.type === 'http_callback' && typeof def.timeoutMinutes === 'number')
-    return def.timeoutMinutes * 60_000;
-  if (
-    node.def.type === 'redis_queue' &&
-    typeof def.timeoutSeconds === 'number' &&
-    def.timeoutSeconds > 0
-  )
-    return def.timeoutSeconds * 1000;
-  return null;
 }
 
 export function visitOf(state: ExecutionState, nodeId: string): number {

@@ -40,6 +40,7 @@ export const delayNode = builtinNode({
     );
   },
   resume: resumeSuspended,
+  wait: () => ({ delay: true }),
 });
 
 /** A failing or non-numeric amount means 60 (docs/flow-format.md §3.18). */

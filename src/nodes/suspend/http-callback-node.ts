@@ -57,4 +57,5 @@ export const httpCallbackNode = builtinNode({
     );
   },
   resume: resumeSuspended,
+  wait: (def) => ({ timeoutMs: def.timeoutMinutes * 60_000 }),
 });

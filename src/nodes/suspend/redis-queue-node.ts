@@ -52,4 +52,5 @@ export const redisQueueNode = builtinNode({
     );
   },
   resume: resumeSuspended,
+  wait: (def) => ({ timeoutMs: def.timeoutSeconds > 0 ? def.timeoutSeconds * 1000 : null }),
 });
