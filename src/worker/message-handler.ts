@@ -82,8 +82,8 @@ export class MessageHandler {
     handling.driver = driver;
     this.active.set(message.executionId, keeper);
     try {
-      if (message.kind !== 'cancel' && (await store.isCancelRequested(message.executionId, scope)))
-        keeper.markCancelRequested();
+      // The claim already read the cancel flag with the lease: no second round trip.
+      if (message.kind !== 'cancel' && claim.cancelRequested) keeper.markCancelRequested();
       return await this.apply(message, driver);
     } finally {
       keeper.stop();
