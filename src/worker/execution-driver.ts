@@ -3,25 +3,17 @@ import type { EngineOptions } from '../engine/engine-options.js';
 import { runStep, type StepOutcome, type StepRequest } from '../engine/run-step.js';
 import type { Flow } from '../flow/flow.js';
 import type { FlowError } from '../flow-errors.js';
-import type { ErrorRecord } from '../errors.js';
 import type { TaskMessage } from '../queue/task-message.js';
 import {
   type ExecutionState,
   type InboxEvent,
   rememberAppliedEventId,
 } from '../state/execution-state.js';
-import type { Lease } from '../store/execution-store.js';
 import type { HandlingResult } from './decide.js';
 import { envelope, eventMatches } from './event-matching.js';
+import type { FencedWriter } from './fenced-writer.js';
 import type { LeaseKeeper } from './lease-keeper.js';
-import {
-  afterStep,
-  flowErrorRecord,
-  toCancelled,
-  toCompleted,
-  toError,
-  toSuspended,
-} from './state-transitions.js';
+import { afterStep, flowErrorRecord, toCompleted, toSuspended } from './state-transitions.js';
 import { timerId, visitOf } from './wait-timers.js';
 import type { WorkerDeps } from './worker-deps.js';
 
@@ -29,54 +21,35 @@ import type { WorkerDeps } from './worker-deps.js';
 const YIELD_EVERY_MS = 10;
 
 /**
- * Advances one execution while this worker holds its lease: runs one node per step and
- * writes a fenced checkpoint after each. Every state it writes goes through `persist`.
+ * The step loop of one execution while this worker holds its lease: runs one node per step and
+ * hands each outcome to the FencedWriter, which writes every state.
  */
 export class ExecutionDriver {
-  /** The node whose result could not be stored, when a checkpoint was refused. */
-  failedNode: string | null = null;
-  /** For logs: which delivery of the message this work is. */
-  deliveryCount = 1;
-
   constructor(
     private readonly deps: WorkerDeps,
     readonly flow: Flow,
-    readonly lease: Lease,
     readonly keeper: LeaseKeeper,
-    public state: ExecutionState,
+    readonly writer: FencedWriter,
   ) {}
 
-  #now(): Date {
-    return new Date(this.deps.clock.now());
+  get state(): ExecutionState {
+    return this.writer.state;
   }
 
-  readonly #observeBytes = (bytes: number): void =>
-    this.deps.metrics?.checkpointBytes.observe(bytes);
+  #now(): Date {
+    return this.writer.now();
+  }
 
-  /** Fenced save; `changedNodes` null = rewrite the whole context. */
-  async persist(next: ExecutionState, changedNodes: readonly string[] | null): Promise<void> {
-    const state = { ...next, version: this.state.version + 1 };
-    const started = performance.now();
-    await this.deps.store.save(state, {
-      fence: { generation: this.lease.generation },
-      ...(changedNodes ? { changedNodes } : {}),
-      ...(this.deps.metrics ? { onEncoded: this.#observeBytes } : {}),
-    });
-    const ms = performance.now() - started;
-    this.deps.metrics?.checkpointSeconds.observe(ms / 1000);
-    if (this.deps.log.isLevelEnabled?.('info') !== false)
-      this.deps.log.info(
-        {
-          executionId: state.executionId,
-          status: state.status,
-          node: state.context.$LAST_NODE ?? null,
-          version: state.version,
-          deliveryCount: this.deliveryCount,
-          checkpointMs: +ms.toFixed(2),
-        },
-        'execution checkpoint',
-      );
-    this.state = state;
+  persist(next: ExecutionState, changedNodes: readonly string[] | null): Promise<void> {
+    return this.writer.persist(next, changedNodes);
+  }
+
+  cancel(reason: string): Promise<HandlingResult> {
+    return this.writer.cancel(reason);
+  }
+
+  keepInInbox(event: InboxEvent): Promise<HandlingResult> {
+    return this.writer.keepInInbox(event);
   }
 
   /** Steps until the execution ends, suspends with nothing to resume it, fails, or is cancelled. */
@@ -127,32 +100,6 @@ export class ExecutionDriver {
     }
     await this.persist(next, outcome.changedNodes);
     return this.run();
-  }
-
-  /** Keeps an event that arrived before its node suspended (or for another node). */
-  async keepInInbox(event: InboxEvent): Promise<HandlingResult> {
-    if (this.state.inbox.some((e) => e.eventId === event.eventId)) return { kind: 'no_op' };
-    await this.persist(
-      {
-        ...this.state,
-        inbox: [...this.state.inbox, event],
-        updatedAt: this.#now().toISOString(),
-      },
-      [],
-    );
-    return { kind: 'no_op' };
-  }
-
-  async cancel(reason: string): Promise<HandlingResult> {
-    await this.cancelTimers();
-    await this.persist(toCancelled(this.state, reason, this.#now()), []);
-    return { kind: 'cancelled' };
-  }
-
-  /** Writes a terminal error decided by the decision table (context: the last good checkpoint). */
-  async writeError(error: ErrorRecord): Promise<void> {
-    await this.cancelTimers();
-    await this.persist(toError(this.state, error, this.#now()), []);
   }
 
   /** A suspended execution whose timer may not have been enqueued (a crash between save and enqueue). */
@@ -238,9 +185,9 @@ export class ExecutionDriver {
     // The first step wrote `start` and one node into a context that had none: write it whole.
     const changed = fresh ? null : outcome.changedNodes;
     const nodeId = outcome.step.nodeId;
-    this.failedNode = nodeId; // until the checkpoint below is stored
+    this.writer.failedNode = nodeId; // until the checkpoint below is stored
     const result = await this.persistOutcome(outcome, changed, nodeId, now);
-    this.failedNode = null;
+    this.writer.failedNode = null;
     return result;
   }
 
@@ -287,24 +234,7 @@ export class ExecutionDriver {
     // Lease loss and cancellation surface as a cancelled step: they are not the flow's failure.
     this.keeper.throwIfLost();
     if (this.keeper.cancelRequested) return this.cancel('cancelled by request');
-    await this.writeError(flowErrorRecord(error));
+    await this.writer.writeError(flowErrorRecord(error));
     return { kind: 'node_failed' };
-  }
-
-  private async cancelTimers(): Promise<void> {
-    const waiting = this.state.waiting;
-    if (!waiting?.dueAt) return;
-    for (const kind of ['delay', 'timeout'] as const) {
-      await this.deps.queue
-        .cancelDelayed(
-          timerId(
-            this.state.executionId,
-            waiting.nodeId,
-            visitOf(this.state, waiting.nodeId),
-            kind,
-          ),
-        )
-        .catch(() => false);
-    }
   }
 }

@@ -8,6 +8,7 @@ import { claimExecution, type Lease } from '../store/execution-store.js';
 import { decide, type Decision, type ExecutionErrorCode, type HandlingResult } from './decide.js';
 import { envelope } from './event-matching.js';
 import { ExecutionDriver } from './execution-driver.js';
+import { FencedWriter } from './fenced-writer.js';
 import { heldWork, LeaseKeeper } from './lease-keeper.js';
 import { toRetried, toRunning, unfinishedStarts } from './state-transitions.js';
 import { parseTimerId, visitOf } from './wait-timers.js';
@@ -19,7 +20,8 @@ type TimerMessage = Extract<TaskMessage, { kind: 'timer' }>;
 /** What one delivery left behind, for the decision's state write. */
 interface Handling {
   lease: Lease | null;
-  driver: ExecutionDriver | null;
+  /** Writes this handling's states; exists once the execution is leased and loaded. */
+  writer: FencedWriter | null;
 }
 
 /**
@@ -38,7 +40,7 @@ export class MessageHandler {
   }
 
   async handle(delivery: Delivery): Promise<Decision> {
-    const handling: Handling = { lease: null, driver: null };
+    const handling: Handling = { lease: null, writer: null };
     let result: HandlingResult;
     try {
       result = await this.process(delivery, handling);
@@ -77,9 +79,10 @@ export class MessageHandler {
       return { kind: 'already_terminal' };
     const flow = await this.deps.resolver.byHash(state.flowHash, { tenantId: state.tenantId });
     const keeper = this.#keeper(lease, delivery);
-    const driver = new ExecutionDriver(this.deps, flow, lease, keeper, state);
-    driver.deliveryCount = delivery.deliveryCount;
-    handling.driver = driver;
+    const writer = new FencedWriter(this.deps, lease, state);
+    writer.deliveryCount = delivery.deliveryCount;
+    handling.writer = writer;
+    const driver = new ExecutionDriver(this.deps, flow, keeper, writer);
     this.active.set(message.executionId, keeper);
     try {
       // The claim already read the cancel flag with the lease: no second round trip.
@@ -271,17 +274,16 @@ export class MessageHandler {
     handling: Handling,
     delivery: Delivery,
   ): Promise<void> {
-    let driver = handling.driver;
-    if (!driver) driver = await this.driverForWrite(delivery, handling);
-    if (!driver) throw new Error('the execution could not be leased to record its outcome');
-    await driver.writeError(errorRecord(errorCode, result, driver));
+    const writer = handling.writer ?? (await this.writerForOutcome(delivery, handling));
+    if (!writer) throw new Error('the execution could not be leased to record its outcome');
+    await writer.writeError(errorRecord(errorCode, result, writer));
   }
 
-  /** Failures before a driver existed (e.g. the store was down at load): lease and load again. */
-  private async driverForWrite(
+  /** Failures before the execution was loaded (e.g. the store was down): lease and load again. */
+  private async writerForOutcome(
     delivery: Delivery,
     handling: Handling,
-  ): Promise<ExecutionDriver | null> {
+  ): Promise<FencedWriter | null> {
     if (!delivery.parsed.ok) return null;
     const { executionId, tenantId } = delivery.parsed.message;
     const { store, settings } = this.deps;
@@ -293,19 +295,8 @@ export class MessageHandler {
     if (!handling.lease) return null;
     const state = await store.load(executionId, { tenantId });
     if (!state || isTerminal(state.status)) return null;
-    const flow = await this.deps.resolver
-      .byHash(state.flowHash, { tenantId: state.tenantId })
-      .catch(() => null);
-    const keeper = this.#keeper(handling.lease, delivery);
-    keeper.stop();
-    handling.driver = new ExecutionDriver(
-      this.deps,
-      flow ?? placeholderFlow,
-      handling.lease,
-      keeper,
-      state,
-    );
-    return handling.driver;
+    handling.writer = new FencedWriter(this.deps, handling.lease, state);
+    return handling.writer;
   }
 
   /** Renews `lease` and the delivery's invisibility while the handling works. */
@@ -332,17 +323,10 @@ export class MessageHandler {
         generation: lease.generation,
       })
       .catch(() => undefined);
-    const status = handling.driver?.state.status;
+    const status = handling.writer?.state.status;
     if (status && isTerminal(status)) this.deps.metrics?.executions.inc({ status });
   }
 }
-
-/** Only used to write an error record when the pinned flow itself is missing. */
-const placeholderFlow = {
-  nodes: [],
-  nodesById: new Map(),
-  startNode: null,
-} as unknown as ExecutionDriver['flow'];
 
 function delayMsOf(state: ExecutionState, nodeId: string): number | null {
   const node = (
@@ -367,7 +351,7 @@ function describe(result: HandlingResult): string | null {
 function errorRecord(
   code: ExecutionErrorCode,
   result: HandlingResult,
-  driver: ExecutionDriver,
+  writer: FencedWriter,
 ): ErrorRecord {
   const failure = result.kind === 'failure' ? toErrorRecord(result.error) : null;
   const details = failure?.details;
@@ -377,12 +361,12 @@ function errorRecord(
     message:
       failure?.message ??
       (result.kind === 'crash_loop'
-        ? `node '${result.nodeId}' was started ${getOwn(driver.state.timings, result.nodeId)?.attempts ?? '?'} times without finishing`
+        ? `node '${result.nodeId}' was started ${getOwn(writer.state.timings, result.nodeId)?.attempts ?? '?'} times without finishing`
         : code),
     retryable: false,
     ...(details ? { details } : {}),
   };
-  const node = result.kind === 'crash_loop' ? result.nodeId : driver.failedNode;
+  const node = result.kind === 'crash_loop' ? result.nodeId : writer.failedNode;
   if (node) record.node = node;
   return record;
 }

@@ -1,0 +1,92 @@
+import type { ErrorRecord } from '../errors.js';
+import type { ExecutionState, InboxEvent } from '../state/execution-state.js';
+import type { Lease } from '../store/execution-store.js';
+import type { HandlingResult } from './decide.js';
+import { toCancelled, toError } from './state-transitions.js';
+import { timerId, visitOf } from './wait-timers.js';
+import type { WorkerDeps } from './worker-deps.js';
+
+/**
+ * Every state a handling writes goes through here: saved under the lease's fencing generation
+ * (a worker that lost its lease cannot overwrite its successor), one version after the last.
+ * It needs no flow, so the outcome of a message whose flow cannot be loaded is still written.
+ */
+export class FencedWriter {
+  /** The node whose result could not be stored, when a checkpoint was refused. */
+  failedNode: string | null = null;
+  /** For logs: which delivery of the message this work is. */
+  deliveryCount = 1;
+
+  constructor(
+    private readonly deps: WorkerDeps,
+    readonly lease: Lease,
+    public state: ExecutionState,
+  ) {}
+
+  now(): Date {
+    return new Date(this.deps.clock.now());
+  }
+
+  readonly #observeBytes = (bytes: number): void =>
+    this.deps.metrics?.checkpointBytes.observe(bytes);
+
+  /** Fenced save; `changedNodes` null = rewrite the whole context. */
+  async persist(next: ExecutionState, changedNodes: readonly string[] | null): Promise<void> {
+    const state = { ...next, version: this.state.version + 1 };
+    const started = performance.now();
+    await this.deps.store.save(state, {
+      fence: { generation: this.lease.generation },
+      ...(changedNodes ? { changedNodes } : {}),
+      ...(this.deps.metrics ? { onEncoded: this.#observeBytes } : {}),
+    });
+    const ms = performance.now() - started;
+    this.deps.metrics?.checkpointSeconds.observe(ms / 1000);
+    if (this.deps.log.isLevelEnabled?.('info') !== false)
+      this.deps.log.info(
+        {
+          executionId: state.executionId,
+          status: state.status,
+          node: state.context.$LAST_NODE ?? null,
+          version: state.version,
+          deliveryCount: this.deliveryCount,
+          checkpointMs: +ms.toFixed(2),
+        },
+        'execution checkpoint',
+      );
+    this.state = state;
+  }
+
+  /** Writes a terminal error decided by the decision table (context: the last good checkpoint). */
+  async writeError(error: ErrorRecord): Promise<void> {
+    await this.cancelTimers();
+    await this.persist(toError(this.state, error, this.now()), []);
+  }
+
+  async cancel(reason: string): Promise<HandlingResult> {
+    await this.cancelTimers();
+    await this.persist(toCancelled(this.state, reason, this.now()), []);
+    return { kind: 'cancelled' };
+  }
+
+  /** Keeps an event that arrived before its node suspended (or for another node). */
+  async keepInInbox(event: InboxEvent): Promise<HandlingResult> {
+    if (this.state.inbox.some((e) => e.eventId === event.eventId)) return { kind: 'no_op' };
+    await this.persist(
+      { ...this.state, inbox: [...this.state.inbox, event], updatedAt: this.now().toISOString() },
+      [],
+    );
+    return { kind: 'no_op' };
+  }
+
+  /** Withdraws the timers of the current wait (either kind; a missing one is fine). */
+  async cancelTimers(): Promise<void> {
+    const waiting = this.state.waiting;
+    if (!waiting?.dueAt) return;
+    const visit = visitOf(this.state, waiting.nodeId);
+    for (const kind of ['delay', 'timeout'] as const) {
+      await this.deps.queue
+        .cancelDelayed(timerId(this.state.executionId, waiting.nodeId, visit, kind))
+        .catch(() => false);
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { FenceRejectedError } from '../../src/errors.js';
+import { LocalQueue } from '../../src/queue/local/local-queue.js';
+import { newExecutionState } from '../../src/state/execution-state.js';
+import { MemoryExecutionStore } from '../../src/store/memory/memory-execution-store.js';
+import { FakeClock } from '../../src/util/fake-clock.js';
+import { silentLogger } from '../../src/util/logger.js';
+import { FencedWriter } from '../../src/worker/fenced-writer.js';
+import { timerId } from '../../src/worker/wait-timers.js';
+import type { WorkerDeps } from '../../src/worker/worker-deps.js';
+
+/**
+ * Every state a handling writes goes through the FencedWriter: under its lease's generation,
+ * one version after the last. A writer whose lease was taken over cannot overwrite the new
+ * owner; ending an execution withdraws the timers of its wait. Real store, real queue.
+ */
+async function setup() {
+  const store = new MemoryExecutionStore();
+  const queue = new LocalQueue({ path: ':memory:' }, { visibilityTimeoutMs: 2000 });
+  const clock = new FakeClock(Date.UTC(2030, 0, 1));
+  const deps = { store, queue, clock, log: silentLogger, metrics: null } as unknown as WorkerDeps;
+  const state = newExecutionState({ executionId: 'e1', flowHash: 'h', context: { $INPUT: {} } });
+  await store.save(state);
+  const lease = await store.acquireLease('e1', { owner: 'w1', ttlMs: 50 });
+  if (!lease) throw new Error('no lease');
+  return { store, queue, clock, deps, state, lease };
+}
+
+describe('FencedWriter', () => {
+  it('writes one version after the last, under the lease', async () => {
+    const { store, deps, state, lease } = await setup();
+    const writer = new FencedWriter(deps, lease, state);
+    await writer.persist({ ...state, status: 'running' }, []);
+    await writer.persist({ ...writer.state, context: { $INPUT: {}, $LAST_NODE: 'a' } }, null);
+    const stored = await store.load('e1');
+    expect(stored).toMatchObject({ status: 'running', version: 2 });
+    expect(writer.state.version).toBe(2);
+  });
+
+  it('a writer whose lease was taken over is refused, and the new owner’s state stands', async () => {
+    const { store, deps, state, lease } = await setup();
+    const stale = new FencedWriter(deps, lease, state);
+    await new Promise((resolve) => setTimeout(resolve, 60)); // the 50 ms lease expires
+    const next = await store.acquireLease('e1', { owner: 'w2', ttlMs: 10_000 });
+    expect(next!.generation).toBeGreaterThan(lease.generation);
+    const owner = new FencedWriter(deps, next!, state);
+    await owner.persist({ ...state, status: 'running' }, []);
+    await expect(stale.persist({ ...state, status: 'cancelled' }, [])).rejects.toBeInstanceOf(
+      FenceRejectedError,
+    );
+    expect((await store.load('e1'))!.status).toBe('running');
+  });
+
+  it('cancel and writeError end the execution and withdraw the wait’s timers', async () => {
+    const { queue, deps, state, lease, clock } = await setup();
+    const dueAt = new Date(clock.now() + 60_000).toISOString();
+    const waiting = {
+      ...state,
+      status: 'suspended' as const,
+      waiting: { nodeId: 'w', eventType: 'go', filter: {}, dueAt },
+    };
+    const id = timerId('e1', 'w', 0, 'timeout');
+    await queue.enqueue(
+      { v: 1, kind: 'timer', executionId: 'e1', tenantId: 'default', nodeId: 'w', timerId: id },
+      { delayMs: 60_000, dedupId: id },
+    );
+    expect((await queue.stats()).delayed).toBe(1);
+    const writer = new FencedWriter(deps, lease, waiting);
+    expect(await writer.cancel('operator')).toEqual({ kind: 'cancelled' });
+    expect(writer.state).toMatchObject({ status: 'cancelled', waiting: null });
+    expect((await queue.stats()).delayed).toBe(0);
+  });
+});
