@@ -15,11 +15,11 @@ export function withDurableOptions(command: Command): Command {
   return command
     .option(
       '--store <url>',
-      'memory | sqlite:PATH | postgres://… | redis://… (PLAITA_STORE; default sqlite:./.plaita/plaita.db)',
+      'memory | sqlite:PATH | postgres://… | redis://… | redis+cluster://h1:7000,h2:7001 (PLAITA_STORE; default sqlite:./.plaita/plaita.db)',
     )
     .option(
       '--redis-url <url>',
-      'Redis for the task queue (PLAITA_REDIS_URL); without it the embedded queue in the SQLite file is used',
+      'Redis for the task queue, redis://… or redis+cluster://h1:7000,h2:7001 (PLAITA_REDIS_URL, PLAITA_REDIS_CLUSTER); without it the embedded queue in the SQLite file is used',
     )
     .option('--queue <name>', 'Redis stream name (PLAITA_QUEUE; default plaita:tasks)')
     .option('--tenant <id>', 'tenant (PLAITA_TENANT; default "default")', process.env.PLAITA_TENANT)

@@ -6,7 +6,7 @@ import type { ControlStore } from '../store/control-store.js';
 import type { FlowStore } from '../store/flow-store.js';
 import { queueNameOption } from './queue-name.js';
 import { prepareSqlitePath } from './sqlite-path.js';
-import { parseStoreUrl, type StoreTarget } from './store-url.js';
+import { parseStoreUrl, queueRedisUrl, type StoreTarget } from './store-url.js';
 
 /** Everything a durable command talks to, assembled from flags and PLAITA_* variables. */
 export interface Runtime {
@@ -50,9 +50,7 @@ export async function openRuntime(
   const queueName = queueNameOption(options.queueName);
   const closers: Array<() => Promise<void>> = [];
   const { store, flows, control } = await openStores(target, closers);
-  const redisUrl = options.embedded
-    ? undefined
-    : (options.redisUrl ?? process.env.PLAITA_REDIS_URL);
+  const redisUrl = options.embedded ? undefined : queueRedisUrl(options.redisUrl);
   const queue = await openQueue(target, redisUrl, { ...options, queueName }, closers).catch(
     async (error: unknown) => {
       // A queue that cannot open must not leave the stores' connections keeping the CLI alive.
@@ -135,7 +133,12 @@ async function openStores(
       const { RedisExecutionStore } = await import('../store/redis/redis-execution-store.js');
       const { RedisFlowStore } = await import('../store/redis/redis-flow-store.js');
       const prefix = process.env.PLAITA_PREFIX;
-      const options = { ...timeouts, ...(prefix ? { prefix } : {}) };
+      const indexPartitions = numberEnv('PLAITA_INDEX_PARTITIONS');
+      const options = {
+        ...timeouts,
+        ...(prefix ? { prefix } : {}),
+        ...(indexPartitions ? { indexPartitions } : {}),
+      };
       const { RedisControlStore } = await import('../store/redis/redis-control-store.js');
       const store = new RedisExecutionStore({ url: target.url }, options);
       const flows = new RedisFlowStore({ url: target.url }, options);
@@ -165,9 +168,10 @@ async function openQueue(
   if (redisUrl) {
     const { RedisStreamQueue } = await import('../queue/redis-stream/redis-stream-queue.js');
     const stream = options.queueName;
+    const partitions = numberEnv('PLAITA_QUEUE_PARTITIONS');
     const queue = new RedisStreamQueue(
       { url: redisUrl },
-      { ...common, ...(stream ? { stream } : {}) },
+      { ...common, ...(stream ? { stream } : {}), ...(partitions ? { partitions } : {}) },
     );
     closers.push(() => queue.close());
     return queue;

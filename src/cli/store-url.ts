@@ -1,6 +1,10 @@
+import { clusterUrlFromEnv } from '../backends/redis/redis-url.js';
 import { CliError, EXIT } from './exit-codes.js';
 
-/** docs/public-surface.md store URLs: `memory`, `sqlite:<path>`, `postgres://…`, `redis://…`. */
+/**
+ * docs/public-surface.md store URLs: `memory`, `sqlite:<path>`, `postgres://…`, `redis://…`,
+ * and `redis+cluster://host1:7000,host2:7001` (`rediss+cluster://` with TLS) for Redis Cluster.
+ */
 export type StoreTarget =
   | { kind: 'memory' }
   | { kind: 'sqlite'; path: string }
@@ -18,10 +22,10 @@ export function parseStoreUrl(raw: string | undefined): StoreTarget {
       path: url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '') || './.plaita/plaita.db',
     };
   if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
-  if (/^rediss?:\/\//.test(url)) return { kind: 'redis', url };
+  if (/^rediss?(\+cluster)?:\/\//.test(url)) return { kind: 'redis', url };
   if (/\.(db|sqlite3?)$/.test(url)) return { kind: 'sqlite', path: url };
   throw new CliError(
-    `--store "${url}" is not a store URL: use memory, sqlite:PATH, postgres://… or redis://…`,
+    `--store "${url}" is not a store URL: use memory, sqlite:PATH, postgres://…, redis://… or redis+cluster://…`,
     EXIT.usage,
   );
 }
@@ -35,4 +39,15 @@ export function storeFlag(raw: string | undefined): string {
 
 export function shellQuote(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The Redis URL of the task queue: `--redis-url`, else `PLAITA_REDIS_URL`, else
+ * `PLAITA_REDIS_CLUSTER` (a `redis+cluster://…` URL or just `host1:7000,host2:7001`).
+ */
+export function queueRedisUrl(flag: string | undefined): string | undefined {
+  if (flag) return flag;
+  if (process.env.PLAITA_REDIS_URL) return process.env.PLAITA_REDIS_URL;
+  const cluster = process.env.PLAITA_REDIS_CLUSTER?.trim();
+  return cluster ? clusterUrlFromEnv(cluster) : undefined;
 }

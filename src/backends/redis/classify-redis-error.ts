@@ -37,12 +37,17 @@ const DRIVER_TRANSPORT_NAMES: ReadonlySet<string> = new Set([
 /**
  * Reply codes of a server that is alive but cannot serve right now: loading its dataset,
  * a replica, a cluster without quorum, a long script running, failing persistence or full
- * memory (both heal when an operator or the TTLs free space).
+ * memory (both heal when an operator or the TTLs free space). On Redis Cluster also a slot
+ * that moved or is moving (`MOVED`/`ASK`, which ioredis follows itself until its redirection
+ * budget is spent) and a multi-key command caught in a resharding (`TRYAGAIN`): the slot map
+ * is refreshed and the next attempt goes to the right node.
  */
 const TRANSIENT_REPLY_CODES: ReadonlySet<string> = new Set([
   'LOADING',
   'READONLY',
   'CLUSTERDOWN',
+  'MOVED',
+  'ASK',
   'MASTERDOWN',
   'TRYAGAIN',
   'BUSY',

@@ -3,6 +3,8 @@ import { StoreClosedError, StoreUnavailableError } from '../../errors.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../connect-timeout.js';
 import { toStoreError } from './classify-redis-error.js';
 import { ioredisDriver } from './ioredis-driver.js';
+import { isClusterUrl, parseClusterUrl } from './redis-url.js';
+import { preloadScripts } from './redis-script.js';
 
 export type RedisClient = Redis | Cluster;
 
@@ -18,6 +20,10 @@ export interface RedisConnectionOptions {
 
 /** Reconnect backoff: exponential from this, capped (see `reconnectDelay`). */
 const RECONNECT_BASE_MS = 50;
+/** Cluster: wait between ioredis's own retries of TRYAGAIN / CLUSTERDOWN / a failed-over node. */
+const CLUSTER_RETRY_DELAY_MS = 100;
+/** Cluster: redirections and retries one command may take before it fails (transient). */
+const CLUSTER_MAX_REDIRECTIONS = 16;
 
 /**
  * The never-hang, never-confuse layer between the stores and ioredis.
@@ -75,22 +81,80 @@ export class RedisConnection {
       this.client = target.client;
       this.owned = false;
     } else {
-      const { Redis } = ioredisDriver(requiredBy);
-      this.client = new Redis(target.url, {
-        lazyConnect: true, // building a store opens nothing; the first operation connects
-        // No auto-pipelining: `#run` corks the socket instead (see #batchWrites).
-        enableOfflineQueue: false,
-        maxRetriesPerRequest: 0,
-        autoResendUnfulfilledCommands: false,
-        connectTimeout: this.connectTimeoutMs,
-        commandTimeout: this.commandTimeoutMs,
-        retryStrategy: (attempt) => reconnectDelay(attempt, this.connectTimeoutMs),
-      });
+      this.client = isClusterUrl(target.url)
+        ? this.#cluster(target.url, requiredBy)
+        : this.#single(target.url, requiredBy);
       this.owned = true;
     }
     // Also keeps ioredis from printing "Unhandled error event" on every failed reconnect.
     this.client.on('error', this.#onError);
     this.client.on('ready', this.#onReady);
+    if (this.owned && this.client instanceof ioredisDriver(requiredBy).Cluster)
+      this.client.on('+node', this.#onNode);
+  }
+
+  /**
+   * A cluster node joined the slot map (at start, or a replica promoted): load the scripts on
+   * it now. That also opens its connection (ioredis connects cluster nodes on first use), so
+   * the first command of a store or queue on any master does not pay for the connect.
+   */
+  readonly #onNode = (node: Redis): void => {
+    preloadScripts(node).catch(() => undefined);
+  };
+
+  #single(url: string, requiredBy: string | undefined): Redis {
+    const { Redis } = ioredisDriver(requiredBy);
+    return new Redis(url, {
+      lazyConnect: true, // building a store opens nothing; the first operation connects
+      // No auto-pipelining: `#run` corks the socket instead (see #batchWrites).
+      ...this.#nodeOptions(),
+    });
+  }
+
+  /**
+   * `redis+cluster://…`: ioredis's Cluster client under the same rules. Every node connection
+   * gets the single-node options (no offline queue, no retry of a command in flight, no
+   * resend, connect and command timeouts); the cluster itself has no offline queue either (a
+   * command while the slot map is being rebuilt fails at once, classified transient), and
+   * reconnects in the background with the same capped backoff. ioredis follows MOVED/ASK
+   * itself and retries TRYAGAIN/CLUSTERDOWN a few times ({@link CLUSTER_RETRY_DELAY_MS}
+   * apart, at most {@link CLUSTER_MAX_REDIRECTIONS}); the call's deadline bounds all of it.
+   */
+  #cluster(url: string, requiredBy: string | undefined): Cluster {
+    const { Cluster } = ioredisDriver(requiredBy);
+    const parsed = parseClusterUrl(url);
+    // The cluster owns its nodes' offline queue and reconnects; the rest applies per node.
+    const { enableOfflineQueue, retryStrategy: _, ...nodeOptions } = this.#nodeOptions();
+    return new Cluster(parsed.nodes, {
+      lazyConnect: true,
+      enableOfflineQueue,
+      enableReadyCheck: true,
+      maxRedirections: CLUSTER_MAX_REDIRECTIONS,
+      retryDelayOnMoved: 0,
+      retryDelayOnFailover: CLUSTER_RETRY_DELAY_MS,
+      retryDelayOnClusterDown: CLUSTER_RETRY_DELAY_MS,
+      retryDelayOnTryAgain: CLUSTER_RETRY_DELAY_MS,
+      slotsRefreshTimeout: this.connectTimeoutMs,
+      clusterRetryStrategy: (attempt) => reconnectDelay(attempt, this.connectTimeoutMs),
+      redisOptions: {
+        ...nodeOptions,
+        ...(parsed.username === undefined ? {} : { username: parsed.username }),
+        ...(parsed.password === undefined ? {} : { password: parsed.password }),
+        ...(parsed.tls ? { tls: {} } : {}),
+      },
+    });
+  }
+
+  /** What every owned connection to one node is built with (see the class comment). */
+  #nodeOptions() {
+    return {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      autoResendUnfulfilledCommands: false,
+      connectTimeout: this.connectTimeoutMs,
+      commandTimeout: this.commandTimeoutMs,
+      retryStrategy: (attempt: number) => reconnectDelay(attempt, this.connectTimeoutMs),
+    };
   }
 
   /**
@@ -165,6 +229,7 @@ export class RedisConnection {
     for (const waiter of this.#waiters)
       waiter.reject(new StoreClosedError('the Redis store was closed'));
     this.client.off('ready', this.#onReady);
+    this.client.off('+node', this.#onNode);
     if (!this.owned) {
       this.client.off('error', this.#onError);
       return;

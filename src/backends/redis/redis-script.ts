@@ -16,13 +16,17 @@ export type ScriptArg = string | number;
  * so a call can never shift a KEYS entry into ARGV.
  */
 export class RedisScript {
+  /** Every script built (they are module constants): what {@link preloadScripts} loads. */
+  static readonly all = new Set<RedisScript>();
   #source: { text: string; sha: string } | undefined;
 
   constructor(
     readonly name: string,
     readonly keyCount: number | 'variadic',
     private readonly dir: URL,
-  ) {}
+  ) {
+    RedisScript.all.add(this);
+  }
 
   /** The script text (read once, at first use). */
   get source(): { text: string; sha: string } {
@@ -46,4 +50,16 @@ export class RedisScript {
       return sendScript(client, 'eval', text, keys, args);
     });
   }
+}
+
+/**
+ * Loads every known script into one node's cache (SCRIPT LOAD), so the first EVALSHA on a
+ * cluster master, or on a replica just promoted, is a hit. An optimisation only: a node that
+ * misses a script still answers NOSCRIPT and `run` sends it by EVAL. Failures are the caller's
+ * to ignore.
+ */
+export async function preloadScripts(node: {
+  script(subcommand: 'LOAD', text: string): Promise<unknown>;
+}): Promise<void> {
+  await Promise.all([...RedisScript.all].map((script) => node.script('LOAD', script.source.text)));
 }

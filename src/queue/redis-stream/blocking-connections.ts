@@ -1,5 +1,6 @@
-import type { Redis } from 'ioredis';
-import { RedisConnection } from '../../backends/redis/redis-connection.js';
+import type { Cluster, Redis } from 'ioredis';
+import { ioredisDriver } from '../../backends/redis/ioredis-driver.js';
+import { RedisConnection, type RedisClient } from '../../backends/redis/redis-connection.js';
 
 export interface BlockingTimings {
   connectTimeoutMs: number;
@@ -22,7 +23,7 @@ export class BlockingConnections {
   private readonly commandTimeoutMs: number;
 
   constructor(
-    private readonly base: Redis,
+    private readonly base: RedisClient,
     private readonly timings: BlockingTimings,
   ) {
     this.commandTimeoutMs = timings.maxBlockMs + timings.commandTimeoutMs;
@@ -45,21 +46,14 @@ export class BlockingConnections {
     this.idle.length = 0;
     await Promise.all(
       connections.map(async (connection) => {
-        (connection.client as Redis).disconnect();
+        connection.client.disconnect();
         await connection.close();
       }),
     );
   }
 
   private open(): RedisConnection {
-    // Same server and credentials as the base client; never an offline queue or a silent resend.
-    const client = this.base.duplicate({
-      lazyConnect: true,
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      autoResendUnfulfilledCommands: false,
-      commandTimeout: this.commandTimeoutMs,
-    });
+    const client = this.duplicate();
     // RedisConnection stops listening when closed; late socket errors must not reach the console.
     client.on('error', () => undefined);
     const connection = new RedisConnection(
@@ -68,5 +62,29 @@ export class BlockingConnections {
     );
     this.all.add(connection);
     return connection;
+  }
+
+  /**
+   * A new client to the same server (or cluster) with the base's credentials; never an offline
+   * queue or a silent resend, and a command timeout longer than the longest BLOCK. A cluster
+   * duplicate follows MOVED like the base: a partition's blocking read goes to the node that
+   * owns its slot now.
+   */
+  private duplicate(): RedisClient {
+    const node = {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      autoResendUnfulfilledCommands: false,
+      commandTimeout: this.commandTimeoutMs,
+    };
+    if (!(this.base instanceof ioredisDriver().Cluster))
+      return this.base.duplicate({ lazyConnect: true, ...node });
+    const cluster: Cluster = this.base;
+    const { enableOfflineQueue: _, ...perNode } = node;
+    return cluster.duplicate([], {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      redisOptions: { ...cluster.options.redisOptions, ...perNode },
+    });
   }
 }

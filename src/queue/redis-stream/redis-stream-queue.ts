@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { redisReplyCode } from '../../backends/redis/classify-redis-error.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../../backends/connect-timeout.js';
-import { RedisConnection } from '../../backends/redis/redis-connection.js';
+import { RedisConnection, type RedisClient } from '../../backends/redis/redis-connection.js';
 import { StoreClosedError } from '../../errors.js';
 import { TickBatch } from '../../backends/redis/tick-batch.js';
 import {
@@ -18,19 +17,19 @@ import {
 } from '../task-queue.js';
 import { encodeTaskMessage, type TaskMessage } from '../task-message.js';
 import { BlockingConnections } from './blocking-connections.js';
-import { SCRIPTS } from './redis-stream-scripts.js';
+import { compareNewestFirst, PartitionRoute, shares } from './partition-route.js';
+import { PartitionWaits } from './partition-waits.js';
 import { ScanSchedule } from './scan-schedule.js';
-import { type QueueKeys, queueKeys } from './redis-stream-keys.js';
-import {
-  claimedDeliveries,
-  newDeliveries,
-  queueStats,
-  STREAM_ID,
-  toDeadLetter,
-} from './stream-replies.js';
+import { partitionKeys, type QueueKeys } from './redis-stream-keys.js';
+import { STREAM_ID } from './stream-replies.js';
+import { StreamPartition, type DelayedTimer, type QueueStats } from './stream-partition.js';
 
-/** `{client}` must be a single-node ioredis client (blocking reads duplicate it). */
-export type RedisStreamQueueConnection = { url: string } | { client: Redis };
+/**
+ * `{client}`: an ioredis client, single-node or Cluster (blocking reads use connections
+ * duplicated from it). `{url}`: `redis://…`, or `redis+cluster://host1:7000,host2:7001` for
+ * Redis Cluster (see redis-connection.ts).
+ */
+export type RedisStreamQueueConnection = { url: string } | { client: RedisClient };
 
 export interface RedisStreamQueueOptions extends TaskQueueOptions {
   /** Stream name, also the hash tag of every key of this queue. Default `plaita:tasks`. */
@@ -41,8 +40,15 @@ export interface RedisStreamQueueOptions extends TaskQueueOptions {
   prefix?: string;
   /** Upper bound for one non-blocking command, ms. Default 5 s. */
   commandTimeoutMs?: number;
-  /** Due timers moved per promoteDue call at most. Default 500. */
+  /** Due timers moved per promoteDue call at most (per partition). Default 500. */
   promoteBatchSize?: number;
+  /**
+   * Streams the queue is split into (default 1: one stream, the key names of an unpartitioned
+   * queue). With N > 1 every partition has its own hash tag, spread over the cluster's slots,
+   * and a message goes to the partition of its execution id. Every process of one queue must
+   * use the same N; changing it is the drain-and-switch of docs/scaling.md.
+   */
+  partitions?: number;
 }
 
 const DEFAULT_COMMAND_TIMEOUT_MS = 5_000;
@@ -50,9 +56,17 @@ const DEFAULT_PROMOTE_BATCH = 500;
 const DEFAULT_LIST_LIMIT = 100;
 
 /**
- * The distributed task queue: one Redis stream read by one consumer group (docs/durable-contract.md §4).
- * Delivery counts, visibility and ownership are the stream's pending-entries list; every
- * multi-step transition is one Lua script (see the `.lua` files beside this module).
+ * The distributed task queue: Redis streams read by one consumer group (docs/durable-contract.md
+ * §4, docs/queues.md). Delivery counts, visibility and ownership are each stream's
+ * pending-entries list; every multi-step transition is one Lua script on one partition's slot
+ * (see stream-partition.ts and the `.lua` files beside this module).
+ *
+ * With `partitions: N` the queue is N such streams (see partitionKeys): a message goes to the
+ * partition of its execution, so one execution's messages keep their order; `receive` shares
+ * its `max` over the partitions, starting from a different one each call (fair), and blocks on
+ * all of them (see PartitionWaits); delayed messages, reclaim and dead letters live in each
+ * partition. Order between executions of different partitions is not kept, and `dlqMaxLen`
+ * caps each partition's dead letters.
  *
  * `{url}`: the queue owns its connections. `{client}`: the caller's client is used and left
  * open by `close()` (blocking reads still use connections duplicated from it, which are closed).
@@ -60,28 +74,38 @@ const DEFAULT_LIST_LIMIT = 100;
  */
 export class RedisStreamQueue implements TaskQueue {
   private readonly connection: RedisConnection;
-  private readonly keys: QueueKeys;
-  private readonly group: string;
+  private readonly partitions: StreamPartition[];
+  private readonly route: PartitionRoute;
   private readonly visibilityTimeoutMs: number;
   private readonly dlqMaxLen: number;
   private readonly promoteBatchSize: number;
   private readonly blocking: BlockingConnections;
-  private groupCreated: Promise<void> | null = null;
-  /** Where the next XAUTOCLAIM scan continues, so a long pending list is covered over calls. */
-  private claimCursor = '0-0';
+  private readonly waits: PartitionWaits;
   private readonly schedule: ScanSchedule;
+  /** The partition that gets the first share of the next receive (rotates: fairness). */
+  private turn = 0;
   private closed = false;
   /**
    * Group commit (see TickBatch): the enqueues and the acks of one tick each go out as one
-   * command. A worker finishing several executions at once, or a client starting many, sends
-   * one round of commands instead of one per message.
+   * command per partition. A worker finishing several executions at once, or a client
+   * starting many, sends one round of commands instead of one per message.
    */
-  private readonly adds = new TickBatch<string, string>((_, payloads) => this.addAll(payloads));
-  private readonly acks = new TickBatch<string>((_, ids) => this.ackAll(ids));
+  private readonly adds = new TickBatch<string, string>((p, payloads) =>
+    this.partition(p).add(payloads),
+  );
+  private readonly acks = new TickBatch<string>((p, ids) => this.partition(p).ack(ids));
 
   constructor(connection: RedisStreamQueueConnection, options: RedisStreamQueueOptions = {}) {
-    this.keys = queueKeys(options.stream ?? 'plaita:tasks', options.prefix ?? '');
-    this.group = options.group ?? 'plaita-workers';
+    const keys = partitionKeys(
+      options.stream ?? 'plaita:tasks',
+      options.prefix ?? '',
+      options.partitions ?? 1,
+    );
+    const group = options.group ?? 'plaita-workers';
+    const op = <T>(operation: string, k: QueueKeys, fn: (client: Redis) => Promise<T>) =>
+      this.op(operation, k, fn);
+    this.partitions = keys.map((k) => new StreamPartition(k, group, op));
+    this.route = new PartitionRoute(keys.length);
     this.visibilityTimeoutMs = positive(
       options.visibilityTimeoutMs ?? DEFAULT_VISIBILITY_TIMEOUT_MS,
       'visibilityTimeoutMs',
@@ -107,59 +131,78 @@ export class RedisStreamQueue implements TaskQueue {
       { connectTimeoutMs, commandTimeoutMs },
       'RedisStreamQueue',
     );
-    this.blocking = new BlockingConnections(this.connection.client as Redis, {
+    this.blocking = new BlockingConnections(this.connection.client, {
       connectTimeoutMs,
       commandTimeoutMs,
       maxBlockMs: this.visibilityTimeoutMs,
     });
+    this.waits = new PartitionWaits(
+      this.partitions.length,
+      (p, consumer, count, waitMs) => this.readBlocking(p, consumer, count, waitMs),
+      Math.floor(this.visibilityTimeoutMs / 2),
+    );
   }
 
   async enqueue(message: TaskMessage, options: EnqueueOptions = {}): Promise<string> {
     const payload = encodeTaskMessage(message);
     const delayMs = options.delayMs ?? 0;
-    if (delayMs <= 0) return this.adds.add('', payload);
-    return this.op('enqueue', async (client) => {
-      const timerId = options.dedupId ?? randomUUID();
-      const dueMs = Date.now() + delayMs;
-      await SCRIPTS.scheduleDelayed.run(
-        client,
-        [this.keys.delayed, this.keys.timers],
-        [timerId, dueMs, payload],
-      );
-      this.schedule.scheduled(dueMs);
-      return timerId;
-    });
+    const p = this.route.of(message.executionId);
+    if (delayMs <= 0) return this.route.qualify(p, await this.adds.add(String(p), payload));
+    this.assertOpen();
+    const timerId = options.dedupId ?? randomUUID();
+    const dueMs = Date.now() + delayMs;
+    await this.partitions[p]!.schedule(timerId, dueMs, payload);
+    this.schedule.scheduled(dueMs);
+    return timerId;
   }
 
   /**
-   * Order of work: promote due timers, reclaim expired deliveries (redeliveries first, so a
-   * dead consumer's messages do not starve behind new ones), then read new entries — the two
-   * scans on the schedule of ScanSchedule, not on every call. While nothing is there it blocks
-   * on XREADGROUP in slices that end when the next scan or the next known timer is due.
+   * Order of work: deliveries kept from an earlier blocked read, then promote due timers,
+   * reclaim expired deliveries (redeliveries first, so a dead consumer's messages do not
+   * starve behind new ones), then read new entries — the two scans on the schedule of
+   * ScanSchedule, not on every call. While nothing is there it blocks in slices that end when
+   * the next scan or the next known timer is due.
    */
   async receive(consumer: string, options: ReceiveOptions): Promise<Delivery[]> {
     if (options.max < 1) return [];
-    const deadline = Date.now() + Math.max(0, options.blockMs);
+    if (this.closed) return this.rejectClosed();
+    try {
+      return await this.receiveUntil(
+        consumer,
+        options.max,
+        Date.now() + Math.max(0, options.blockMs),
+      );
+    } catch (error) {
+      // close() during the receive ends its connections: a receive cut off by it (waiting for
+      // a connection to become ready, or blocked in a read) just ends empty.
+      if (this.closed) return [];
+      throw error;
+    }
+  }
+
+  private async receiveUntil(consumer: string, max: number, deadline: number): Promise<Delivery[]> {
     for (;;) {
-      const claimed = await this.scan(consumer, options.max);
-      const wanted = options.max - claimed.length;
-      const waitMs =
-        claimed.length > 0 ? 0 : Math.min(deadline, this.schedule.wakeAt()) - Date.now();
-      const fresh = wanted > 0 ? await this.readNew(consumer, wanted, Math.floor(waitMs)) : [];
+      const kept = this.waits.take(consumer, max);
+      if (kept.length > 0) return kept;
+      const claimed = await this.scan(consumer, max);
+      const wanted = max - claimed.length;
+      const wakeAt = claimed.length > 0 ? Date.now() : Math.min(deadline, this.schedule.wakeAt());
+      const fresh = wanted > 0 ? await this.readNew(consumer, wanted, wakeAt) : [];
       const deliveries = [...claimed, ...fresh];
       if (deliveries.length > 0 || Date.now() >= deadline || this.closed) return deliveries;
     }
   }
 
   ack(delivery: Delivery): Promise<void> {
-    return this.acks.add('', delivery.id);
+    const at = this.route.locate(delivery.id);
+    if (at === null) return this.closed ? this.rejectClosed() : Promise.resolve();
+    return this.acks.add(String(at.partition), at.streamId);
   }
 
   async renew(delivery: Delivery, consumer: string): Promise<boolean> {
-    const renewed = await this.groupOp('renew', (client) =>
-      SCRIPTS.renew.run(client, [this.keys.stream], [this.group, consumer, delivery.id]),
-    );
-    return renewed === 1;
+    const at = this.route.locate(delivery.id);
+    if (at === null) return false;
+    return this.partitions[at.partition]!.renew(at.streamId, consumer);
   }
 
   async deadLetter(
@@ -167,6 +210,8 @@ export class RedisStreamQueue implements TaskQueue {
     reason: string,
     lastError: string | null = null,
   ): Promise<void> {
+    const at = this.route.locate(delivery.id);
+    if (at === null) return;
     const executionId = executionIdOf(delivery);
     // prettier-ignore
     const fields = [
@@ -177,13 +222,7 @@ export class RedisStreamQueue implements TaskQueue {
       ...(executionId === null ? [] : ['executionId', executionId]),
       'at', new Date().toISOString(),
     ];
-    await this.groupOp('deadLetter', (client) =>
-      SCRIPTS.deadLetter.run(
-        client,
-        [this.keys.stream, this.keys.deadLetters],
-        [this.group, delivery.id, this.dlqMaxLen, ...fields],
-      ),
-    );
+    await this.partitions[at.partition]!.deadLetter(at.streamId, this.dlqMaxLen, fields);
   }
 
   async promoteDue(now: number = Date.now()): Promise<number> {
@@ -191,10 +230,9 @@ export class RedisStreamQueue implements TaskQueue {
   }
 
   async cancelDelayed(id: string): Promise<boolean> {
-    const removed = await this.op('cancelDelayed', (client) =>
-      SCRIPTS.cancelDelayed.run(client, [this.keys.delayed, this.keys.timers], [id]),
-    );
-    return removed === 1;
+    // A timer id (random, or the caller's dedupId) does not name its partition: ask each.
+    const removed = await Promise.all(this.partitions.map((p) => p.cancelDelayed(id)));
+    return removed.includes(true);
   }
 
   async listDeadLetters(
@@ -202,38 +240,37 @@ export class RedisStreamQueue implements TaskQueue {
   ): Promise<{ items: DeadLetter[]; nextCursor: string | null }> {
     const limit = positive(options.limit ?? DEFAULT_LIST_LIMIT, 'limit');
     const cursor = options.cursor ?? null;
-    if (cursor !== null && !STREAM_ID.test(cursor))
+    const at = cursor === null ? null : this.route.locate(cursor);
+    if (cursor !== null && (at === null || !STREAM_ID.test(at.streamId)))
       throw new TypeError(`invalid dead-letter cursor ${JSON.stringify(cursor)}`);
-    // Newest first; the cursor is the last id of the previous page, excluded with `(`.
-    const reply = await this.op('listDeadLetters', (client) =>
-      client.call(
-        'XREVRANGE',
-        this.keys.deadLetters,
-        cursor === null ? '+' : `(${cursor}`,
-        '-',
-        'COUNT',
-        limit + 1,
-      ),
+    // Newest first over every partition (stream id, then partition, descending); the cursor is
+    // the last entry of the previous page: each partition resumes strictly after it.
+    const pages = await Promise.all(
+      this.partitions.map(async (partition, p) => {
+        const end = at === null ? '+' : p < at.partition ? at.streamId : `(${at.streamId}`;
+        const letters = await partition.deadLetters(end, limit + 1);
+        return letters.map((letter) => ({ partition: p, streamId: letter.id, letter }));
+      }),
     );
-    const entries = (Array.isArray(reply) ? (reply as unknown[]) : []).filter(Array.isArray);
-    const items = entries.slice(0, limit).map((e) => toDeadLetter(String(e[0]), e[1]));
+    const entries = pages
+      .flat()
+      .sort(compareNewestFirst)
+      .slice(0, limit + 1);
+    const items = entries
+      .slice(0, limit)
+      .map((e) => ({ ...e.letter, id: this.route.qualify(e.partition, e.streamId) }));
     return { items, nextCursor: entries.length > limit ? (items.at(-1)?.id ?? null) : null };
   }
 
   async replayDeadLetter(id: string): Promise<boolean> {
-    if (!STREAM_ID.test(id)) return false;
-    const newId = await this.op('replayDeadLetter', (client) =>
-      SCRIPTS.replayDeadLetter.run(client, [this.keys.deadLetters, this.keys.stream], [id]),
-    );
-    return newId !== null;
+    const at = this.route.locate(id);
+    if (at === null || !STREAM_ID.test(at.streamId)) return false;
+    return (await this.partitions[at.partition]!.replayDeadLetter(at.streamId)) !== null;
   }
 
   async purgeDeadLetters(): Promise<number> {
-    return Number(
-      await this.op('purgeDeadLetters', (client) =>
-        SCRIPTS.purgeDeadLetters.run(client, [this.keys.deadLetters], []),
-      ),
-    );
+    const purged = await Promise.all(this.partitions.map((p) => p.purgeDeadLetters()));
+    return purged.reduce((a, b) => a + b, 0);
   }
 
   /**
@@ -241,22 +278,26 @@ export class RedisStreamQueue implements TaskQueue {
    * entries, including expired ones not yet reclaimed; `oldestReadyAgeMs` = server time minus
    * the timestamp in the id of the first never-delivered entry (approximate: it ignores expired
    * pending entries waiting for redelivery, and a promoted timer counts from its promotion).
+   * Partitioned: the sums over the partitions, and the oldest age of any.
    */
-  async stats(): Promise<{
-    ready: number;
-    inFlight: number;
-    delayed: number;
-    deadLetters: number;
-    oldestReadyAgeMs: number | null;
-  }> {
-    const reply = await this.op('stats', (client) =>
-      SCRIPTS.stats.run(
-        client,
-        [this.keys.stream, this.keys.delayed, this.keys.deadLetters],
-        [this.group],
-      ),
-    );
-    return queueStats(reply);
+  async stats(): Promise<QueueStats> {
+    const all = await Promise.all(this.partitions.map((p) => p.stats()));
+    const ages = all.map((s) => s.oldestReadyAgeMs).filter((age) => age !== null);
+    const sum = (field: 'ready' | 'inFlight' | 'delayed' | 'deadLetters'): number =>
+      all.reduce((total, s) => total + s[field], 0);
+    return {
+      ready: sum('ready'),
+      inFlight: sum('inFlight'),
+      delayed: sum('delayed'),
+      deadLetters: sum('deadLetters'),
+      oldestReadyAgeMs: ages.length === 0 ? null : Math.max(...ages),
+    };
+  }
+
+  /** Up to `limit` waiting timers of each partition, read only (see drainQueue). */
+  async delayedTimers(limit: number): Promise<DelayedTimer[]> {
+    const all = await Promise.all(this.partitions.map((p) => p.delayedTimers(limit)));
+    return all.flat();
   }
 
   async close(): Promise<void> {
@@ -266,40 +307,26 @@ export class RedisStreamQueue implements TaskQueue {
     await this.connection.close();
   }
 
-  private addAll(payloads: readonly string[]): Promise<string[]> {
-    return this.op('enqueue', async (client) => {
-      if (payloads.length === 1)
-        return [String(await client.call('XADD', this.keys.stream, '*', 'payload', payloads[0]!))];
-      const ids = await SCRIPTS.addTasks.run(client, [this.keys.stream], payloads);
-      if (!Array.isArray(ids) || ids.length !== payloads.length)
-        throw new TypeError('add-tasks.lua: unexpected reply');
-      return ids.map(String);
-    });
-  }
-
-  private async ackAll(ids: readonly string[]): Promise<void> {
-    // An id that is no stream id names no entry (acking it is a no-op); sent along, Redis would
-    // refuse the whole batch for it.
-    const valid = [...new Set(ids)].filter((id) => STREAM_ID.test(id));
-    if (valid.length === 0) return;
-    await this.op('ack', (client) =>
-      SCRIPTS.ack.run(client, [this.keys.stream], [this.group, ...valid]),
-    );
+  private partition(key: string): StreamPartition {
+    return this.partitions[Number(key)]!;
   }
 
   private async promote(now: number): Promise<{ moved: number; nextDueMs: number | null }> {
-    const reply = await this.op('promoteDue', (client) =>
-      SCRIPTS.promoteDue.run(
-        client,
-        [this.keys.delayed, this.keys.timers, this.keys.stream],
-        [Math.floor(now), this.promoteBatchSize],
-      ),
+    const all = await Promise.all(
+      this.partitions.map((p) => p.promote(now, this.promoteBatchSize)),
     );
-    const [count, nextDue] = Array.isArray(reply) ? (reply as unknown[]) : [];
-    const moved = Number(count ?? 0);
-    const nextDueMs = nextDue === null || nextDue === undefined ? null : Number(nextDue);
+    const moved = all.reduce((total, r) => total + r.moved, 0);
+    const dues = all.map((r) => r.nextDueMs).filter((due) => due !== null);
+    const nextDueMs = dues.length === 0 ? null : Math.min(...dues);
+    // A partition that moved a full batch may have more: promote again at once.
+    const full = all.some((r) => r.moved >= this.promoteBatchSize);
     // The schedule runs on the real clock, also when a caller promotes with a `now` of its own.
-    this.schedule.promoted(Date.now(), moved, this.promoteBatchSize, nextDueMs);
+    this.schedule.promoted(
+      Date.now(),
+      full ? this.promoteBatchSize : 0,
+      this.promoteBatchSize,
+      nextDueMs,
+    );
     return { moved, nextDueMs };
   }
 
@@ -318,96 +345,123 @@ export class RedisStreamQueue implements TaskQueue {
     return claimed.value;
   }
 
+  /** Expired deliveries, `max` shared over the partitions (see {@link fill}). */
   private async claimExpired(consumer: string, max: number): Promise<Delivery[]> {
-    const reply = await this.groupOp('receive', (client) =>
-      SCRIPTS.claimExpired.run(
-        client,
-        [this.keys.stream],
-        [this.group, consumer, this.visibilityTimeoutMs, max, this.claimCursor],
-      ),
+    const deliveries = await this.fill(
+      max,
+      (partition, count) => partition.claimExpired(consumer, this.visibilityTimeoutMs, count),
+      (partition) => partition.hasExpired(this.visibilityTimeoutMs),
     );
-    const { cursor, deliveries } = claimedDeliveries(reply);
-    this.claimCursor = STREAM_ID.test(cursor) ? cursor : '0-0';
     this.schedule.claimed(Date.now(), deliveries.length, max);
     return deliveries;
   }
 
-  /** New entries; blocks on a dedicated connection when `waitMs` ≥ 1 (BLOCK 0 would mean forever). */
-  private async readNew(consumer: string, count: number, waitMs: number): Promise<Delivery[]> {
-    const args = ['GROUP', this.group, consumer, 'COUNT', count];
-    const streams = ['STREAMS', this.keys.stream, '>'];
-    if (waitMs < 1)
-      return newDeliveries(
-        await this.groupOp('receive', (client) => client.call('XREADGROUP', ...args, ...streams)),
+  /**
+   * Up to `wanted` deliveries from the partitions, never more (an entry read is pending under
+   * the consumer, its delivery counted). First `wanted` is shared over them, the first share
+   * rotating (fairness) — enough when the queue is busy. If that comes up short, the
+   * partitions not asked yet and those that filled their share are probed at once with a
+   * read-only check (`has`), and what is left is shared over those that have entries; again
+   * until `wanted` are read or no partition has more.
+   */
+  private async fill(
+    wanted: number,
+    take: (partition: StreamPartition, count: number) => Promise<Delivery[]>,
+    has: (partition: StreamPartition) => Promise<boolean>,
+  ): Promise<Delivery[]> {
+    const n = this.partitions.length;
+    const got: Delivery[] = [];
+    const asked = new Array<boolean>(n).fill(false);
+    let quota = shares(wanted, n, this.nextTurn());
+    for (;;) {
+      const reads = await Promise.all(
+        this.partitions.map(async (partition, p) => {
+          if (quota[p]! < 1) return null;
+          asked[p] = true;
+          return (await take(partition, quota[p]!)).map((d) => this.route.qualifyDelivery(p, d));
+        }),
       );
-    try {
-      const read = (client: Redis): Promise<unknown> =>
-        client.call('XREADGROUP', ...args, 'BLOCK', waitMs, ...streams);
-      return newDeliveries(
-        await this.withGroup(read, (run) =>
-          this.blocking.use(`receive on ${this.keys.stream}`, run),
+      for (const read of reads) if (read) got.push(...read);
+      const left = wanted - got.length;
+      if (left < 1 || n === 1) return got;
+      const candidates = reads.map((read, p) => (read ? read.length >= quota[p]! : !asked[p]));
+      const ready = await Promise.all(
+        this.partitions.map((partition, p) =>
+          candidates[p] ? has(partition) : Promise.resolve(false),
         ),
       );
-    } catch (error) {
-      // close() disconnects the blocking connections: a receive cut off by it just ends empty.
-      if (this.closed) return [];
-      throw error;
+      if (!ready.includes(true)) return got;
+      quota = spread(left, ready, this.nextTurn());
     }
   }
 
-  /** Runs driver calls with bounded waiting; failures arrive classified (see RedisConnection). */
-  private op<T>(operation: string, fn: (client: Redis) => Promise<T>): Promise<T> {
-    if (this.closed)
-      return Promise.reject(new StoreClosedError(`the task queue ${this.keys.stream} is closed`));
-    return this.connection.call(`${operation} on ${this.keys.stream}`, (client) =>
-      fn(client as Redis),
-    );
-  }
-
-  /** `op` for commands that need the consumer group. */
-  private groupOp<T>(operation: string, fn: (client: Redis) => Promise<T>): Promise<T> {
-    return this.withGroup(fn, (run) => this.op(operation, run));
-  }
-
   /**
-   * Creates the consumer group on first use, and again when a command finds it gone (the
-   * stream was deleted, or a server restarted without persistence), then retries once.
+   * New entries. One stream: one XREADGROUP, blocking until `wakeAt` (epoch ms) when there is
+   * time to wait — exactly as an unpartitioned queue always read. Partitioned: at once (no
+   * BLOCK) from the partitions (see {@link fill}), and when there are none, blocking on every
+   * partition until `wakeAt` (PartitionWaits).
    */
-  private withGroup<T>(
-    fn: (client: Redis) => Promise<T>,
-    on: (run: (client: Redis) => Promise<T>) => Promise<T>,
-  ): Promise<T> {
-    return on(async (client) => {
-      await this.ensureGroup(client);
-      try {
-        return await fn(client);
-      } catch (error) {
-        if (redisReplyCode(error) !== 'NOGROUP') throw error;
-        this.groupCreated = null;
-        await this.ensureGroup(client);
-        return await fn(client);
-      }
-    });
+  private async readNew(consumer: string, wanted: number, wakeAt: number): Promise<Delivery[]> {
+    const waitMs = Math.floor(wakeAt - Date.now());
+    if (this.partitions.length === 1)
+      return waitMs < 1
+        ? this.partitions[0]!.readNow(consumer, wanted)
+        : this.readBlocking(0, consumer, wanted, waitMs);
+    const got = await this.fill(
+      wanted,
+      (partition, count) => partition.readNow(consumer, count),
+      (partition) => partition.hasNew(),
+    );
+    if (got.length > 0 || wakeAt - Date.now() < 1 || this.closed) return got;
+    return this.waits.wait(consumer, wanted, wakeAt, () => this.closed);
   }
 
-  private ensureGroup(client: Redis): Promise<void> {
-    this.groupCreated ??= createGroup(client, this.keys.stream, this.group).catch(
-      (error: unknown) => {
-        this.groupCreated = null;
-        throw error;
-      },
+  /** One partition's blocking read, on a dedicated connection (BLOCK 0 would mean forever). */
+  private async readBlocking(
+    p: number,
+    consumer: string,
+    count: number,
+    waitMs: number,
+  ): Promise<Delivery[]> {
+    const partition = this.partitions[p]!;
+    const deliveries = await partition.readBlocking(consumer, count, Math.max(1, waitMs), (run) =>
+      this.blocking.use(`receive on ${partition.keys.stream}`, run),
     );
-    return this.groupCreated;
+    return deliveries.map((d) => this.route.qualifyDelivery(p, d));
+  }
+
+  private nextTurn(): number {
+    const turn = this.turn;
+    this.turn = (turn + 1) % this.partitions.length;
+    return turn;
+  }
+
+  /** Runs driver calls with bounded waiting; failures arrive classified (see RedisConnection). */
+  private op<T>(operation: string, keys: QueueKeys, fn: (client: Redis) => Promise<T>): Promise<T> {
+    if (this.closed) return this.rejectClosed();
+    return this.connection.call(`${operation} on ${keys.stream}`, (client) => fn(client as Redis));
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw this.closedError();
+  }
+
+  private rejectClosed<T>(): Promise<T> {
+    return Promise.reject(this.closedError());
+  }
+
+  private closedError(): StoreClosedError {
+    return new StoreClosedError(`the task queue ${this.partitions[0]!.keys.stream} is closed`);
   }
 }
 
-/** Starts at id 0 so messages enqueued before any worker existed are delivered too. */
-async function createGroup(client: Redis, stream: string, group: string): Promise<void> {
-  try {
-    await client.call('XGROUP', 'CREATE', stream, group, '0', 'MKSTREAM');
-  } catch (error) {
-    if (redisReplyCode(error) !== 'BUSYGROUP') throw error;
-  }
+/** `left` split over the partitions marked `more` (the others get nothing). */
+function spread(left: number, more: readonly boolean[], offset: number): number[] {
+  const open = more.flatMap((m, p) => (m ? [p] : []));
+  const split = shares(left, open.length, offset % open.length);
+  const quota = more.map(() => 0);
+  for (const [i, p] of open.entries()) quota[p] = split[i]!;
+  return quota;
 }
 
 function positive(value: number, name: string): number {

@@ -15,4 +15,5 @@ export const SCRIPTS = {
   cancelDelayed: script('cancel-delayed'),
   purgeDeadLetters: script('purge-dead-letters'),
   stats: script('stats'),
+  hasNew: script('has-new'),
 } as const;

@@ -99,3 +99,15 @@ export function queueStats(reply: unknown): {
     oldestReadyAgeMs: typeof firstReady === 'string' ? Math.max(0, nowMs - idMs(firstReady)) : null,
   };
 }
+
+/** Stream ids compared as (ms, seq) numbers. */
+export function compareStreamIds(a: string, b: string): number {
+  const [am, as] = splitStreamId(a);
+  const [bm, bs] = splitStreamId(b);
+  return am - bm || as - bs;
+}
+
+function splitStreamId(id: string): [number, number] {
+  const dash = id.indexOf('-');
+  return [Number(id.slice(0, dash)), Number(id.slice(dash + 1))];
+}

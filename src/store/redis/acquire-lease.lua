@@ -1,5 +1,5 @@
 --[[
-acquire-lease: takes an execution's lease and increments its fencing generation atomically.
+acquire-lease: takes an execution's lease and raises its fencing generation atomically (see below).
 The same owner may re-acquire (a new generation); another owner only once the lease expired.
 Time is the server's (TIME), so workers with skewed clocks agree on expiry.
 
@@ -23,7 +23,12 @@ local owner = redis.call('HGET', header, 'leaseOwner')
 local expires = tonumber(redis.call('HGET', header, 'leaseExpiresAt') or '0')
 if owner and owner ~= ARGV[1] and expires > now then return {'HELD', owner, expires} end
 
-local generation = redis.call('HINCRBY', header, 'leaseGen', 1)
+-- The holder re-acquiring counts up by one. A new holder gets at least the server's clock in
+-- ms: after a failover that lost the previous holder's acquisition (asynchronous replication),
+-- the promoted replica hands out a generation that holder never had, so its fence stays stale.
+local generation = tonumber(redis.call('HGET', header, 'leaseGen') or '0') + 1
+if owner ~= ARGV[1] or expires <= now then generation = math.max(generation, now) end
+redis.call('HSET', header, 'leaseGen', string.format('%.0f', generation))
 local expiresAt = now + tonumber(ARGV[2])
 redis.call('HSET', header, 'leaseOwner', ARGV[1], 'leaseExpiresAt', string.format('%.0f', expiresAt))
 return {'OK', generation, expiresAt}

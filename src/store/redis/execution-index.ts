@@ -18,7 +18,8 @@ import { TickBatch } from '../../backends/redis/tick-batch.js';
  * update both: the record is the truth and the indexes follow it.
  *
  * - A save first commits the execution (one script), THEN updates the indexes (one script in
- *   the tenant's slot, `index-entries.lua`, shared by the saves of one tick: see `#updates`):
+ *   the slot of the tenant's index partition holding the execution, `index-entries.lua`,
+ *   shared by the saves of one tick: see `#updates`):
  *   add to `all`, the flow indexes and the current status, remove from every other status. So an index entry only ever appears after its record exists, and any
  *   successful save repairs every index entry of its execution.
  * - If the index update fails (the server went away between the two), the save rejects with
@@ -61,12 +62,10 @@ interface IndexUpdate {
 
 export class ExecutionIndex {
   /**
-   * Group commit per tenant (each tenant's indexes share one slot): the updates one process
+   * Group commit per tenant and index partition (one slot): the updates one process
    * makes in one tick go out as ONE `index-entries.lua` call, atomic, applied in call order.
    */
-  readonly #updates = new TickBatch<IndexUpdate>((tenantId, updates) =>
-    this.#sendUpdates(tenantId, updates),
-  );
+  readonly #updates = new TickBatch<IndexUpdate>((_, updates) => this.#sendUpdates(updates));
   /** The expiry index's group commit: one ZADD and/or one ZREM per tick. */
   readonly #expiries = new TickBatch<[member: string, expiresAt: number | null]>((_, items) =>
     this.#sendExpiries(items),
@@ -88,7 +87,7 @@ export class ExecutionIndex {
     // are such running → running saves: they cost no index round trip at all.
     if (previousStatus === entry.status && expiresAt === null && !isTerminal(entry.status))
       return Promise.resolve();
-    const updates = [this.#updates.add(entry.tenantId, { entry, status: entry.status })];
+    const updates = [this.#updates.add(this.#batchKey(entry), { entry, status: entry.status })];
     if (expiresAt !== null)
       updates.push(this.#expiries.add('', [expiringMember(entry), expiresAt]));
     else if (previousStatus !== null && isTerminal(previousStatus))
@@ -99,13 +98,19 @@ export class ExecutionIndex {
   /** Removes every index entry of an execution that is gone (deleted or expired). */
   async remove(ref: ExpiringRef): Promise<void> {
     await Promise.all([
-      this.#updates.add(ref.tenantId, { entry: { ...ref, createdAt: 0 }, status: null }),
+      this.#updates.add(this.#batchKey(ref), { entry: { ...ref, createdAt: 0 }, status: null }),
       this.#expiries.add('', [expiringMember(ref), null]),
     ]);
   }
 
-  async #sendUpdates(tenantId: string, updates: readonly IndexUpdate[]): Promise<void> {
-    const idx = this.keys.tenantIndex(tenantId);
+  /** One batch per slot: the tenant and the execution's index partition. */
+  #batchKey(ref: ExpiringRef): string {
+    return `${this.keys.indexPartition(ref.executionId)}:${ref.tenantId}`;
+  }
+
+  async #sendUpdates(updates: readonly IndexUpdate[]): Promise<void> {
+    const { tenantId, executionId } = updates[0]!.entry;
+    const idx = this.keys.tenantIndex(tenantId, this.keys.indexPartition(executionId));
     const keys = [idx.all, ...EXECUTION_STATUSES.map((s) => idx.status(s))];
     const extra = new Map<string, number>(); // flow / hash index key → its KEYS position (1-based)
     const position = (key: string): number => {

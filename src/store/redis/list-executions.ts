@@ -3,15 +3,19 @@ import { decodeSummary } from '../shared/execution-row.js';
 import { encodeCursor, planList, type ListPlan } from '../shared/list-plan.js';
 import { compareNewestFirst, isAfter, type IndexEntry } from './list-order.js';
 import type { RedisConnection } from '../../backends/redis/redis-connection.js';
-import type { RedisKeys } from './redis-keys.js';
+import type { RedisKeys, TenantIndexKeys } from './redis-keys.js';
 import { SCRIPTS } from './redis-store-scripts.js';
 
 /** Read a few more candidates than needed, so a stale entry rarely costs another round trip. */
 const SLACK = 8;
 
-/** One index sorted set and the condition its members must meet (else the entry is stale). */
+/**
+ * One index sorted set and the condition its members must meet (else the entry is stale);
+ * `part` is its index partition (the sources of one part share a slot).
+ */
 interface IndexSource {
   key: string;
+  part: number;
   holds: (summary: ExecutionSummary) => boolean;
 }
 
@@ -85,17 +89,46 @@ async function chooseSources(
   keys: RedisKeys,
   plan: ListPlan,
 ): Promise<IndexSource[]> {
-  const idx = keys.tenantIndex(plan.tenantId);
   const groups: IndexSource[][] = [];
   const { flowHash, flowId, statuses } = plan;
+  // Every group names its index in each partition: the merge reads them all.
+  const perPart = (
+    pick: (idx: TenantIndexKeys) => string,
+    holds: IndexSource['holds'],
+  ): IndexSource[] =>
+    Array.from({ length: keys.indexPartitions }, (_, part) => ({
+      key: pick(keys.tenantIndex(plan.tenantId, part)),
+      part,
+      holds,
+    }));
   if (flowHash !== null)
-    groups.push([{ key: idx.hash(flowHash), holds: (s) => s.flowHash === flowHash }]);
-  if (flowId !== null) groups.push([{ key: idx.flow(flowId), holds: (s) => s.flowId === flowId }]);
+    groups.push(
+      perPart(
+        (idx) => idx.hash(flowHash),
+        (s) => s.flowHash === flowHash,
+      ),
+    );
+  if (flowId !== null)
+    groups.push(
+      perPart(
+        (idx) => idx.flow(flowId),
+        (s) => s.flowId === flowId,
+      ),
+    );
   if (statuses !== null)
     groups.push(
-      statuses.map((status) => ({ key: idx.status(status), holds: (s) => s.status === status })),
+      statuses.flatMap((status) =>
+        perPart(
+          (idx) => idx.status(status),
+          (s) => s.status === status,
+        ),
+      ),
     );
-  if (groups.length === 0) return [{ key: idx.all, holds: () => true }];
+  if (groups.length === 0)
+    return perPart(
+      (idx) => idx.all,
+      () => true,
+    );
   if (groups.length === 1) return groups[0]!;
   const sizes = await connection.call('list planning', (client) =>
     Promise.all(
@@ -125,22 +158,36 @@ class IndexPager {
     this.#low = plan.createdAfter === null ? '-inf' : Math.floor(plan.createdAfter) + 1;
   }
 
-  /** The next `count` entries after `cursor`, merged across the sources, deduplicated by id. */
+  /**
+   * The next `count` entries after `cursor`, merged across the sources, deduplicated by id:
+   * one `list-page.lua` per index partition (its sources share a slot), in parallel.
+   */
   async next(cursor: IndexEntry | null, count: number): Promise<Candidate[]> {
-    const reply = await this.connection.call('list', (client) =>
-      SCRIPTS.listPage.run(
-        client,
-        this.sources.map((s) => s.key),
-        [count, this.#high, this.#low, cursor?.score ?? '', cursor?.executionId ?? ''],
+    const parts = new Map<number, IndexSource[]>();
+    for (const source of this.sources)
+      parts.set(source.part, [...(parts.get(source.part) ?? []), source]);
+    const args = [count, this.#high, this.#low, cursor?.score ?? '', cursor?.executionId ?? ''];
+    const replies = await this.connection.call('list', (client) =>
+      Promise.all(
+        [...parts.values()].map(async (sources) => ({
+          sources,
+          reply: await SCRIPTS.listPage.run(
+            client,
+            sources.map((s) => s.key),
+            args,
+          ),
+        })),
       ),
     );
     const merged: Candidate[] = [];
-    for (const [i, flat] of (Array.isArray(reply) ? (reply as unknown[]) : []).entries()) {
-      const source = this.sources[i];
-      if (!source || !Array.isArray(flat)) continue;
-      for (let j = 0; j + 1 < flat.length; j += 2) {
-        const entry = { executionId: String(flat[j]), score: Number(flat[j + 1]), source };
-        if (isAfter(entry, cursor)) merged.push(entry);
+    for (const { sources, reply } of replies) {
+      for (const [i, flat] of (Array.isArray(reply) ? (reply as unknown[]) : []).entries()) {
+        const source = sources[i];
+        if (!source || !Array.isArray(flat)) continue;
+        for (let j = 0; j + 1 < flat.length; j += 2) {
+          const entry = { executionId: String(flat[j]), score: Number(flat[j + 1]), source };
+          if (isAfter(entry, cursor)) merged.push(entry);
+        }
       }
     }
     merged.sort(compareNewestFirst);

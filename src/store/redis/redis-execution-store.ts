@@ -34,6 +34,13 @@ import { flatPairs, integerAt, stringAt, tagged, unexpected } from './script-rep
 export interface RedisStoreOptions extends RedisConnectionOptions {
   /** First segment of every key (default `plaita`); must not contain `{` or `}`. */
   prefix?: string;
+  /**
+   * Slots each tenant's listing indexes are split over (default 1: one slot per tenant, the
+   * key names of an unpartitioned store). On Redis Cluster, N > 1 spreads a busy tenant's
+   * index writes over N slots; `list` merges them with the same order and cursors. Every
+   * process of one store must use the same N (see docs/scaling.md).
+   */
+  indexPartitions?: number;
 }
 
 export interface RedisExecutionStoreOptions extends RedisStoreOptions, ExecutionStoreOptions {
@@ -72,7 +79,7 @@ export class RedisExecutionStore implements ExecutionStore {
   constructor(target: RedisTarget, options: RedisExecutionStoreOptions = {}) {
     this.#options = resolveStoreOptions(options);
     this.#sweepBatchSize = Math.max(1, Math.floor(options.sweepBatchSize ?? DEFAULT_SWEEP_BATCH));
-    this.#keys = new RedisKeys(options.prefix ?? 'plaita');
+    this.#keys = new RedisKeys(options.prefix ?? 'plaita', options.indexPartitions ?? 1);
     this.#connection = new RedisConnection(
       target,
       { ...options, connectTimeoutMs: this.#options.connectTimeoutMs },

@@ -56,7 +56,7 @@ export class RedisFlowStore implements FlowStore {
   readonly #keys: RedisKeys;
 
   constructor(target: RedisTarget, options: RedisStoreOptions = {}) {
-    this.#keys = new RedisKeys(options.prefix ?? 'plaita');
+    this.#keys = new RedisKeys(options.prefix ?? 'plaita', options.indexPartitions ?? 1);
     this.#connection = new RedisConnection(target, options, 'RedisFlowStore');
   }
 
@@ -102,10 +102,17 @@ export class RedisFlowStore implements FlowStore {
     if (own !== null) return own;
     if (tenantId === DEFAULT_TENANT)
       return this.#document(this.#keys.legacyFlows.document(flowHash), flowHash);
+    // Each index partition's flow-hash index alone: one key per command, any slot.
     const pinned = await this.#connection.call(`flow pin check of ${flowHash}`, (client) =>
-      client.exists(this.#keys.tenantIndex(tenantId).hash(flowHash)),
+      Promise.all(
+        Array.from({ length: this.#keys.indexPartitions }, (_, part) =>
+          client.exists(this.#keys.tenantIndex(tenantId, part).hash(flowHash)),
+        ),
+      ),
     );
-    return pinned === 0 ? null : this.getByHash(flowHash, { tenantId: DEFAULT_TENANT });
+    return pinned.every((n) => n === 0)
+      ? null
+      : this.getByHash(flowHash, { tenantId: DEFAULT_TENANT });
   }
 
   async getByVersion(

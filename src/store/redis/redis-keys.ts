@@ -1,3 +1,4 @@
+import { crc16 } from '../../backends/redis/key-slot.js';
 import type { ExecutionStatus } from '../../state/execution-state.js';
 
 /**
@@ -10,6 +11,10 @@ import type { ExecutionStatus } from '../../state/execution-state.js';
  * Per tenant (one hash tag per tenant: an index update is one same-slot script):
  *   `<prefix>:{<tenant>}:idx:all`, `…:idx:status:<status>`, `…:idx:flow:<flowId>`,
  *   `…:idx:hash:<flowHash>`                     sorted sets, member executionId, score createdAt ms
+ *   With `indexPartitions: N > 1` the same keys exist once per partition, tagged
+ *   `{<tenant>:%idx<i>of<N>}` (`%idx` is no escape the parts can produce, so no execution
+ *   shares the tag): an execution is indexed in partition CRC16(executionId) mod N, and `list`
+ *   merges the partitions. One partition = the keys above (existing data keeps working).
  * Global:
  *   `<prefix>:expiring`                         sorted set of terminal executions by expiry ms
  * Flow store, per tenant (the tenant's hash tag: one script stores and publishes a flow):
@@ -23,12 +28,24 @@ import type { ExecutionStatus } from '../../state/execution-state.js';
  * readable in `redis-cli`.
  */
 export class RedisKeys {
-  constructor(readonly prefix: string) {
+  constructor(
+    readonly prefix: string,
+    readonly indexPartitions = 1,
+  ) {
     if (prefix === '' || /[{}]/.test(prefix)) {
       throw new RangeError(
         `Redis key prefix must be non-empty without "{" or "}", got ${JSON.stringify(prefix)}`,
       );
     }
+    if (!Number.isInteger(indexPartitions) || indexPartitions < 1 || indexPartitions > 1024)
+      throw new RangeError(
+        `indexPartitions must be an integer from 1 to 1024, got ${indexPartitions}`,
+      );
+  }
+
+  /** The index partition an execution's entries live in (always 0 with one partition). */
+  indexPartition(executionId: string): number {
+    return this.indexPartitions === 1 ? 0 : crc16(executionId) % this.indexPartitions;
   }
 
   execution(tenantId: string, executionId: string): ExecutionKeys {
@@ -36,8 +53,13 @@ export class RedisKeys {
     return { header: `${base}:h`, nodes: `${base}:nodes` };
   }
 
-  tenantIndex(tenantId: string): TenantIndexKeys {
-    const base = `${this.prefix}:{${escapeKeyPart(tenantId)}}:idx`;
+  /** The listing indexes of one tenant's index partition `part` (see the layout above). */
+  tenantIndex(tenantId: string, part = 0): TenantIndexKeys {
+    const tag =
+      this.indexPartitions === 1
+        ? escapeKeyPart(tenantId)
+        : `${escapeKeyPart(tenantId)}:%idx${part}of${this.indexPartitions}`;
+    const base = `${this.prefix}:{${tag}}:idx`;
     return {
       all: `${base}:all`,
       status: (status) => `${base}:status:${status}`,
