@@ -6,6 +6,8 @@ import { join, relative } from 'node:path';
 
 const SRC = 'src';
 const OUT = 'dist';
+// The console is built by Vite from console/, not compiled from src/: never pruned here.
+const KEEP = new Set([join(OUT, 'console')]);
 const COMPILED = /\.(d\.ts\.map|d\.ts|js\.map|js)$/;
 
 function sourceOf(file) {
@@ -16,6 +18,7 @@ function sourceOf(file) {
 function prune(dir) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
+    if (KEEP.has(path)) continue;
     if (statSync(path).isDirectory()) {
       prune(path);
       if (readdirSync(path).length === 0) rmdirSync(path);

@@ -5,6 +5,7 @@ import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { createServices, type ApiAppOptions, type ApiServices } from './api-services.js';
 import { authenticate } from './auth/authenticate.js';
+import { registerConsole } from './console-static.js';
 import { registerDocs } from './openapi-docs.js';
 import { ApiProblem, problemResponse } from './problem.js';
 import { rateLimit } from './rate-limit.js';
@@ -19,7 +20,7 @@ export type ApiApp = OpenAPIHono<ServerEnv> & { services: ApiServices };
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 /**
- * The HTTP API of api.md as a Hono app (a standard `fetch` handler): mount it in any server, or
+ * The HTTP API of docs/http-api.md as a Hono app (a standard `fetch` handler): mount it in any server, or
  * run it with `plaita serve`. Background work (schedules, bulk operations, the in-process
  * worker) is not started here; see `startServerTasks`.
  */
@@ -71,6 +72,7 @@ export function createApiApp(options: ApiAppOptions): ApiApp {
 
   for (const register of ROUTE_GROUPS) register(app, services);
   registerDocs(app);
+  if (options.consoleDir) registerConsole(app, options.consoleDir);
   return app;
 }
 

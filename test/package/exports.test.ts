@@ -87,6 +87,7 @@ describe('package entry points', () => {
       './redis': 'redis',
       './worker': 'worker',
       './server': 'server',
+      './nodes': 'nodes',
     }))
       expect(pkg.exports[subpath], subpath).toEqual({
         types: `./dist/${file}.d.ts`,

@@ -49,7 +49,8 @@ const NEEDED: Record<string, Role | 'platform' | 'anyone'> = {
   'GET /v1/bulk-operations/{id}': 'viewer',
   'GET /v1/workers': 'viewer',
   'GET /v1/stats/executions': 'viewer',
-  'GET /v1/stats/queue': 'viewer',
+  // The queue is shared by every tenant: its depth is for platform keys.
+  'GET /v1/stats/queue': 'platform',
   'GET /v1/api-keys': 'admin',
   'POST /v1/api-keys': 'admin',
   'DELETE /v1/api-keys/{id}': 'admin',

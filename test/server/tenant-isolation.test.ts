@@ -305,7 +305,7 @@ const EXCLUDED: Record<string, string> = {
   'GET /v1/schedules/preview': 'computes cron times: no tenant data',
   'DELETE /v1/dead-letters': 'platform admins only (a tenant key is 403 by design)',
   'GET /v1/workers': 'platform-wide heartbeats: no tenant data',
-  'GET /v1/stats/queue': 'platform-wide queue depth: no tenant data',
+  'GET /v1/stats/queue': 'the shared queue: platform keys only (roles-matrix.test.ts)',
   'POST /v1/api-keys': 'a tenant admin creating another tenant’s key is 403 by design',
 };
 

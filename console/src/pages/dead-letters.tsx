@@ -1,0 +1,172 @@
+import { useState } from 'preact/hooks';
+import { api, messageOf, seg } from '../api/client';
+import type { DeadLetter, Page } from '../api/types';
+import { CopyId } from '../components/copy-id';
+import { JsonView } from '../components/json-view';
+import { notify } from '../components/notice';
+import { Pager } from '../components/pager';
+import { Loading, ProblemBox } from '../components/problem-box';
+import { Time } from '../components/time';
+import { setQuery, useLocation } from '../router';
+import { can, useCaller } from '../session';
+import { useResource } from '../use-resource';
+import { useTitle } from '../use-title';
+
+function payloadOf(letter: DeadLetter): unknown {
+  try {
+    return JSON.parse(letter.payload) as unknown;
+  } catch {
+    return letter.payload;
+  }
+}
+
+/** Messages no worker could handle: why, replay one or all (after a fix), purge. */
+export default function DeadLettersPage() {
+  useTitle('Dead letters');
+  const caller = useCaller();
+  const { query } = useLocation();
+  const cursor = query.get('cursor');
+  const page = useResource(
+    () => api.get<Page<DeadLetter>>('/v1/dead-letters', { cursor, limit: 50 }),
+    [cursor],
+    {
+      refreshMs: 10_000,
+    },
+  );
+  const [busy, setBusy] = useState(false);
+  const items = page.data?.items ?? [];
+  const replay = async (ids: string[]) => {
+    setBusy(true);
+    let done = 0;
+    try {
+      for (const id of ids) {
+        await api.post(`/v1/dead-letters/${seg(id)}/replay`);
+        done += 1;
+      }
+      notify(`Replayed ${done} dead letter${done === 1 ? '' : 's'}`);
+    } catch (e) {
+      notify(`Replayed ${done}; then: ${messageOf(e)}`, 'error');
+    } finally {
+      setBusy(false);
+      page.reload();
+    }
+  };
+  const purge = async () => {
+    if (!window.confirm('Remove every dead letter? This cannot be undone.')) return;
+    try {
+      const { purged } = await api.delete<{ purged: number }>('/v1/dead-letters');
+      notify(`Purged ${purged} dead letters`);
+    } catch (e) {
+      notify(messageOf(e), 'error');
+    }
+    page.reload();
+  };
+  return (
+    <section aria-labelledby="dead-title">
+      <div class="page-head">
+        <h1 id="dead-title">Dead letters</h1>
+        <div class="actions">
+          {can(caller, 'operator') ? (
+            <button
+              type="button"
+              class="button"
+              disabled={busy || items.length === 0}
+              onClick={() => void replay(items.map((i) => i.id))}
+            >
+              Replay all on this page
+            </button>
+          ) : null}
+          {can(caller, 'admin') ? (
+            <button
+              type="button"
+              class="button danger"
+              disabled={items.length === 0}
+              onClick={() => void purge()}
+            >
+              Purge
+            </button>
+          ) : null}
+        </div>
+      </div>
+      <ProblemBox error={page.error} title="Dead letters could not be listed" />
+      {page.loading && !page.data ? <Loading /> : null}
+      {page.data ? (
+        <div class="table-wrap">
+          <table class="data">
+            <thead>
+              <tr>
+                <th scope="col">Dead letter</th>
+                <th scope="col">Reason</th>
+                <th scope="col">Execution</th>
+                <th scope="col" class="wide-only">
+                  Deliveries
+                </th>
+                <th scope="col">At</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((letter) => (
+                <tr key={letter.id} data-dead-letter={letter.id}>
+                  <td>
+                    <CopyId id={letter.id} short />
+                    <details class="payload">
+                      <summary class="small">message</summary>
+                      <JsonView value={payloadOf(letter)} label={`message of ${letter.id}`} />
+                    </details>
+                  </td>
+                  <td>
+                    <code>{letter.reason}</code>
+                    {letter.kind ? <span class="muted"> ({letter.kind})</span> : null}
+                    {letter.lastError ? (
+                      <div class="error-text small">{letter.lastError}</div>
+                    ) : null}
+                  </td>
+                  <td>
+                    {letter.executionId ? (
+                      <CopyId
+                        id={letter.executionId}
+                        href={`/executions/${seg(letter.executionId)}`}
+                        short
+                      />
+                    ) : (
+                      '—'
+                    )}
+                  </td>
+                  <td class="wide-only num">{letter.deliveryCount}</td>
+                  <td>
+                    <Time iso={letter.at} />
+                  </td>
+                  <td>
+                    {can(caller, 'operator') ? (
+                      <button
+                        type="button"
+                        class="button small"
+                        disabled={busy}
+                        aria-label={`Replay dead letter ${letter.id}`}
+                        onClick={() => void replay([letter.id])}
+                      >
+                        Replay
+                      </button>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {items.length === 0 ? (
+            <p class="empty">No dead letter. Every message was handled.</p>
+          ) : null}
+        </div>
+      ) : null}
+      <Pager
+        cursor={cursor}
+        nextCursor={page.data?.nextCursor}
+        onFirst={() => setQuery({ cursor: null }, false)}
+        onNext={(next) => setQuery({ cursor: next }, false)}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,107 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { api, ApiError, seg, withQuery } from '../api/client';
+import { TERMINAL, type ExecutionView } from '../api/types';
+
+export type LiveState = 'loading' | 'live' | 'reconnecting' | 'ended' | 'idle';
+
+/**
+ * An execution kept current over SSE (docs/http-api.md §4): the view is read once, then — unless it is
+ * already terminal — a single-use ticket opens `…/stream?ticket=`, and every `snapshot` and
+ * `update` (the whole view) replaces it. A dropped stream is reopened with a NEW ticket and
+ * `lastEventId` (tickets are single-use, so EventSource's own retry cannot be used); `end`
+ * closes it. `follow()` starts following again (after a retry or an event).
+ */
+export function useLiveExecution(id: string) {
+  const [view, setView] = useState<ExecutionView | undefined>();
+  const [error, setError] = useState<unknown>(null);
+  const [live, setLive] = useState<LiveState>('loading');
+  const [generation, setGeneration] = useState(0);
+  const lastEventId = useRef<string | null>(null);
+
+  useEffect(() => {
+    let closed = false;
+    let source: EventSource | null = null;
+    let timer = 0;
+    let failures = 0;
+
+    const apply = (next: ExecutionView) => {
+      if (!closed) setView(next);
+    };
+    const reconnectLater = (ms: number) => {
+      if (closed) return;
+      setLive('reconnecting');
+      timer = window.setTimeout(() => void open(), ms);
+    };
+    const open = async () => {
+      try {
+        const { ticket } = await api.post<{ ticket: string }>(
+          `/v1/executions/${seg(id)}/stream-tickets`,
+        );
+        if (closed) return;
+        source = new EventSource(
+          withQuery(`/v1/executions/${seg(id)}/stream`, {
+            ticket,
+            lastEventId: lastEventId.current,
+          }),
+        );
+        const onView = (event: MessageEvent<string>) => {
+          if (event.lastEventId) lastEventId.current = event.lastEventId;
+          failures = 0;
+          setLive('live');
+          apply(JSON.parse(event.data) as ExecutionView);
+        };
+        source.addEventListener('snapshot', onView);
+        source.addEventListener('update', onView);
+        source.addEventListener('open', () => setLive('live'));
+        source.addEventListener('end', () => {
+          source?.close();
+          setLive('ended');
+          api.get<ExecutionView>(`/v1/executions/${seg(id)}`).then(apply, () => undefined);
+        });
+        source.addEventListener('shutdown', () => {
+          source?.close();
+          reconnectLater(2000);
+        });
+        source.onerror = () => {
+          source?.close();
+          failures += 1;
+          reconnectLater(Math.min(10_000, 500 * 2 ** failures));
+        };
+      } catch (e) {
+        if (e instanceof ApiError && (e.status === 404 || e.status === 401)) {
+          setLive('idle');
+          return;
+        }
+        failures += 1;
+        reconnectLater(Math.min(10_000, 500 * 2 ** failures));
+      }
+    };
+
+    api.get<ExecutionView>(`/v1/executions/${seg(id)}`).then(
+      (first) => {
+        apply(first);
+        setError(null);
+        if (closed) return;
+        if (TERMINAL.includes(first.status)) setLive('ended');
+        else void open();
+      },
+      (e: unknown) => {
+        if (!closed) {
+          setError(e);
+          setLive('idle');
+        }
+      },
+    );
+    return () => {
+      closed = true;
+      window.clearTimeout(timer);
+      source?.close();
+    };
+  }, [id, generation]);
+
+  const follow = useCallback(() => {
+    lastEventId.current = null;
+    setGeneration((g) => g + 1);
+  }, []);
+  return { view, error, live, follow };
+}

@@ -1,0 +1,70 @@
+import { api } from '../api/client';
+import type { Page, Worker } from '../api/types';
+import { CopyId } from '../components/copy-id';
+import { Loading, ProblemBox } from '../components/problem-box';
+import { Time } from '../components/time';
+import { useResource } from '../use-resource';
+import { useTitle } from '../use-title';
+
+/** Live workers, from their heartbeats. */
+export default function WorkersPage() {
+  useTitle('Workers');
+  const workers = useResource(() => api.get<Page<Worker>>('/v1/workers'), [], { refreshMs: 5000 });
+  const items = workers.data?.items ?? [];
+  return (
+    <section aria-labelledby="workers-title">
+      <div class="page-head">
+        <h1 id="workers-title">Workers</h1>
+      </div>
+      <ProblemBox error={workers.error} title="Workers could not be listed" />
+      {workers.loading && !workers.data ? <Loading /> : null}
+      {workers.data ? (
+        <div class="table-wrap">
+          <table class="data">
+            <thead>
+              <tr>
+                <th scope="col">Worker</th>
+                <th scope="col">Host</th>
+                <th scope="col" class="num">
+                  In flight
+                </th>
+                <th scope="col" class="wide-only">
+                  Version
+                </th>
+                <th scope="col" class="wide-only">
+                  Started
+                </th>
+                <th scope="col">Last seen</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((w) => (
+                <tr key={w.id}>
+                  <td>
+                    <CopyId id={w.id} short />
+                  </td>
+                  <td>
+                    {w.host} <span class="muted">pid {w.pid}</span>
+                  </td>
+                  <td class="num">
+                    {w.inFlight} / {w.concurrency}
+                  </td>
+                  <td class="wide-only">{w.version}</td>
+                  <td class="wide-only">
+                    <Time iso={w.startedAt} />
+                  </td>
+                  <td>
+                    <Time iso={w.lastSeenAt} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {items.length === 0 ? (
+            <p class="empty">No live worker. Start one with plaita worker.</p>
+          ) : null}
+        </div>
+      ) : null}
+    </section>
+  );
+}
