@@ -1,5 +1,5 @@
 /**
- * Flow-level failures: what a flow itself produces (flows.md §7). They keep the original
+ * Flow-level failures: what a flow itself produces (docs/flow-format.md §7). They keep the original
  * engine's numeric codes for compatibility; `type` is the stable string other layers
  * switch on. A FlowError is never retryable: retries belong to the node's errorHandler.
  */
@@ -12,7 +12,39 @@ export type FlowErrorType =
   /** A node's expression ran out of its evaluation budget (work, memory or time). */
   | 'expression_budget'
   /** The execution reached its maximum number of node visits. */
-  | 'step_limit';
+  | 'step_limit'
+  /** A code node's code threw (or did not compile, or returned what cannot be stored). */
+  | 'code_error'
+  /** A code node's run used up its CPU time (JavaScript) or wall-clock time (Python). */
+  | 'code_timeout'
+  /** A code node's run went over its memory limit. */
+  | 'code_memory'
+  /** A code node's result (or a captured output) is larger than the operator allows. */
+  | 'code_output_too_large'
+  /** A node needs a code backend the operator has not enabled (`codeBackends`). */
+  | 'code_backend_disabled';
+
+/**
+ * Node failures whose cause carries one of these string codes keep it as their `type`, so
+ * an operator can tell a runaway code node from an ordinary failure without reading text.
+ */
+const TYPED_NODE_FAILURES: ReadonlySet<string> = new Set<FlowErrorType>([
+  'expression_budget',
+  'code_error',
+  'code_timeout',
+  'code_memory',
+  'code_output_too_large',
+  'code_backend_disabled',
+]);
+
+/** The `type` of a node failure caused by `cause`: its typed code, else `node_error`. */
+export function nodeFailureType(cause: unknown): FlowErrorType {
+  const code =
+    typeof cause === 'object' && cause !== null ? (cause as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && TYPED_NODE_FAILURES.has(code)
+    ? (code as FlowErrorType)
+    : 'node_error';
+}
 
 export type FlowErrorName =
   | 'NodeExecutionError'

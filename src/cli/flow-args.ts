@@ -4,10 +4,12 @@ import { defaultFunctions, type FunctionRegistry } from '../expression/function-
 import type { Flow } from '../flow/flow.js';
 import { defaultRegistry } from '../nodes/default-registry.js';
 import type { NodeRegistry } from '../nodes/node-registry.js';
+import { loadQuickJS } from '../nodes/code/quickjs-module.js';
 import { loadNodeModules, nodeModulesFromEnv } from '../nodes/plugin-modules.js';
 import { silentLogger } from '../util/logger.js';
 import type { CommandContext } from './command-context.js';
 import { CliError, EXIT } from './exit-codes.js';
+import { limitsFromEnv } from './operator-limits.js';
 
 /** The registry for this invocation: built-ins plus `--nodes` and `PLAITA_NODE_MODULES` plugins. */
 export async function cliRegistry(nodes: string | undefined): Promise<NodeRegistry> {
@@ -25,8 +27,14 @@ export async function cliPlugins(
       .filter(Boolean),
     ...nodeModulesFromEnv(),
   ];
-  if (modules.length === 0) return { registry: defaultRegistry, functions: defaultFunctions };
-  const registry = defaultRegistry.copy();
+  // The operator's limits reach the node types at load: a code node whose backend is off
+  // (PLAITA_CODE_BACKENDS) fails validation, never halfway through a run.
+  const limits = limitsFromEnv();
+  // Loaded up front so JavaScript code nodes get their syntax checked when the flow loads.
+  await loadQuickJS().catch(() => undefined);
+  if (modules.length === 0)
+    return { registry: defaultRegistry.withLimits(limits), functions: defaultFunctions };
+  const registry = defaultRegistry.withLimits(limits);
   const functions = defaultFunctions.copy();
   const report = await loadNodeModules(registry, modules, { logger: silentLogger, functions });
   if (report.failed.length > 0) {

@@ -1,4 +1,4 @@
-import type { RuntimeLimits } from '../flow/runtime-limits.js';
+import { CODE_BACKENDS, type CodeBackend, type RuntimeLimits } from '../flow/runtime-limits.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 /**
@@ -31,6 +31,7 @@ export function limitsFromEnv(
     if (!Number.isInteger(value) || value <= 0) throw invalid(name, raw, 'a positive integer');
     (limits as Record<string, unknown>)[field] = value;
   }
+  Object.assign(limits, codeLimitsFromEnv(env));
   const nested = env.PLAITA_NESTED_DATA_EXPRESSIONS?.trim();
   if (nested) {
     if (nested !== 'on' && nested !== 'off')
@@ -45,4 +46,41 @@ function invalid(name: string, value: string, expected: string): CliError {
     `${name}=${JSON.stringify(value)} is invalid: expected ${expected}`,
     EXIT.usage,
   );
+}
+
+/**
+ * The code node's limits (docs/code-node.md): which backends run code (`quickjs` by default;
+ * `python` only when listed), and the per-run CPU time, memory, output size, and the
+ * subprocess's wall clock and address space.
+ */
+function codeLimitsFromEnv(env: NodeJS.ProcessEnv): Partial<RuntimeLimits> {
+  const limits: Partial<RuntimeLimits> = {};
+  const backends = env.PLAITA_CODE_BACKENDS?.trim();
+  if (backends !== undefined && backends !== '') {
+    const names = backends.split(',').map((s) => s.trim().toLowerCase());
+    const known: readonly string[] = CODE_BACKENDS;
+    const unknown = names.filter((n) => n !== 'none' && !known.includes(n));
+    if (unknown.length > 0)
+      throw invalid(
+        'PLAITA_CODE_BACKENDS',
+        backends,
+        `a list of ${CODE_BACKENDS.join(', ')} (or none)`,
+      );
+    limits.codeBackends = [...new Set(names.filter((n): n is CodeBackend => known.includes(n)))];
+  }
+  const scaled: Array<[keyof RuntimeLimits, string, number]> = [
+    ['codeTimeoutMs', 'PLAITA_CODE_TIMEOUT_MS', 1],
+    ['codeMemoryBytes', 'PLAITA_CODE_MEMORY_MB', 1024 * 1024],
+    ['codeOutputBytes', 'PLAITA_CODE_OUTPUT_BYTES', 1],
+    ['subprocessTimeoutMs', 'PLAITA_SUBPROCESS_TIMEOUT_MS', 1],
+    ['subprocessMemoryBytes', 'PLAITA_SUBPROCESS_MEMORY_MB', 1024 * 1024],
+  ];
+  for (const [field, name, unit] of scaled) {
+    const raw = env[name]?.trim();
+    if (!raw) continue;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value <= 0) throw invalid(name, raw, 'a positive integer');
+    (limits as Record<string, unknown>)[field] = value * unit;
+  }
+  return limits;
 }

@@ -1,8 +1,7 @@
 import type { LoadedNode } from '../flow/flow.js';
-import { errorCode } from '../errors.js';
-import { FlowError, FlowResultError } from '../flow-errors.js';
+import { FlowError, FlowResultError, nodeFailureType } from '../flow-errors.js';
 
-/** Builders for the FlowError kinds of flows.md §7.2, so messages stay consistent. */
+/** Builders for the FlowError kinds of docs/flow-format.md §7.2, so messages stay consistent. */
 
 export function nodeLabel(node: LoadedNode): string {
   return node.def.name ?? node.def.id;
@@ -18,7 +17,7 @@ export function nodeExecutionError(
     message ?? `node '${nodeLabel(node)}' failed: ${errorName(cause)}: ${errorMessage(cause)}`;
   return new FlowError({
     code,
-    type: errorCode(cause) === 'expression_budget' ? 'expression_budget' : 'node_error',
+    type: nodeFailureType(cause),
     name: 'NodeExecutionError',
     message: text,
     node: node.def.id,
@@ -94,7 +93,7 @@ export function resumeError(message: string, node: string | null): FlowError {
   return new FlowError({ code: -500, type: 'node_error', name: 'ResumeError', message, node });
 }
 
-/** Any other exception escaping the engine becomes FlowError -500 with its cause (flows.md §7.1). */
+/** Any other exception escaping the engine becomes FlowError -500 with its cause (docs/flow-format.md §7.1). */
 export function asFlowError(error: unknown, node: string | null): FlowError {
   if (error instanceof FlowError) return error;
   return flowError(

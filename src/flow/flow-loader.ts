@@ -1,5 +1,6 @@
 import type { Condition } from '../expression/condition.js';
 import type { Flow } from './flow.js';
+import type { RuntimeLimits } from './runtime-limits.js';
 import type { TypeSchema } from './type-schema.js';
 
 /**
@@ -10,14 +11,20 @@ import type { TypeSchema } from './type-schema.js';
 export interface FlowLoader {
   /** Path of the node being loaded, e.g. `nodes[3]`. */
   readonly path: string;
+  /**
+   * The operator's limits the registry was created with (`NodeRegistry` option `limits`):
+   * what a node needs from the host (a code backend) is refused here, before any run.
+   */
+  readonly limits: RuntimeLimits;
   /** An embedded child flow: an object, or a string holding its JSON. */
   childFlow(raw: unknown, field: string): Flow | null;
   /** Like childFlow, but absent is an issue. */
   requiredChildFlow(raw: unknown, field: string): Flow | null;
   condition(raw: unknown, field: string): Condition | null;
   typeSchema(raw: unknown, field: string): TypeSchema | null;
-  /** Milliseconds or null (flows.md §7.6). */
+  /** Milliseconds or null (docs/flow-format.md §7.6). */
   duration(raw: unknown, field: string): number | null;
-  issue(field: string, message: string): void;
+  /** `code`: a stable reason more precise than "does not load" (e.g. `code_backend_disabled`). */
+  issue(field: string, message: string, code?: string): void;
   warn(message: string): void;
 }

@@ -19,6 +19,7 @@ import { checkDocumentDepth, MAX_DOCUMENT_DEPTH, parseDocumentText } from './par
 import { checkDepth } from '../util/value-depth.js';
 import { parseTypeSchema, type TypeSchema, TypeSchemaError } from './type-schema.js';
 import { envWarnings } from './env-warnings.js';
+import { resolveLimits, type RuntimeLimits } from './runtime-limits.js';
 
 export interface LoadOptions {
   registry: NodeTypeLookup;
@@ -27,7 +28,10 @@ export interface LoadOptions {
 /** Collects issues and warnings across a document and its embedded child flows. */
 class LoadSession {
   readonly issues: DefinitionIssue[] = [];
-  constructor(readonly registry: NodeTypeLookup) {}
+  readonly limits: RuntimeLimits;
+  constructor(readonly registry: NodeTypeLookup) {
+    this.limits = resolveLimits(registry.limits);
+  }
 }
 
 const loadedFlows = new WeakSet<object>();
@@ -246,8 +250,8 @@ function branchTargets(nodeType: NodeType, def: NodeDef): string[] {
 
 function makeLoader(path: string, session: LoadSession, warnings: string[]): FlowLoader {
   const at = (field: string): string => (field ? `${path}.${field}` : path);
-  const issue = (field: string, message: string): void => {
-    session.issues.push({ path: at(field), message });
+  const issue = (field: string, message: string, code?: string): void => {
+    session.issues.push(code ? { path: at(field), message, code } : { path: at(field), message });
   };
   const childFlow = (raw: unknown, field: string): Flow | null => {
     if (raw === undefined || raw === null) return null;
@@ -269,6 +273,7 @@ function makeLoader(path: string, session: LoadSession, warnings: string[]): Flo
   };
   return {
     path,
+    limits: session.limits,
     childFlow,
     requiredChildFlow(raw, field) {
       if (raw === undefined || raw === null) {

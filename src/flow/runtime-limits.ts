@@ -21,13 +21,33 @@ export interface RuntimeLimits {
   maxEvaluationMs: number;
   /**
    * Whether a `$…` string found while walking input, event or response data is evaluated as
-   * an expression (flows.md §5.5, the original's rule). Off: only strings under `$GLOBAL`,
+   * an expression (docs/flow-format.md §5.5, the original's rule). Off: only strings under `$GLOBAL`,
    * which come from the flow document itself, are.
    */
   nestedDataExpressions: boolean;
   /** Deepest nesting of a flow document, an input or event data (arrays and objects). */
   maxDepth: number;
+  /**
+   * Which backends may run `code` nodes: `quickjs` (JavaScript in a WebAssembly sandbox, no
+   * host access) and `python` (a `python3 -I` subprocess that runs with the worker's rights).
+   * `python` also enables every other node that starts a process (the `capture` plugin). A
+   * node needing a backend not listed fails at load (`code_backend_disabled`), never mid-run.
+   */
+  codeBackends: readonly CodeBackend[];
+  /** CPU time of one JavaScript code run, enforced by the sandbox's interrupt handler. */
+  codeTimeoutMs: number;
+  /** Heap of one JavaScript code run (the sandbox's memory limit), bytes. */
+  codeMemoryBytes: number;
+  /** Largest result of a code node (its encoded form), and of each captured output stream. */
+  codeOutputBytes: number;
+  /** Wall-clock ceiling of a subprocess (a Python code node, a `capture` command). */
+  subprocessTimeoutMs: number;
+  /** Address space of a subprocess (`RLIMIT_AS`), bytes. */
+  subprocessMemoryBytes: number;
 }
+
+export const CODE_BACKENDS = ['quickjs', 'python'] as const;
+export type CodeBackend = (typeof CODE_BACKENDS)[number];
 
 export const DEFAULT_LIMITS: Readonly<RuntimeLimits> = Object.freeze({
   privateNetworks: 'flow',
@@ -37,6 +57,12 @@ export const DEFAULT_LIMITS: Readonly<RuntimeLimits> = Object.freeze({
   maxEvaluationMs: 1_000,
   nestedDataExpressions: true,
   maxDepth: 256,
+  codeBackends: Object.freeze(['quickjs'] as CodeBackend[]),
+  codeTimeoutMs: 1_000,
+  codeMemoryBytes: 32 * 1024 * 1024,
+  codeOutputBytes: 1024 * 1024,
+  subprocessTimeoutMs: 10 * 60_000,
+  subprocessMemoryBytes: 1024 * 1024 * 1024,
 });
 
 /** Defaults overlaid with what the caller set (unset fields keep the default). */

@@ -1,8 +1,9 @@
 import type { NodeTypeLookup } from '../flow/node-type-lookup.js';
+import type { RuntimeLimits } from '../flow/runtime-limits.js';
 import type { NodeContext, NodeDef, NodeType } from '../flow/node-type.js';
 import { getDefaultLogger, type Logger } from '../util/logger.js';
 
-/** A class-style node type (flows.md §9.1): static members, instantiated once per flow node. */
+/** A class-style node type (docs/flow-format.md §9.1): static members, instantiated once per flow node. */
 export interface NodeClass {
   readonly type: string;
   readonly branching?: boolean;
@@ -22,13 +23,23 @@ export class NodeRegistryError extends Error {
   override readonly name = 'NodeRegistryError';
 }
 
-/** Maps a node `type` to its implementation (flows.md §9.3). */
+/** Maps a node `type` to its implementation (docs/flow-format.md §9.3). */
 export class NodeRegistry implements NodeTypeLookup {
   readonly #types = new Map<string, NodeType>();
   readonly #log: Logger;
+  /**
+   * The operator's limits flows loaded with this registry run under: node types read them
+   * at load (`FlowLoader.limits`), e.g. to refuse a code node whose backend is not enabled.
+   * Pass the same limits to the engine (`EngineOptions.limits`).
+   */
+  readonly limits: Partial<RuntimeLimits> | undefined;
 
-  constructor(types: Iterable<NodeDefinition> = [], options: { logger?: Logger } = {}) {
+  constructor(
+    types: Iterable<NodeDefinition> = [],
+    options: { logger?: Logger; limits?: Partial<RuntimeLimits> | undefined } = {},
+  ) {
     this.#log = options.logger ?? getDefaultLogger();
+    this.limits = options.limits;
     for (const t of types) this.register(t);
   }
 
@@ -67,7 +78,12 @@ export class NodeRegistry implements NodeTypeLookup {
   }
 
   copy(): NodeRegistry {
-    return new NodeRegistry(this.#types.values(), { logger: this.#log });
+    return new NodeRegistry(this.#types.values(), { logger: this.#log, limits: this.limits });
+  }
+
+  /** A copy whose flows load under `limits` (the same node types). */
+  withLimits(limits: Partial<RuntimeLimits> | undefined): NodeRegistry {
+    return new NodeRegistry(this.#types.values(), { logger: this.#log, limits });
   }
 }
 
@@ -101,7 +117,7 @@ function fromClass(cls: NodeClass): NodeType {
   };
 }
 
-/** Makes a node type object (flows.md §9.1). The object's `run` receives the definition as `ctx.def`. */
+/** Makes a node type object (docs/flow-format.md §9.1). The object's `run` receives the definition as `ctx.def`. */
 export function defineNode<Fields = Record<string, unknown>>(
   definition: NodeType<Fields>,
 ): NodeType<Fields> {

@@ -88,6 +88,13 @@ export function createServices(options: ApiAppOptions): ApiServices {
     sessions: new Sessions(keys, secret),
     audit: new AuditLog(options.control, options.clientAddress ?? (() => null)),
     log: options.logger ?? getDefaultLogger(),
-    limits: { privateNetworks: 'deny', nestedDataExpressions: false, ...options.limits },
+    // Code nodes in a dry-run are remote code execution by whoever may dry-run: off unless the
+    // operator enabled a backend for the server itself (docs/code-node.md).
+    limits: {
+      privateNetworks: 'deny',
+      nestedDataExpressions: false,
+      codeBackends: [],
+      ...options.limits,
+    },
   };
 }

@@ -247,6 +247,43 @@ describe('POST /v1/flows/dry-run', () => {
     expect(absent.status).toBe(404);
   });
 
+  it('refuses code nodes (remote code execution) unless the server enables a backend, and says so', async () => {
+    const coded = {
+      nodes: [
+        { type: 'start', id: 'start', next: 'calc' },
+        {
+          type: 'code',
+          id: 'calc',
+          code: 'function run(x) { return x.n * 2; }',
+          input: '$INPUT',
+          next: 'end',
+        },
+        { type: 'end', id: 'end', output: '$NODE.calc' },
+      ],
+    };
+    const refused = await api.fetch('/v1/flows/dry-run', {
+      method: 'POST',
+      json: { flow: coded, input: { n: 4 } },
+    });
+    expect(refused.status).toBe(422);
+    const problem = await body<{
+      detail: string;
+      errors: Array<{ path: string; message: string }>;
+    }>(refused);
+    expect(problem.errors[0]!.path).toMatch(/^nodes\[1\]/);
+    expect(JSON.stringify(problem)).toContain('PLAITA_CODE_BACKENDS');
+    // The same server with the sandbox enabled for its own runs: the node runs.
+    const open = await startApi({ worker: false, app: { limits: { codeBackends: ['quickjs'] } } });
+    try {
+      expect(await dryRun({ flow: coded, input: { n: 4 } }, open)).toMatchObject({
+        status: 'completed',
+        result: 8,
+      });
+    } finally {
+      await open.close();
+    }
+  });
+
   it('dry-runs a saved draft by flowId + version, and the latest published by flowId', async () => {
     const put = await api.fetch('/v1/flows/pipe/versions/1', { method: 'PUT', json: pipeline });
     expect(put.status).toBe(201);

@@ -5,7 +5,7 @@ import { isLoadedFlow, loadFlowDocument } from '../load-flow.js';
 import type { NodeTypeLookup } from '../node-type-lookup.js';
 import { parseDocumentText } from '../parse-document.js';
 import { analyzeFlow, analyzeFlowSync, type AnalyzeOptions } from './analyze-flow.js';
-import type { FlowIssue } from './flow-issue.js';
+import { type FlowIssue, ISSUE_CODES, type IssueCode } from './flow-issue.js';
 
 export interface AnalyzeDocumentOptions extends AnalyzeOptions {
   /**
@@ -52,7 +52,8 @@ function load(
       return {
         issues: error.issues.map((issue) => ({
           severity: 'error',
-          code: 'definition_error',
+          // The loader's more precise reason when it has one it may report (ISSUE_CODES).
+          code: knownCode(issue.code) ?? 'definition_error',
           path: issue.path,
           nodeId: nodeIdAt(parsed, issue.path),
           message: issue.message,
@@ -90,4 +91,10 @@ export function nodeIdAt(document: unknown, path: string): string | null {
     previous = key;
   }
   return id;
+}
+
+function knownCode(code: string | undefined): IssueCode | undefined {
+  return code !== undefined && (ISSUE_CODES as readonly string[]).includes(code)
+    ? (code as IssueCode)
+    : undefined;
 }

@@ -9,6 +9,8 @@ export type IssueSeverity = 'error' | 'warning';
 export const ISSUE_CODES = [
   // errors: the flow will fail when the part concerned runs (or cannot load at all)
   'definition_error',
+  // a node needs a code backend (or subprocesses) the operator has not enabled
+  'code_backend_disabled',
   'expression_parse_error',
   'wrong_argument_count',
   'unknown_target',

@@ -1,5 +1,6 @@
 import { parseCondition } from '../../expression/condition.js';
 import type { FlowLoader } from '../flow-loader.js';
+import { resolveLimits, type RuntimeLimits } from '../runtime-limits.js';
 import type { LoadedNode } from '../flow.js';
 import type { FlowIssue } from './flow-issue.js';
 import { pathTo } from './flow-scope.js';
@@ -22,7 +23,8 @@ export function loadWarnings(
   };
   const { nodeType } = node;
   try {
-    if (nodeType.load) nodeType.load(parsedFields(node, raw), listeningLoader(path, push));
+    if (nodeType.load)
+      nodeType.load(parsedFields(node, raw), listeningLoader(path, resolveLimits(undefined), push));
   } catch {
     // The real load succeeded; a load that trips over the listening loader says nothing here.
   }
@@ -46,10 +48,12 @@ function parsedFields(node: LoadedNode, raw: Record<string, unknown>): Record<st
 
 function listeningLoader(
   path: string,
+  limits: RuntimeLimits,
   push: (code: 'node_warning' | 'condition_ignored', at: string, message: string) => void,
 ): FlowLoader {
   return {
     path,
+    limits,
     // Child flows are analysed as flows of their own, with their own findings.
     childFlow: () => null,
     requiredChildFlow: () => null,

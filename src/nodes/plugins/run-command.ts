@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
-import type { Readable } from 'node:stream';
+import { collect, killGroup } from '../code/subprocess.js';
 
 export interface CommandRun {
   argv: readonly string[];
@@ -42,24 +42,17 @@ export function runCommand(run: CommandRun): Promise<CommandResult> {
     });
     let timedOut = false;
     let aborted = false;
-    const killGroup = (): void => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    };
     const timer = setTimeout(() => {
       timedOut = true;
-      killGroup();
+      killGroup(child);
     }, run.timeoutMs);
     const onAbort = (): void => {
       aborted = true;
-      killGroup();
+      killGroup(child);
     };
     run.signal.addEventListener('abort', onAbort, { once: true });
-    const stdout = capped(child.stdout, run.maxOutputBytes);
-    const stderr = capped(child.stderr, run.maxOutputBytes);
+    const stdout = collect(child.stdout!, run.maxOutputBytes);
+    const stderr = collect(child.stderr!, run.maxOutputBytes);
     const done = (): void => {
       clearTimeout(timer);
       run.signal.removeEventListener('abort', onAbort);
@@ -78,7 +71,7 @@ export function runCommand(run: CommandRun): Promise<CommandResult> {
         stdout: stdout.text(),
         stderr: stderr.text(),
         timedOut,
-        truncated: stdout.truncated() || stderr.truncated(),
+        truncated: stdout.truncated || stderr.truncated,
       });
     });
     if (run.stdin !== null) {
@@ -86,25 +79,4 @@ export function runCommand(run: CommandRun): Promise<CommandResult> {
       child.stdin?.end(run.stdin);
     }
   });
-}
-
-function capped(stream: Readable | null, limit: number) {
-  const chunks: Buffer[] = [];
-  let kept = 0;
-  let cut = false;
-  stream?.on('data', (chunk: Buffer) => {
-    if (kept >= limit) {
-      cut ||= chunk.length > 0;
-      return;
-    }
-    const room = limit - kept;
-    if (chunk.length > room) cut = true;
-    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
-    chunks.push(part);
-    kept += part.length;
-  });
-  return {
-    text: () => Buffer.concat(chunks).toString('utf8'),
-    truncated: () => cut,
-  };
 }

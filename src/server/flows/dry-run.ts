@@ -64,11 +64,11 @@ export type DryRunOutcome = Traced &
  */
 export async function dryRun(request: DryRunRequest, host: DryRunHost): Promise<DryRunOutcome> {
   const executionId = `dry-run-${randomUUID()}`;
-  const registry = pinningRegistry(host.registry, {
-    pinned: request.pinned,
-    executionId,
-    seedAtStart: request.onlyNode !== null,
-  });
+  const registry = pinningRegistry(
+    host.registry,
+    { pinned: request.pinned, executionId, seedAtStart: request.onlyNode !== null },
+    host.limits,
+  );
   const flow = loadFor(request, registry);
   const trace = new DryRunTrace(request.pinned);
   const traced = (): Traced => ({

@@ -1,3 +1,4 @@
+import type { RuntimeLimits } from '../../flow/runtime-limits.js';
 import type { NodeContext, NodeType } from '../../flow/node-type.js';
 import { NodeRegistry } from '../../nodes/node-registry.js';
 import { silentLogger } from '../../util/logger.js';
@@ -19,9 +20,14 @@ export interface PinOptions {
  * its given output is recorded as its result (hooks, `$NODE`, branching all as usual).
  * Everything else a type declares (schema, suspending, targets…) is kept.
  */
-export function pinningRegistry(base: NodeRegistry, options: PinOptions): NodeRegistry {
+export function pinningRegistry(
+  base: NodeRegistry,
+  options: PinOptions,
+  limits: Partial<RuntimeLimits>,
+): NodeRegistry {
   const types = base.types().map((type) => pinning(base.get(type)!, options));
-  return new NodeRegistry(types, { logger: silentLogger });
+  // The dry-run's own limits: what the server lets a dry-run load (code backends) and do.
+  return new NodeRegistry(types, { logger: silentLogger, limits });
 }
 
 function pinning(nodeType: NodeType, options: PinOptions): NodeType {

@@ -1,0 +1,142 @@
+import type { QuickJSWASMModule } from 'quickjs-emscripten-core';
+import {
+  CodeError,
+  CodeMemoryError,
+  CodeOutputTooLargeError,
+  CodeTimeoutError,
+  StateSerializationError,
+} from '../../errors.js';
+import { decodeValue, encodeValue } from '../../state/codec.js';
+import type { MaybePromise } from '../../util/maybe-promise.js';
+import { discardQuickJS, loadQuickJS, quickJSNow } from './quickjs-module.js';
+import { QuickJSSandbox, type SandboxAnswer } from './quickjs-sandbox.js';
+import { SandboxPool } from './sandbox-pool.js';
+
+/** One call of JavaScript code (the `quickjs` backend). */
+export interface JavaScriptRun {
+  source: string;
+  input: unknown;
+  /** The execution's clock time: what `Date.now()` answers inside. */
+  nowMs: number;
+  /** Where the result is stored, for the path of a StateSerializationError (`$NODE.calc`). */
+  root: string;
+  /** Sandboxes are never shared between tenants. */
+  tenant: string;
+  cpuMs: number;
+  memoryBytes: number;
+  outputBytes: number;
+}
+
+/** Per WebAssembly instance, per tenant: sandboxes are never shared between tenants. */
+const pools = new WeakMap<QuickJSWASMModule, Map<string, SandboxPool>>();
+
+/**
+ * Runs `run(input)` of `source` in a warm sandbox and returns its result, decoded by the state
+ * codec. Synchronous once the WebAssembly module is loaded (the first call may wait for it).
+ */
+export function runJavaScript(run: JavaScriptRun): MaybePromise<unknown> {
+  const module = quickJSNow();
+  if (module === undefined) return loadQuickJS().then((loaded) => runIn(loaded, run));
+  return runIn(module, run);
+}
+
+/** Frees every warm sandbox (tests, and hosts shutting down cleanly). */
+export function clearJavaScriptSandboxes(): void {
+  const module = quickJSNow();
+  for (const pool of (module && pools.get(module)?.values()) || []) pool.clear();
+}
+
+/** How many sandboxes are warm (for tests and the benchmark). */
+export function warmJavaScriptSandboxes(): number {
+  const module = quickJSNow();
+  let count = 0;
+  for (const pool of (module && pools.get(module)?.values()) || []) count += pool.size;
+  return count;
+}
+
+function runIn(module: QuickJSWASMModule, run: JavaScriptRun): unknown {
+  // Input the codec cannot store cannot cross either: StateSerializationError, as for state.
+  const inputText = encodeValue(run.input, 'input');
+  const pool = poolOf(module, run.tenant);
+  // The source itself is the key: the same string object every run, so its hash is cached.
+  const key = run.source;
+  let sandbox: QuickJSSandbox | undefined;
+  let answer: SandboxAnswer;
+  try {
+    sandbox = pool.acquire(key, () => QuickJSSandbox.create(module, run.source, run));
+    answer = sandbox.run({
+      inputText,
+      nowMs: run.nowMs,
+      root: run.root,
+      cpuMs: run.cpuMs,
+      memoryBytes: run.memoryBytes,
+      maxChars: run.outputBytes,
+    });
+  } catch (error) {
+    if (sandbox && !sandbox.reusable) pool.discard(key);
+    if (isSandboxFailure(error)) throw error;
+    // Anything else escaped the WebAssembly instance mid-call (a trap, e.g. the host's stack
+    // overflowing): its memory cannot be trusted, so the instance and its sandboxes go.
+    for (const tenantPool of pools.get(module)?.values() ?? []) tenantPool.abandon();
+    pools.delete(module);
+    discardQuickJS(module);
+    throw new CodeError(`the JavaScript sandbox failed: ${String(error)}`, { cause: error });
+  }
+  return decodeAnswer(answer, run);
+}
+
+function poolOf(module: QuickJSWASMModule, tenant: string): SandboxPool {
+  let tenants = pools.get(module);
+  if (tenants === undefined) {
+    tenants = new Map();
+    pools.set(module, tenants);
+  }
+  let pool = tenants.get(tenant);
+  if (pool !== undefined) {
+    // Least recently used tenant first, as in SandboxPool.
+    tenants.delete(tenant);
+    tenants.set(tenant, pool);
+    return pool;
+  }
+  pool = new SandboxPool(POOL_CAPACITY);
+  tenants.set(tenant, pool);
+  if (tenants.size > MAX_TENANTS) {
+    const [oldest, evicted] = tenants.entries().next().value as [string, SandboxPool];
+    tenants.delete(oldest);
+    evicted.clear();
+  }
+  return pool;
+}
+
+// Warm sandboxes per tenant, and tenants kept warm: at most 512 QuickJS runtimes of ~150 KB
+// each (more while they hold data) stay alive between runs.
+const POOL_CAPACITY = 32;
+const MAX_TENANTS = 16;
+
+function isSandboxFailure(error: unknown): boolean {
+  return (
+    error instanceof CodeError ||
+    error instanceof CodeTimeoutError ||
+    error instanceof CodeMemoryError
+  );
+}
+
+function decodeAnswer(answer: SandboxAnswer, run: JavaScriptRun): unknown {
+  switch (answer.kind) {
+    case 'value':
+      try {
+        return decodeValue(answer.text);
+      } catch (error) {
+        throw new CodeError('the sandbox returned a result the codec cannot read', {
+          cause: error,
+          retryable: false,
+        });
+      }
+    case 'unstorable':
+      throw new StateSerializationError(answer.path, answer.valueType);
+    case 'too_large':
+      throw new CodeOutputTooLargeError(
+        `the result is ${answer.chars} characters once encoded, over the limit of ${run.outputBytes}`,
+      );
+  }
+}

@@ -1,0 +1,95 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadQuickJS } from '../../../src/nodes/code/quickjs-module.js';
+import { failure, runCode } from './code-flow-support.js';
+
+beforeAll(async () => {
+  await loadQuickJS();
+});
+
+/** After every limit: the same worker still runs code normally. */
+async function stillHealthy(): Promise<void> {
+  expect(await runCode({ code: 'function run(x) { return x * 3 }', input: 14 })).toBe(42);
+}
+
+describe('the JavaScript sandbox limits', () => {
+  it('while (true) {} ends with code_timeout at the CPU limit', async () => {
+    const started = performance.now();
+    const error = await failure(
+      runCode({ code: 'function run() { while (true) {} }' }, {}, { codeTimeoutMs: 200 }),
+    );
+    expect(error).toMatchObject({ type: 'code_timeout', node: 'c' });
+    expect(performance.now() - started).toBeLessThan(1500);
+    await stillHealthy();
+  });
+
+  it('an infinite loop inside an async run is stopped too', async () => {
+    const error = await failure(
+      runCode(
+        { code: 'async function run() { await null; for (;;) {} }' },
+        {},
+        { codeTimeoutMs: 150 },
+      ),
+    );
+    expect(error).toMatchObject({ type: 'code_timeout' });
+  });
+
+  it("the node's own timeout cuts the CPU budget", async () => {
+    const started = performance.now();
+    const error = await failure(
+      runCode(
+        { code: 'function run() { for (;;) {} }', timeout: 100 },
+        {},
+        { codeTimeoutMs: 5000 },
+      ),
+    );
+    expect(error).toMatchObject({ type: 'code_timeout' });
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it.each([
+    ['an array that grows forever', 'const a = []; for (;;) a.push(a.length)'],
+    ['strings made by String#repeat', 'const a = []; for (;;) a.push("x".repeat(1e5))'],
+    ['a doubling string', 'let s = "x"; for (;;) s += s'],
+  ])('a memory bomb (%s) ends with code_memory', async (_what, body) => {
+    // A generous CPU limit, so that memory is the limit these meet even on a busy machine.
+    const error = await failure(
+      runCode({ code: `function run() { ${body} }` }, {}, { codeTimeoutMs: 10_000 }),
+    );
+    expect(error).toMatchObject({ type: 'code_memory', node: 'c' });
+    await stillHealthy();
+  });
+
+  it('a slow string builder (Array#join) stops at the first limit it meets', async () => {
+    const code = 'function run() { const a = []; for (;;) a.push(new Array(1e5).join("y")) }';
+    const error = await failure(runCode({ code }));
+    expect(['code_memory', 'code_timeout']).toContain(error.type);
+    await stillHealthy();
+  });
+
+  it('runaway recursion is a code_error (stack overflow), and the worker survives', async () => {
+    const error = await failure(
+      runCode({ code: 'function run(n) { return run(n + 1) + 1 }', input: 0 }),
+    );
+    expect(error).toMatchObject({ type: 'code_error' });
+    expect((error.originalError as Error).message).toContain('stack overflow');
+    await stillHealthy();
+  });
+
+  it('a result over codeOutputBytes is code_output_too_large', async () => {
+    const error = await failure(
+      runCode(
+        { code: 'function run() { return "x".repeat(5000) }' },
+        {},
+        { codeOutputBytes: 1000 },
+      ),
+    );
+    expect(error).toMatchObject({ type: 'code_output_too_large', node: 'c' });
+    expect((error.originalError as Error).message).toBe(
+      'the result is 5002 characters once encoded, over the limit of 1000',
+    );
+    // The default limit (1 MiB) lets ordinary results through.
+    expect(await runCode({ code: 'function run() { return "x".repeat(5000) }' })).toHaveLength(
+      5000,
+    );
+  });
+});
