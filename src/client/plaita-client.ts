@@ -88,15 +88,11 @@ export class PlaitaClient {
     input: Record<string, unknown> = {},
     options: StartOptions = {},
   ): Promise<string> {
-    const tenantId = options.tenantId ?? this.#tenant;
-    checkDepth(input, this.options.maxDepth ?? DEFAULT_LIMITS.maxDepth, '$INPUT');
-    const executionId =
-      options.executionId ??
-      (options.dedupKey ? dedupExecutionId(tenantId, options.dedupKey) : randomUUID());
+    const { tenantId, executionId } = this.#identify(input, options);
     if (options.dedupKey && (await this.options.store.load(executionId, { tenantId })))
       return executionId;
     const stored = await this.prepare(flow, { tenantId, version: options.version ?? null });
-    await this.startPrepared(stored, input, { ...options, executionId, tenantId });
+    await this.#queue(stored, input, tenantId, executionId, options.dedupKey);
     return executionId;
   }
 
@@ -137,11 +133,31 @@ export class PlaitaClient {
     input: Record<string, unknown> = {},
     options: StartOptions = {},
   ): Promise<ExecutionState> {
+    const { tenantId, executionId } = this.#identify(input, options);
+    return this.#queue(stored, input, tenantId, executionId, options.dedupKey);
+  }
+
+  /** The start's tenant and execution id, once its input is known to be storable (depth). */
+  #identify(
+    input: Record<string, unknown>,
+    options: StartOptions,
+  ): { tenantId: string; executionId: string } {
     const tenantId = options.tenantId ?? this.#tenant;
     checkDepth(input, this.options.maxDepth ?? DEFAULT_LIMITS.maxDepth, '$INPUT');
     const executionId =
       options.executionId ??
       (options.dedupKey ? dedupExecutionId(tenantId, options.dedupKey) : randomUUID());
+    return { tenantId, executionId };
+  }
+
+  /** Writes the `queued` state FIRST, then enqueues `run`. */
+  async #queue(
+    stored: StoredFlow,
+    input: Record<string, unknown>,
+    tenantId: string,
+    executionId: string,
+    dedupKey: string | undefined,
+  ): Promise<ExecutionState> {
     const at = new Date(this.#clock.now()).toISOString();
     const state = newExecutionState({
       executionId,
@@ -154,7 +170,7 @@ export class PlaitaClient {
       status: 'queued',
       context: { $INPUT: input },
     });
-    if (options.dedupKey) state.dedupKey = options.dedupKey;
+    if (dedupKey) state.dedupKey = dedupKey;
     await this.options.store.save(state);
     await this.#enqueue({ v: 1, kind: 'run', executionId, tenantId });
     return state;

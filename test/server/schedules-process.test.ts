@@ -3,13 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  call,
-  json,
-  type PlaitaProcess,
-  startServe,
-  startWorker,
-} from './support/serve-process.js';
+import { body } from './support/api-harness.js';
+import { call, type PlaitaProcess, startServe, startWorker } from './support/serve-process.js';
 
 /**
  * Schedules across processes (issue 9): two `plaita serve` and one `plaita worker` on one store
@@ -59,12 +54,12 @@ describe('schedules across processes', () => {
       json: { flowId: 'echo', cron: '* * * * * *', input: { name: 'tick' } },
     });
     expect(created.status, await created.clone().text()).toBe(201);
-    const schedule = await json<{ id: string }>(created);
+    const schedule = await body<{ id: string }>(created);
     const t0 = Date.now();
 
     /** Which seconds in [from, to] fired, read from the executions the store has. */
     const fired = async (from: number, to: number): Promise<{ slots: number[]; total: number }> => {
-      const page = await json<{ items: Array<{ executionId: string }> }>(
+      const page = await body<{ items: Array<{ executionId: string }> }>(
         await call(base, '/v1/executions?flowId=echo&limit=200', key),
       );
       const ids = new Set(page.items.map((e) => e.executionId));

@@ -11,13 +11,8 @@ import {
   POSTGRES_URL,
   uniqueName,
 } from '../support/services.js';
-import {
-  call,
-  json,
-  type PlaitaProcess,
-  startServe,
-  startWorker,
-} from './support/serve-process.js';
+import { body } from './support/api-harness.js';
+import { call, type PlaitaProcess, startServe, startWorker } from './support/serve-process.js';
 
 /**
  * `plaita serve` as an operator runs it, driven over HTTP only (issue 9's walk): a key made with
@@ -41,7 +36,7 @@ async function approvalWalk(base: string, adminKey: string): Promise<void> {
     json: { name: 'ops', role: 'admin' },
   });
   expect(created.status, await created.clone().text()).toBe(201);
-  const { token } = await json<{ token: string }>(created);
+  const { token } = await body<{ token: string }>(created);
 
   const put = await call(base, '/v1/flows/expense_approval/versions/1.0.0', token, {
     method: 'PUT',
@@ -66,19 +61,19 @@ async function approvalWalk(base: string, adminKey: string): Promise<void> {
     },
   });
   expect(started.status, await started.clone().text()).toBe(201);
-  const { executionId } = await json<{ executionId: string }>(started);
+  const { executionId } = await body<{ executionId: string }>(started);
 
   await expect
     .poll(
       async () =>
-        (await json<Page<{ executionId: string }>>(await call(base, '/v1/approvals', token))).items
+        (await body<Page<{ executionId: string }>>(await call(base, '/v1/approvals', token))).items
           .map((a) => a.executionId)
           .includes(executionId),
       { timeout: 15_000, interval: 100 },
     )
     .toBe(true);
 
-  const links = await json<{ approveUrl: string }>(
+  const links = await body<{ approveUrl: string }>(
     await call(base, `/v1/approvals/${executionId}/approve/links`, token, {
       json: { approver: 'ann@x.io' },
     }),
@@ -94,12 +89,12 @@ async function approvalWalk(base: string, adminKey: string): Promise<void> {
   await expect
     .poll(
       async () =>
-        (await json<{ status: string }>(await call(base, `/v1/executions/${executionId}`, token)))
+        (await body<{ status: string }>(await call(base, `/v1/executions/${executionId}`, token)))
           .status,
       { timeout: 15_000, interval: 100 },
     )
     .toBe('completed');
-  const view = await json<{ result: unknown; nodes: Array<{ nodeId: string; status: string }> }>(
+  const view = await body<{ result: unknown; nodes: Array<{ nodeId: string; status: string }> }>(
     await call(base, `/v1/executions/${executionId}`, token),
   );
   expect(view.result).toEqual({ status: 'approved', expense: 'EXP-9', decidedBy: 'ann@x.io' });
@@ -144,7 +139,7 @@ describe('plaita serve, embedded default (SQLite + in-process worker)', () => {
         },
       },
     });
-    const view = await json<{ status: string; error: { nodeId: string; message: string } }>(
+    const view = await body<{ status: string; error: { nodeId: string; message: string } }>(
       started,
     );
     expect(view.status).toBe('error');

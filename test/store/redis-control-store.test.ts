@@ -1,5 +1,6 @@
 import { Redis, type Command } from 'ioredis';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { keySlot } from '../../src/backends/redis/key-slot.js';
 import { ControlKeys } from '../../src/store/redis/control-keys.js';
 import { RedisControlStore } from '../../src/store/redis/redis-control-store.js';
 import { controlOutageCases, describeControlStore } from '../contracts/control-store.contract.js';
@@ -13,24 +14,6 @@ import { REDIS_URL, redisGate, uniqueName } from '../support/services.js';
  */
 const gate = await redisGate();
 const prefix = uniqueName('plaita-control');
-
-/** CRC16/XMODEM, as Redis Cluster uses it (cluster spec, "Keys distribution model"). */
-function crc16(data: Buffer): number {
-  let crc = 0;
-  for (const byte of data) {
-    crc ^= byte << 8;
-    for (let i = 0; i < 8; i++)
-      crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
-  }
-  return crc;
-}
-
-function keySlot(key: string): number {
-  const open = key.indexOf('{');
-  const close = open === -1 ? -1 : key.indexOf('}', open + 1);
-  const hashed = close > open + 1 ? key.slice(open + 1, close) : key;
-  return crc16(Buffer.from(hashed, 'utf8')) % 16384;
-}
 
 if (gate.available) {
   // A borrowed client records every command of the suite, and must stay open after it.

@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { Redis, type Command } from 'ioredis';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { newExecutionState, type ExecutionState } from '../../src/state/execution-state.js';
 import { RedisExecutionStore } from '../../src/store/redis/redis-execution-store.js';
 import { RedisFlowStore } from '../../src/store/redis/redis-flow-store.js';
+import { crc16, keySlot } from '../../src/backends/redis/key-slot.js';
 import { RedisKeys } from '../../src/store/redis/redis-keys.js';
 import { REDIS_URL, redisGate, uniqueName } from '../support/services.js';
 
@@ -14,25 +15,6 @@ import { REDIS_URL, redisGate, uniqueName } from '../support/services.js';
  */
 const gate = await redisGate();
 const SOURCE_DIR = new URL('../../src/store/redis/', import.meta.url);
-
-/** CRC16/XMODEM, as Redis Cluster uses it (cluster spec, "Keys distribution model"). */
-function crc16(data: Buffer): number {
-  let crc = 0;
-  for (const byte of data) {
-    crc ^= byte << 8;
-    for (let i = 0; i < 8; i++)
-      crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
-  }
-  return crc;
-}
-
-/** The slot of a key: of its hash tag (first `{…}` with something inside) when it has one. */
-function keySlot(key: string): number {
-  const open = key.indexOf('{');
-  const close = open === -1 ? -1 : key.indexOf('}', open + 1);
-  const hashed = close > open + 1 ? key.slice(open + 1, close) : key;
-  return crc16(Buffer.from(hashed, 'utf8')) % 16384;
-}
 
 interface Recorded {
   name: string;
@@ -149,6 +131,15 @@ gate.describe('Redis key layout', () => {
     client.disconnect();
   });
 
+  it('keySlot agrees with Redis: the CRC16/XMODEM check value and CLUSTER KEYSLOT examples', () => {
+    expect(crc16('123456789')).toBe(0x31c3);
+    expect(keySlot('somekey')).toBe(11058);
+    expect(keySlot('foo{hash_tag}')).toBe(2515);
+    expect(keySlot('foo')).toBe(12182);
+    // An empty tag does not count: the whole key is hashed.
+    expect(keySlot('{}foo')).toBe(crc16('{}foo') % 16384);
+  });
+
   gate.it(
     'all keys of one execution share one hash slot, and it is the slot of {tenant:executionId}',
     async () => {
@@ -158,7 +149,7 @@ gate.describe('Redis key layout', () => {
       expect(await client.exists(exec.header, exec.nodes)).toBe(2);
       const slots = new Set([exec.header, exec.nodes].map(keySlot));
       expect(slots.size).toBe(1);
-      expect([...slots][0]).toBe(crc16(Buffer.from('acme:slot-check')) % 16384);
+      expect([...slots][0]).toBe(crc16('acme:slot-check') % 16384);
       // The tenant's indexes share the tenant's slot (one script updates them all).
       const idx = keys.tenantIndex('acme');
       expect(

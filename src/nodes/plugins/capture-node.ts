@@ -3,6 +3,7 @@ import { TerminalError } from '../../errors.js';
 import type { FlowLoader } from '../../flow/flow-loader.js';
 import type { NodeContext } from '../../flow/node-type.js';
 import { builtinNode } from '../builtin-node.js';
+import { isDryRun } from './dry-run.js';
 import { runCommand } from './run-command.js';
 import { splitCommand } from './split-command.js';
 
@@ -52,8 +53,7 @@ export const captureNode = builtinNode({
   async run(ctx) {
     const d = ctx.def;
     const argv = await commandArgv(ctx);
-    const globals = ctx.get('$GLOBAL') as Record<string, unknown> | undefined;
-    if (d.dryRun || globals?.dry_run === true)
+    if (isDryRun(ctx))
       return {
         ok: true,
         exit_code: 0,

@@ -3,6 +3,7 @@ import { RetryableError, TerminalError } from '../../errors.js';
 import type { NodeContext } from '../../flow/node-type.js';
 import { displayForm } from '../../expression/values.js';
 import { builtinNode } from '../builtin-node.js';
+import { isDryRun } from './dry-run.js';
 import { HostPolicy } from '../io/host-policy.js';
 import { type HttpResponseData, sendRequest } from '../io/send-request.js';
 
@@ -85,8 +86,7 @@ export const llmNode = builtinNode({
   async run(ctx) {
     const d = ctx.def;
     const model = textOf(d.model === null ? null : await ctx.evaluate(d.model), 'LLM_MODEL');
-    const globals = ctx.get('$GLOBAL') as Record<string, unknown> | undefined;
-    if (d.dryRun || globals?.dry_run === true)
+    if (isDryRun(ctx))
       return { text: '[dry-run] llm completion', model, usage: null, dry_run: true };
     const body: Record<string, unknown> = {
       model,

@@ -103,6 +103,12 @@ export async function startApi(
   return harness;
 }
 
+/** The JSON body; a body that is not JSON fails with the status and its start, not a bare SyntaxError. */
 export async function body<T = Record<string, unknown>>(res: Response): Promise<T> {
-  return (await res.json()) as T;
+  const text = await res.text();
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new Error(`not JSON (${res.status}): ${text.slice(0, 300)}`);
+  }
 }

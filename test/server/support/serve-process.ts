@@ -107,12 +107,3 @@ export function call(
     ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
   });
 }
-
-export async function json<T = Record<string, unknown>>(res: Response): Promise<T> {
-  const text = await res.text();
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    throw new Error(`not JSON (${res.status}): ${text.slice(0, 300)}`);
-  }
-}
