@@ -11,8 +11,10 @@
  */
 import { describe } from 'vitest';
 import { checkpointCases } from './checkpoint.cases.js';
+import { claimCases } from './claim.cases.js';
 import { corpusCases } from './corpus.cases.js';
 import { expiryCases } from './expiry.cases.js';
+import { groupCommitCases } from './group-commit.cases.js';
 import { hostileIdCases } from './hostile-ids.cases.js';
 import { leaseCases } from './lease.cases.js';
 import { listCases } from './list.cases.js';
@@ -39,6 +41,8 @@ export function describeExecutionStore(
     hostileIdCases(factory);
     checkpointCases(factory);
     leaseCases(factory);
+    claimCases(factory);
+    groupCommitCases(factory);
     listCases(factory);
     expiryCases(factory, options.expiresBySweep ?? true);
     if (options.outage) outageCases(factory, options.outage);

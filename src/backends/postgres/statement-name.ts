@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { PoolClient, QueryResultRow } from 'pg';
 
 const names = new Map<string, string>();
 
@@ -14,4 +15,13 @@ export function statementName(text: string): string {
     names.set(text, name);
   }
   return name;
+}
+
+/** The rows of `text` run as its named (prepared-once) statement on `client`. */
+export async function namedRows<R extends QueryResultRow>(
+  client: PoolClient,
+  text: string,
+  values: unknown[],
+): Promise<R[]> {
+  return (await client.query<R>({ name: statementName(text), text, values })).rows;
 }

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../../backends/connect-timeout.js';
 import { RedisConnection, type RedisClient } from '../../backends/redis/redis-connection.js';
 import { StoreClosedError } from '../../errors.js';
-import { TickBatch } from '../../backends/redis/tick-batch.js';
+import { TickBatch } from '../../util/tick-batch.js';
 import {
   DEFAULT_DLQ_MAX_LEN,
   DEFAULT_VISIBILITY_TIMEOUT_MS,

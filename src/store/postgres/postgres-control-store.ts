@@ -24,7 +24,7 @@ import {
   type PostgresSource,
 } from '../../backends/postgres/postgres-connection.js';
 import { migrate, quoteSchema } from '../../backends/postgres/postgres-migrations.js';
-import { statementName } from '../../backends/postgres/statement-name.js';
+import { namedRows } from '../../backends/postgres/statement-name.js';
 
 export interface PostgresControlStoreOptions {
   /** The execution store's schema (default `plaita`). */
@@ -183,9 +183,7 @@ export class PostgresControlStore implements ControlStore {
   }
 
   #query<R extends QueryResultRow>(text: string, values: unknown[]): Promise<R[]> {
-    return this.#connection.withClient(
-      async (client) => (await client.query<R>({ name: statementName(text), text, values })).rows,
-    );
+    return this.#connection.withClient((client) => namedRows<R>(client, text, values));
   }
 }
 

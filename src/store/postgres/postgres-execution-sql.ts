@@ -28,6 +28,31 @@ SELECT outcome, generation, node_keys, node_bytes FROM ${s}.save_execution(
      */
     save: (count: number): string =>
       (saves[Math.min(count, MAX_INLINE_VALUES + 1)] ??= saveSql(count)),
+    /**
+     * Many saves as ONE statement (group commit): one round trip, one implicit transaction,
+     * one commit. Each parameter holds one entry per save, zipped by `unnest`; a save's node
+     * keys, values and sizes travel as one JSON array text each. `save_execution` runs with
+     * p_wait false: a row locked for over 10 ms fails the statement, and the caller then sends
+     * each save alone.
+     */
+    saveBatch: `
+SELECT b.ord, r.outcome, r.generation, r.node_keys, r.node_bytes
+FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+  $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::text[],
+  $13::integer[], $14::text[], $15::boolean[], $16::bigint[], $17::bigint[], $19::text[],
+  $20::text[], $21::text[], $22::text[], $23::bigint[])
+  WITH ORDINALITY AS b(tenant, id, flow_id, flow_version, flow_hash, status, version,
+    created_at, updated_at, ended_at, expires_at, header, header_bytes, summary, full_rewrite,
+    fence, now, removed, keys, vals, bytes, written, ord)
+CROSS JOIN LATERAL ${s}.save_execution(b.tenant, b.id, b.flow_id, b.flow_version, b.flow_hash,
+  b.status, b.version, b.created_at, b.updated_at, b.ended_at, b.expires_at, b.header::json,
+  b.header_bytes, b.summary::json, b.full_rewrite, b.fence, b.now, $18::bigint,
+  ARRAY(SELECT e.v FROM json_array_elements_text(b.removed::json) WITH ORDINALITY e(v, i) ORDER BY e.i),
+  ARRAY(SELECT e.v FROM json_array_elements_text(b.keys::json) WITH ORDINALITY e(v, i) ORDER BY e.i),
+  ARRAY(SELECT e.v FROM json_array_elements(b.vals::json) WITH ORDINALITY e(v, i) ORDER BY e.i),
+  ARRAY(SELECT e.v::integer FROM json_array_elements_text(b.bytes::json) WITH ORDINALITY e(v, i) ORDER BY e.i),
+  b.written, false) r
+ORDER BY b.ord`,
     /** Header and nodes in ONE statement: one snapshot, never a header from one save and nodes from another. */
     load: `
 SELECT 0 AS part, 0 AS seq, NULL AS node_key, header::text AS text FROM ${E} WHERE ${KEY} AND ${live('$3')}
@@ -38,6 +63,8 @@ ORDER BY part, seq`,
 WITH gone AS (DELETE FROM ${E} WHERE ${KEY} RETURNING ${live('$3')} AS live),
   nodes AS (DELETE FROM ${N} WHERE ${KEY})
 SELECT live FROM gone`,
+    /** Lease, header, results and cancel mark in one call (migration 0006: why, and its rows). */
+    claim: `SELECT o_part, o_seq, o_key, o_text, o_generation, o_cancel FROM ${s}.claim_execution($1, $2, $3, $4::bigint, $5::bigint)`,
     /** One batch; SKIP LOCKED lets two sweepers (or a save) proceed without waiting. */
     sweep: `
 WITH doomed AS (SELECT tenant_id, execution_id FROM ${E} WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED),

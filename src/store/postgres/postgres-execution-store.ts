@@ -1,8 +1,8 @@
-import type { PoolClient, QueryResultRow } from 'pg';
-import { errorCode } from '../../errors.js';
+import type { QueryResultRow } from 'pg';
 import type { ExecutionState } from '../../state/execution-state.js';
 import { assembleState } from '../checkpoint-parts.js';
 import type {
+  ClaimResult,
   ExecutionStore,
   ExecutionStoreOptions,
   Lease,
@@ -13,27 +13,24 @@ import type {
   TenantScope,
 } from '../execution-store.js';
 import { decodeSummary } from '../shared/execution-row.js';
-import { fenceRejected } from '../shared/fence.js';
 import { planList, toPage } from '../shared/list-plan.js';
 import { listSql } from '../sql/list-sql.js';
-import { fromNodeKey, toNodeKey } from '../shared/node-key.js';
-import { asFullRewrite, planSave, rejectOversized, type SavePlan } from '../shared/save-plan.js';
+import { fromNodeKey } from '../shared/node-key.js';
 import { resolveStoreOptions, type ResolvedStoreOptions } from '../shared/store-options.js';
 import { executionKey } from '../shared/stored-key.js';
 import { assertStorableOwner, assertTtl } from '../shared/stored-text.js';
 import {
   executionSql,
-  MAX_INLINE_VALUES,
   POSTGRES_LIST_DIALECT,
   type ExecutionSql,
 } from './postgres-execution-sql.js';
 import {
-  inTransaction,
   PostgresConnection,
   type PostgresSource,
 } from '../../backends/postgres/postgres-connection.js';
 import { migrate, quoteSchema } from '../../backends/postgres/postgres-migrations.js';
-import { statementName } from '../../backends/postgres/statement-name.js';
+import { namedRows, statementName } from '../../backends/postgres/statement-name.js';
+import { PostgresSaves } from './postgres-saves.js';
 
 export interface PostgresStoreOptions extends ExecutionStoreOptions {
   /** Where the tables live (created if missing, default `plaita`): tests isolate themselves with one each. */
@@ -47,13 +44,11 @@ export interface PostgresStoreOptions extends ExecutionStoreOptions {
 }
 
 const SWEEP_BATCH = 1000;
-/** SQLSTATE lock_not_available: the save's short lock_timeout ran out (see callSave). */
-const LOCK_NOT_AVAILABLE = '55P03';
 
 /**
- * The shared SQL store (`pg`, pooled). Migrates its schema on first use; every save is one
- * call of the schema's `save_execution` function (migration 0003), whose row lock carries the
- * fence check. Driver errors are classified (classify-pg-error.ts); an operation never waits
+ * The shared SQL store (`pg`, pooled). Migrates its schema on first use; saves go through
+ * the schema's `save_execution` function (migration 0003), whose row lock carries the fence
+ * check, several at once when they are made together (PostgresSaves). Driver errors are classified (classify-pg-error.ts); an operation never waits
  * longer than `connectTimeoutMs` for a connection nor `statementTimeoutMs` in all. Times (leases, expiry) are this process's
  * `Date.now()`: keep the workers' clocks in sync (NTP), as lease TTLs assume. A pool passed in
  * stays the caller's: `close` does not end it.
@@ -63,6 +58,7 @@ export class PostgresExecutionStore implements ExecutionStore {
   private readonly connection: PostgresConnection;
   private readonly sql: ExecutionSql;
   private readonly table: string;
+  private readonly saves: PostgresSaves;
 
   constructor(source: PostgresSource, options: PostgresStoreOptions = {}) {
     this.options = resolveStoreOptions(options);
@@ -81,41 +77,15 @@ export class PostgresExecutionStore implements ExecutionStore {
       },
       (client) => migrate(client, schema),
     );
+    this.saves = new PostgresSaves(this.connection, this.sql, this.options);
   }
 
   /**
-   * One call of `save_execution` (see its migration): one round trip, committed on return.
-   * An incremental save of an execution that is not stored (or expired) comes back `absent`,
-   * having written nothing, and is sent again whole.
+   * Planned (encoded, validated) at once, then written with the other saves of this tick
+   * (group commit, see PostgresSaves). Resolves once its own write is committed.
    */
-  async save(state: ExecutionState, options: SaveOptions = {}): Promise<void> {
-    const now = Date.now();
-    let plan = planSave(state, options, this.options, now);
-    let reply = await this.callSave(plan, now);
-    if (reply.outcome === 'absent') {
-      plan = asFullRewrite(state, plan, this.options);
-      reply = await this.callSave(plan, now);
-    }
-    switch (reply.outcome) {
-      case 'saved':
-        return;
-      case 'fenced':
-        throw fenceRejected(
-          plan.row.executionId,
-          reply.generation === null ? null : Number(reply.generation),
-          plan.fence ?? 0,
-        );
-      case 'too_large':
-        return rejectOversized(
-          plan,
-          (reply.node_keys ?? []).map(
-            (key, i) => [fromNodeKey(key), reply.node_bytes![i]!] as const,
-          ),
-          this.options.maxStateBytes,
-        );
-      default:
-        throw new Error(`save_execution answered ${String(reply.outcome)} to a full rewrite`);
-    }
+  save(state: ExecutionState, options: SaveOptions = {}): Promise<void> {
+    return this.saves.save(state, options);
   }
 
   async load(executionId: string, options: TenantScope = {}): Promise<ExecutionState | null> {
@@ -181,6 +151,49 @@ export class PostgresExecutionStore implements ExecutionStore {
           expiresAt: Number(row.expires_at),
         }
       : null;
+  }
+
+  /**
+   * Takes the lease and reads the state and the cancel mark in ONE call of `claim_execution`
+   * (migration 0006): what `acquireLease`, `load` and `isCancelRequested` answer one after the
+   * other, in one round trip, with the state read under the new lease.
+   */
+  async claimExecution(executionId: string, request: LeaseRequest): Promise<ClaimResult> {
+    assertStorableOwner(request.owner);
+    assertTtl(request.ttlMs);
+    const key = executionKey(executionId, request);
+    if (key === null) return { kind: 'absent' };
+    const now = Date.now();
+    const expiresAt = now + request.ttlMs;
+    const rows = await this.query<ClaimRow>(this.sql.claim, [
+      key.tenantId,
+      key.executionId,
+      request.owner,
+      now,
+      expiresAt,
+    ]);
+    const first = rows[0];
+    if (first === undefined) return { kind: 'absent' };
+    if (first.o_part === -1) return { kind: 'held' };
+    const lease: Lease = {
+      ...key,
+      owner: request.owner,
+      generation: Number(first.o_generation),
+      expiresAt,
+    };
+    let state: ExecutionState;
+    try {
+      state = assembleState(
+        first.o_text!,
+        rows.slice(1).map((row) => [fromNodeKey(row.o_key!), row.o_text!] as const),
+      );
+    } catch (error) {
+      // The caller never sees this lease: give it back rather than block the execution for a
+      // TTL (best effort; it expires anyway).
+      await this.releaseLease(executionId, { ...key, ...lease }).catch(() => undefined);
+      throw error;
+    }
+    return { kind: 'claimed', lease, state, cancelRequested: first.o_cancel === true };
   }
 
   async renewLease(
@@ -268,44 +281,8 @@ export class PostgresExecutionStore implements ExecutionStore {
     return this.connection.close();
   }
 
-  /**
-   * One round trip: the call alone, committed as it returns. If the execution's row is locked
-   * by another transaction, the call gives up after 10 ms (55P03, nothing written) and is sent
-   * again inside BEGIN … COMMIT, waiting: a call that waits must not commit on its own, or a
-   * save whose connection was lost while it waited would still land after the caller was told
-   * it failed.
-   */
-  private callSave(plan: SavePlan, now: number): Promise<SaveReply> {
-    const nodes = plan.checkpoint.nodes;
-    const text = this.sql.save(nodes.length);
-    const values = (wait: boolean): unknown[] => [
-      ...rowValues(plan),
-      plan.checkpoint.fullRewrite,
-      plan.fence,
-      now,
-      this.options.maxStateBytes,
-      plan.removedNodeIds.map(toNodeKey),
-      nodes.map((n) => toNodeKey(n.nodeId)),
-      nodes.map((n) => n.bytes),
-      plan.writtenNodeBytes,
-      wait,
-      ...(nodes.length > MAX_INLINE_VALUES ? [nodes.map((n) => n.text)] : nodes.map((n) => n.text)),
-    ];
-    return this.connection.withClient(async (client) => {
-      try {
-        return (await run<SaveReply>(client, text, values(false)))[0]!;
-      } catch (error) {
-        if (errorCode(error) !== LOCK_NOT_AVAILABLE) throw error;
-      }
-      return inTransaction(
-        client,
-        async () => (await run<SaveReply>(client, text, values(true)))[0]!,
-      );
-    });
-  }
-
   private query<R extends QueryResultRow>(text: string, values: unknown[]): Promise<R[]> {
-    return this.connection.withClient((client) => run<R>(client, text, values));
+    return this.connection.withClient((client) => namedRows<R>(client, text, values));
   }
 
   private async count(text: string, values: unknown[]): Promise<number> {
@@ -316,39 +293,10 @@ export class PostgresExecutionStore implements ExecutionStore {
   }
 }
 
-async function run<R extends QueryResultRow>(
-  client: PoolClient,
-  text: string,
-  values: unknown[],
-): Promise<R[]> {
-  return (await client.query<R>({ name: statementName(text), text, values })).rows;
-}
-
-/** $1…$14: the key, then the row's columns, in the statements' order. */
-function rowValues(plan: SavePlan): unknown[] {
-  const r = plan.row;
-  return [
-    r.tenantId,
-    r.executionId,
-    r.flowId,
-    r.flowVersion,
-    r.flowHash,
-    r.status,
-    r.version,
-    r.createdAt,
-    r.updatedAt,
-    r.endedAt,
-    r.expiresAt,
-    r.header,
-    r.headerBytes,
-    r.summary,
-  ];
-}
-
-/** What `save_execution` answers (bigint comes back as text). */
-interface SaveReply {
-  outcome: 'saved' | 'fenced' | 'absent' | 'too_large';
-  generation: string | null;
-  node_keys: string[] | null;
-  node_bytes: number[] | null;
+interface ClaimRow {
+  o_part: number;
+  o_key: string | null;
+  o_text: string | null;
+  o_generation: string | null;
+  o_cancel: boolean | null;
 }

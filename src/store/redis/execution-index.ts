@@ -7,7 +7,7 @@ import type { RedisClient, RedisConnection } from '../../backends/redis/redis-co
 import type { RedisKeys } from './redis-keys.js';
 import { RedisCommandError } from '../../errors.js';
 import { SCRIPTS } from './redis-store-scripts.js';
-import { TickBatch } from '../../backends/redis/tick-batch.js';
+import { TickBatch } from '../../util/tick-batch.js';
 
 /**
  * The listing indexes of the Redis execution store, and their consistency model.

@@ -21,6 +21,8 @@ import { executionKey, type ExecutionKey } from '../shared/stored-key.js';
 import { assertStorableOwner, assertTtl } from '../shared/stored-text.js';
 import * as sql from './sqlite-execution-sql.js';
 import { SqliteDatabase } from '../../backends/sqlite/sqlite-database.js';
+import { classifySqliteError } from '../../backends/sqlite/classify-sqlite-error.js';
+import { ItemFailure, TickBatch } from '../../util/tick-batch.js';
 
 export interface SqliteExecutionStoreOptions extends ExecutionStoreOptions {
   /** The database file (created if missing), or `:memory:`. */
@@ -30,9 +32,18 @@ export interface SqliteExecutionStoreOptions extends ExecutionStoreOptions {
 /** Rows removed per transaction by the sweep, so it never holds the write lock for long. */
 const SWEEP_BATCH = 500;
 
+/** Most saves committed by one transaction: bounds how long one batch holds the write lock. */
+const GROUP_COMMIT_MAX = 64;
+
+interface PlannedSave {
+  state: ExecutionState;
+  plan: SavePlan;
+  now: number;
+}
+
 /**
  * The embedded default store: one SQLite file (better-sqlite3, WAL), safe to share between
- * processes on one machine. Every save is one `BEGIN IMMEDIATE` transaction; a file locked by
+ * processes on one machine. The saves of one tick share one `BEGIN IMMEDIATE` transaction; a file locked by
  * another writer for longer than `connectTimeoutMs` (the busy timeout) rejects with
  * StoreUnavailableError. Times (leases, expiry) are this process's `Date.now()`.
  */
@@ -49,13 +60,35 @@ export class SqliteExecutionStore implements ExecutionStore {
     );
   }
 
+  /**
+   * Planned (encoded, validated) at once; written with the other saves of this tick in ONE
+   * `BEGIN IMMEDIATE` transaction (group commit), each inside its own savepoint so a fenced
+   * or oversized save rolls back alone. It resolves once that transaction has committed.
+   */
   async save(state: ExecutionState, options: SaveOptions = {}): Promise<void> {
     const now = Date.now();
     const plan = planSave(state, options, this.options, now);
-    return await this.database.use(() =>
-      this.database.transaction(this.writeInTransaction).immediate(state, plan, now),
-    );
+    return this.saves.add('', { state, plan, now });
   }
+
+  private readonly saves = new TickBatch<PlannedSave>(
+    (_, batch) =>
+      this.database.use(() => this.database.transaction(this.writeBatch).immediate(batch)),
+    { maxItems: GROUP_COMMIT_MAX, flushOn: 'turn' },
+  );
+
+  /** The batch's transaction: one savepoint per save (better-sqlite3 nests transactions so). */
+  private readonly writeBatch = (batch: readonly PlannedSave[]): (ItemFailure | undefined)[] => {
+    const writeOne = this.database.transaction(this.writeInTransaction);
+    return batch.map(({ state, plan, now }) => {
+      try {
+        writeOne(state, plan, now);
+        return undefined;
+      } catch (error) {
+        return new ItemFailure(classifySqliteError(error));
+      }
+    });
+  };
 
   async load(executionId: string, options: TenantScope = {}): Promise<ExecutionState | null> {
     const key = executionKey(executionId, options);

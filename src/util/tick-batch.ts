@@ -1,0 +1,83 @@
+/**
+ * Group commit: the calls made in one tick under one key are sent together, at the end of the
+ * tick, by ONE `send` (one command, one transaction, instead of one per call). Each caller gets
+ * its own result (`send` answers one per item, in order; an {@link ItemFailure} rejects that
+ * caller alone) or, when the whole send fails, that failure — as it would have failed alone on
+ * the same connection. Items are sent in call order.
+ *
+ * `flushOn: 'tick'` (the default) sends at the end of the tick (process.nextTick): on Redis,
+ * when the connection uncorks its socket, so the batch joins the same write as the commands
+ * of that tick. `'turn'` sends once this turn of the event loop has run every I/O callback that
+ * was ready (setImmediate): callers woken by different replies (a pool of SQL connections)
+ * or resumed one per callback land in one batch. Neither waits on a timer: a lone call waits
+ * at most for the callbacks already due, so latency at concurrency 1 does not grow.
+ */
+export class TickBatch<I, R = void> {
+  readonly #pending = new Map<string, Pending<I, R>>();
+  readonly #maxItems: number;
+
+  constructor(
+    private readonly send: (key: string, items: readonly I[]) => Promise<Results<R>>,
+    options: { maxItems?: number; flushOn?: 'tick' | 'turn' } = {},
+  ) {
+    this.#maxItems = Math.max(1, options.maxItems ?? Infinity);
+    this.#schedule =
+      options.flushOn === 'turn'
+        ? (flush) => setImmediate(flush)
+        : (flush) => process.nextTick(flush);
+  }
+
+  readonly #schedule: (flush: () => void) => unknown;
+
+  add(key: string, item: I): Promise<R> {
+    let pending = this.#pending.get(key);
+    if (!pending) {
+      const created: Pending<I, R> = { items: [], settlers: [] };
+      this.#pending.set(key, created);
+      this.#schedule(() => this.#flush(key, created));
+      pending = created;
+    }
+    const { items, settlers } = pending;
+    // A full batch goes as it is; the next call under this key starts another.
+    if (items.length + 1 >= this.#maxItems) this.#pending.delete(key);
+    return new Promise<R>((resolve, reject) => {
+      items.push(item);
+      settlers.push({ resolve, reject });
+    });
+  }
+
+  #flush(key: string, pending: Pending<I, R>): void {
+    if (this.#pending.get(key) === pending) this.#pending.delete(key);
+    const { items, settlers } = pending;
+    const fail = (error: unknown): void => {
+      for (const settler of settlers) settler.reject(error);
+    };
+    let sent: Promise<Results<R>>;
+    try {
+      sent = this.send(key, items);
+    } catch (error) {
+      fail(error);
+      return;
+    }
+    sent.then((results) => {
+      for (let i = 0; i < settlers.length; i++) {
+        const result = results?.[i];
+        if (result instanceof ItemFailure) settlers[i]!.reject(result.error);
+        else settlers[i]!.resolve(result as R);
+      }
+    }, fail);
+  }
+}
+
+/** One item of a batch that failed on its own (the others may have succeeded). */
+export class ItemFailure {
+  constructor(readonly error: unknown) {}
+}
+
+/** One result per item, in order; `void` when every caller gets `undefined`. */
+type Results<R> = readonly (R | ItemFailure)[] | void;
+
+interface Pending<I, R> {
+  items: I[];
+  settlers: { resolve: (value: R) => void; reject: (error: unknown) => void }[];
+}
