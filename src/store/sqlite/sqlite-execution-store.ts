@@ -21,7 +21,6 @@ import { executionKey, type ExecutionKey } from '../shared/stored-key.js';
 import { assertStorableOwner, assertTtl } from '../shared/stored-text.js';
 import * as sql from './sqlite-execution-sql.js';
 import { SqliteDatabase } from '../../backends/sqlite/sqlite-database.js';
-import { classifySqliteError } from '../../backends/sqlite/classify-sqlite-error.js';
 import { ItemFailure, TickBatch } from '../../util/tick-batch.js';
 
 export interface SqliteExecutionStoreOptions extends ExecutionStoreOptions {
@@ -71,24 +70,41 @@ export class SqliteExecutionStore implements ExecutionStore {
     return this.saves.add('', { state, plan, now });
   }
 
-  private readonly saves = new TickBatch<PlannedSave>(
-    (_, batch) =>
-      this.database.use(() => this.database.transaction(this.writeBatch).immediate(batch)),
-    { maxItems: GROUP_COMMIT_MAX, flushOn: 'turn' },
-  );
+  private readonly saves = new TickBatch<PlannedSave>((_, batch) => this.saveBatch(batch), {
+    maxItems: GROUP_COMMIT_MAX,
+    flushOn: 'turn',
+  });
 
-  /** The batch's transaction: one savepoint per save (better-sqlite3 nests transactions so). */
-  private readonly writeBatch = (batch: readonly PlannedSave[]): (ItemFailure | undefined)[] => {
-    const writeOne = this.database.transaction(this.writeInTransaction);
-    return batch.map(({ state, plan, now }) => {
-      try {
-        writeOne(state, plan, now);
-        return undefined;
-      } catch (error) {
-        return new ItemFailure(classifySqliteError(error));
-      }
+  /**
+   * One transaction for the batch. A save that is refused (fenced out, over the size limit) is
+   * refused before it writes anything, so it needs no savepoint: it fails alone and the others
+   * commit. Any other failure rolls the batch back, and each save is then tried on its own.
+   */
+  private async saveBatch(batch: readonly PlannedSave[]): Promise<(ItemFailure | undefined)[]> {
+    try {
+      return await this.database.use(() =>
+        this.database.transaction(this.writeBatch).immediate(batch),
+      );
+    } catch (error) {
+      if (batch.length === 1) throw error;
+      return Promise.all(
+        batch.map((item) =>
+          this.database
+            .use(() => this.database.transaction(this.writeBatch).immediate([item]))
+            .then(
+              ([result]) => result,
+              (failure: unknown) => new ItemFailure(failure),
+            ),
+        ),
+      );
+    }
+  }
+
+  private readonly writeBatch = (batch: readonly PlannedSave[]): (ItemFailure | undefined)[] =>
+    batch.map(({ state, plan, now }) => {
+      const refusal = this.write(state, plan, now);
+      return refusal && new ItemFailure(refusal);
     });
-  };
 
   async load(executionId: string, options: TenantScope = {}): Promise<ExecutionState | null> {
     const key = executionKey(executionId, options);
@@ -246,49 +262,46 @@ export class SqliteExecutionStore implements ExecutionStore {
     return Promise.resolve();
   }
 
-  /** One function for every save, so the driver's transaction wrapper is made once. */
-  private readonly writeInTransaction = (
-    state: ExecutionState,
-    plan: SavePlan,
-    now: number,
-  ): void => {
-    this.write(state, plan, now);
-  };
-
   /**
    * Inside the save transaction. An unfenced full rewrite is one upsert (a new row, a live one,
    * or an expired one replaced). Otherwise the conditional UPDATE — first the forms that leave
    * indexed columns alone, as they rarely change — then the nodes; when no form matched,
-   * {@link rejectOrInsert} finds out why.
+   * {@link rejectOrInsert} finds out why. Returns the refusal of a save that wrote nothing.
    */
-  private write(state: ExecutionState, plan: SavePlan, now: number): void {
+  private write(state: ExecutionState, plan: SavePlan, now: number): Error | undefined {
     if (plan.fence === null && plan.checkpoint.fullRewrite) return this.insert(plan, now);
     const params = saveParams(plan, now, this.options.maxStateBytes);
     const shape = saveShape(plan);
     if (!sql.UPDATES.some((update) => this.run(update[shape], params) === 1))
       return this.rejectOrInsert(state, plan, now);
     this.writeNodes(plan);
+    return undefined;
   }
 
   /** No UPDATE matched: absent (a new row, unless fenced), fenced out, or too large. */
-  private rejectOrInsert(state: ExecutionState, plan: SavePlan, now: number): void {
+  private rejectOrInsert(state: ExecutionState, plan: SavePlan, now: number): Error | undefined {
     const key = { tenantId: plan.row.tenantId, executionId: plan.row.executionId };
     const row = this.get<{ generation: number }>(sql.SELECT_GENERATION, { ...key, now });
     if (plan.fence !== null && row?.generation !== plan.fence)
-      throw fenceRejected(key.executionId, row?.generation ?? null, plan.fence);
+      return fenceRejected(key.executionId, row?.generation ?? null, plan.fence);
     if (row === undefined) return this.insert(asFullRewrite(state, plan, this.options), now);
     // Live and not fenced out: the UPDATE refused the new size total.
     const sizes = this.all<{ nodeKey: string; bytes: number }>(sql.SELECT_NODE_SIZES, key);
-    rejectOversized(
-      plan,
-      sizes.map((s) => [fromNodeKey(s.nodeKey), s.bytes] as const),
-      this.options.maxStateBytes,
-    );
+    try {
+      rejectOversized(
+        plan,
+        sizes.map((s) => [fromNodeKey(s.nodeKey), s.bytes] as const),
+        this.options.maxStateBytes,
+      );
+    } catch (refusal) {
+      return refusal as Error;
+    }
   }
 
-  private insert(full: SavePlan, now: number): void {
+  private insert(full: SavePlan, now: number): undefined {
     this.run(sql.INSERT_EXECUTION, saveParams(full, now, this.options.maxStateBytes));
     this.writeNodes(full);
+    return undefined;
   }
 
   private writeNodes(plan: SavePlan): void {
