@@ -149,6 +149,14 @@ export class Execution implements EvaluationScope {
     return this.#mutated ? null : [...this.#touched];
   }
 
+  /** {@link changedNodes} since the last call: what one step of a live stepper changed. */
+  takeChanges(): string[] | null {
+    const changes = this.changedNodes();
+    this.#touched.clear();
+    this.#mutated = false;
+    return changes;
+  }
+
   setEntry(key: string, value: unknown): void {
     this.beforeMutation();
     this.#context[key] = value;

@@ -38,7 +38,7 @@ export function successor(execution: Execution, node: LoadedNode, result: unknow
 /**
  * The id `node` hands over to after producing `result` (a branch name for branching nodes),
  * or null when it names none. The one rule for the engine's walk and for the worker's
- * look-ahead (peek-next.ts), so the two cannot disagree.
+ * look-ahead (Stepper.nextNodeId), so the two cannot disagree.
  */
 export function targetOf(node: LoadedNode, result: unknown): string | null {
   if (node.targets === null) return node.def.next;

@@ -1,6 +1,6 @@
-import { peekNextNode } from '../engine/peek-next.js';
 import type { EngineOptions } from '../engine/engine-options.js';
-import { runStep, type StepOutcome, type StepRequest } from '../engine/run-step.js';
+import type { ResumeKind, StepOutcome } from '../engine/run-step.js';
+import { Stepper } from '../engine/stepper.js';
 import type { Flow } from '../flow/flow.js';
 import type { FlowError } from '../flow-errors.js';
 import type { TaskMessage } from '../queue/task-message.js';
@@ -65,11 +65,8 @@ export class ExecutionDriver {
       }
       if (this.keeper.cancelRequested) return this.cancel('cancelled by request');
       this.keeper.throwIfLost();
-      const fresh = typeof this.state.context.$EXECUTION_ID !== 'string';
-      const request: StepRequest = fresh
-        ? { input: this.state.context.$INPUT ?? {}, executionId: this.state.executionId }
-        : { checkpoint: this.state.context };
-      const outcome = await this.step(request);
+      const fresh = this.#isFresh();
+      const outcome = await this.step(null);
       const done = await this.settle(outcome, fresh);
       if (done) return done;
     }
@@ -81,18 +78,9 @@ export class ExecutionDriver {
     data: unknown,
     applied: { eventId?: string },
   ): Promise<HandlingResult> {
-    const outcome = await this.step({
-      checkpoint: this.state.context,
-      resume: { type: kind, data },
-    });
+    const outcome = await this.step({ type: kind, data });
     if (outcome.status === 'failed') return this.fail(outcome.error);
-    const next = afterStep(
-      this.state,
-      outcome.context,
-      null,
-      peekNextNode(this.flow, outcome.context),
-      this.#now(),
-    );
+    const next = afterStep(this.state, outcome.context, null, outcome.nextNodeId, this.#now());
     next.waiting = null;
     if (applied.eventId !== undefined) {
       next.appliedEventIds = rememberAppliedEventId(next.appliedEventIds, applied.eventId);
@@ -149,9 +137,41 @@ export class ExecutionDriver {
     );
   }
 
-  private async step(request: StepRequest): Promise<StepOutcome> {
+  /** The node the next step runs (the crash-loop guard counts its start before it runs). */
+  get nextNodeId(): string | null {
+    return this.#stepper().nextNodeId;
+  }
+
+  /** Ends the delivery's live execution. */
+  close(): void {
+    this.#live?.dispose();
+  }
+
+  #live: Stepper | undefined;
+
+  /**
+   * One live execution per delivery: restored from the loaded checkpoint once, then kept
+   * across the steps this handling runs (the engine's Stepper), in step with `state.context`.
+   */
+  #stepper(): Stepper {
+    this.#live ??= new Stepper(
+      this.flow,
+      this.#isFresh()
+        ? { input: this.state.context.$INPUT ?? {}, executionId: this.state.executionId }
+        : { checkpoint: this.state.context },
+      this.engineOptions(),
+    );
+    return this.#live;
+  }
+
+  /** No step has run yet: the context is the queued execution's, with only `$INPUT`. */
+  #isFresh(): boolean {
+    return typeof this.state.context.$EXECUTION_ID !== 'string';
+  }
+
+  private async step(resume: { type: ResumeKind; data: unknown } | null): Promise<StepOutcome> {
     const started = performance.now();
-    const outcome = await runStep(this.flow, request, this.engineOptions());
+    const outcome = await this.#stepper().step(resume);
     const nodeType = outcome.step?.type ?? 'none';
     this.deps.metrics?.nodeSeconds.observe(
       { type: nodeType },
@@ -217,13 +237,7 @@ export class ExecutionDriver {
       }
       case 'advanced':
         await this.persist(
-          afterStep(
-            this.state,
-            outcome.context,
-            nodeId,
-            peekNextNode(this.flow, outcome.context),
-            now,
-          ),
+          afterStep(this.state, outcome.context, nodeId, outcome.nextNodeId, now),
           changed,
         );
         return null;

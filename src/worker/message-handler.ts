@@ -1,6 +1,5 @@
 import { getOwn } from '../util/own-record.js';
 import { type ErrorRecord, toErrorRecord } from '../errors.js';
-import { peekNextNode } from '../engine/peek-next.js';
 import type { TaskMessage } from '../queue/task-message.js';
 import type { Delivery } from '../queue/task-queue.js';
 import { isTerminal, type ExecutionState } from '../state/execution-state.js';
@@ -89,6 +88,7 @@ export class MessageHandler {
       if (message.kind !== 'cancel' && claim.cancelRequested) keeper.markCancelRequested();
       return await this.apply(message, driver);
     } finally {
+      driver.close();
       keeper.stop();
       this.active.delete(message.executionId);
     }
@@ -126,10 +126,7 @@ export class MessageHandler {
       const early = driver.matchingInboxEvent();
       return early ? driver.deliverFromInbox(early) : { kind: 'no_op' };
     }
-    const nextNode = peekNextNode(
-      driver.flow,
-      typeof state.context.$EXECUTION_ID === 'string' ? state.context : null,
-    );
+    const nextNode = driver.nextNodeId;
     // A node whose visit was started this many times without finishing keeps killing its worker.
     if (
       nextNode !== null &&
@@ -144,10 +141,7 @@ export class MessageHandler {
     const state = driver.state;
     if (state.status !== 'error' || state.manualRetries >= this.deps.settings.maxManualRetries)
       return { kind: 'no_op' };
-    const nextNode = peekNextNode(
-      driver.flow,
-      typeof state.context.$EXECUTION_ID === 'string' ? state.context : null,
-    );
+    const nextNode = driver.nextNodeId;
     await driver.persist(toRetried(state, nextNode, this.#now()), []);
     return driver.run();
   }
