@@ -20,6 +20,8 @@ export interface Waiting {
   timeoutMs: number | null;
   /** What fires at the due time: a `delay` (an event resume), a `timeout`, or nothing. */
   timer: 'delay' | 'timeout' | null;
+  /** A `delay` timer's event fields beyond the common ones (the type's `NodeWait.timerData`). */
+  timerData: Record<string, unknown> | null;
   subscriptionId: string | null;
 }
 
@@ -95,8 +97,31 @@ export async function suspendNode(
         : null;
   return {
     step: makeStep(execution, node, suspended, { isSuspend: true }),
-    waiting: { nodeId: id, eventType, filter, dueAt, timeoutMs, timer, subscriptionId },
+    waiting: {
+      nodeId: id,
+      eventType,
+      filter,
+      dueAt,
+      timeoutMs,
+      timer,
+      timerData: timer === 'delay' ? timerDataOf(node, suspended) : null,
+      subscriptionId,
+    },
   };
+}
+
+/**
+ * What a `delay` timer of `node` delivers beside the common fields, from its suspended state
+ * (as stored, or as just suspended): the node type's declaration, so a host knows no fields.
+ */
+export function timerDataOf(node: LoadedNode, suspended: unknown): Record<string, unknown> | null {
+  const declared = node.nodeType.wait?.(node.def).timerData;
+  if (!declared) return null;
+  const state =
+    typeof suspended === 'object' && suspended !== null && !Array.isArray(suspended)
+      ? (suspended as Record<string, unknown>)
+      : {};
+  return declared(state);
 }
 
 /** docs/flow-format.md §6.5 (3): applies an event/timeout/cancel to the pending node, as its new result. */

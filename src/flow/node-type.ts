@@ -129,6 +129,8 @@ export interface NodeWait {
   timeoutMs?: number | null;
   /** The suspension's due time (`Waiting.dueAt`) delivers an event (a `delay`), not a timeout. */
   delay?: boolean;
+  /** What a `delay` timer's event carries beside the common fields, from the suspended node's state. */
+  timerData?: (suspended: Readonly<Record<string, unknown>>) => Record<string, unknown>;
 }
 
 /** A node type (docs/flow-format.md §9.1). Built-ins and plugins use the same shape. */

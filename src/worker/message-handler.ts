@@ -1,5 +1,6 @@
 import { getOwn } from '../util/own-record.js';
 import { type ErrorRecord, toErrorRecord } from '../errors.js';
+import { timerDataOf } from '../engine/suspension.js';
 import type { TaskMessage } from '../queue/task-message.js';
 import type { Delivery } from '../queue/task-queue.js';
 import { isTerminal, type ExecutionState } from '../state/execution-state.js';
@@ -179,13 +180,18 @@ export class MessageHandler {
     if (timer.kind === 'timeout') return driver.resume('timeout', null, {});
     const now = this.deps.clock.now();
     const planned = waiting.dueAt ? Date.parse(waiting.dueAt) : now;
+    const node = driver.flow.nodesById.get(waiting.nodeId);
+    const suspended = getOwn(
+      (state.context.$NODE ?? {}) as Record<string, unknown>,
+      waiting.nodeId,
+    );
     const payload = {
       node_id: waiting.nodeId,
       execution_id: state.executionId,
       flow_id: state.flowId,
       tenant_id: state.tenantId,
       trigger_type: 'delay_completed',
-      delay_ms: delayMsOf(state, waiting.nodeId),
+      ...(node ? timerDataOf(node, suspended) : null),
       actual_trigger_timestamp: now,
       planned_trigger_timestamp: planned,
       success: true,
@@ -320,13 +326,6 @@ export class MessageHandler {
     const status = handling.writer?.state.status;
     if (status && isTerminal(status)) this.deps.metrics?.executions.inc({ status });
   }
-}
-
-function delayMsOf(state: ExecutionState, nodeId: string): number | null {
-  const node = (
-    state.context.$NODE as Record<string, { service_config?: { delay_ms?: unknown } }> | undefined
-  )?.[nodeId];
-  return typeof node?.service_config?.delay_ms === 'number' ? node.service_config.delay_ms : null;
 }
 
 function describe(result: HandlingResult): string | null {

@@ -19,8 +19,8 @@ async function waitingOf(node: Record<string, unknown>, registry?: NodeRegistry)
   };
   const outcome = await runStep(flow, { input: {} }, { events, ...(registry ? { registry } : {}) });
   if (outcome.status !== 'suspended') throw new Error(`expected suspended, got ${outcome.status}`);
-  const { timeoutMs, timer, dueAt } = outcome.waiting;
-  return { timeoutMs, timer, dueAt };
+  const { timeoutMs, timer, dueAt, timerData } = outcome.waiting;
+  return { timeoutMs, timer, dueAt, ...(timerData ? { timerData } : {}) };
 }
 
 describe('Waiting from NodeType.wait', () => {
@@ -44,6 +44,7 @@ describe('Waiting from NodeType.wait', () => {
   it('a delay fires a delay at its due time', async () => {
     const waiting = await waitingOf({ type: 'delay', delay_seconds: 2 });
     expect(waiting.timer).toBe('delay');
+    expect(waiting.timerData).toEqual({ delay_ms: 2000 });
     expect(waiting.dueAt).toBeGreaterThan(Date.now());
   });
 

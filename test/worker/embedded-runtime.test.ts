@@ -309,7 +309,14 @@ describe('embedded runtime (memory store + local queue)', () => {
         nodes: [
           { type: 'start', id: 's', next: 'd' },
           { type: 'delay', id: 'd', delay_seconds: 0.2, next: 'e' },
-          { type: 'end', id: 'e', output: '$NODE.d.event_data.event_data.trigger_type' },
+          {
+            type: 'end',
+            id: 'e',
+            output: {
+              trigger: '$NODE.d.event_data.event_data.trigger_type',
+              delayMs: '$NODE.d.event_data.event_data.delay_ms',
+            },
+          },
         ],
       },
       {},
@@ -317,7 +324,11 @@ describe('embedded runtime (memory store + local queue)', () => {
     const waiting = await current.client.waitFor(id, { timeoutMs: 5000 });
     expect(waiting.status).toBe('suspended');
     const done = await current.client.waitFor(id, { timeoutMs: 5000, until: 'terminal' });
-    expect(done).toMatchObject({ status: 'completed', result: 'delay_completed' });
+    // delay_ms comes from the delay type's own declaration (NodeWait.timerData), not the worker.
+    expect(done).toMatchObject({
+      status: 'completed',
+      result: { trigger: 'delay_completed', delayMs: 200 },
+    });
   });
 
   it('cancels a suspended execution, and retries an execution in error', async () => {

@@ -55,6 +55,7 @@ describe('state transitions', () => {
         dueAt: null,
         timeoutMs: 5_000,
         timer: 'timeout',
+        timerData: null,
         subscriptionId: 's1',
       },
       at(5_000).getTime(),

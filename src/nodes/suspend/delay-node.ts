@@ -40,8 +40,14 @@ export const delayNode = builtinNode({
     );
   },
   resume: resumeSuspended,
-  wait: () => ({ delay: true }),
+  wait: () => ({ delay: true, timerData: delayTimerData }),
 });
+
+/** The delay a timer's `delay_completed` event reports: the one this visit planned. */
+function delayTimerData(suspended: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const config = suspended.service_config as { delay_ms?: unknown } | undefined;
+  return { delay_ms: typeof config?.delay_ms === 'number' ? config.delay_ms : null };
+}
 
 /** A failing or non-numeric amount means 60 (docs/flow-format.md §3.18). */
 function toNumber(value: unknown): number {
