@@ -1,13 +1,15 @@
 // A 5-node flow with a checkpoint after every node, run RUNS times in sequence, on SQLite and
 // on PostgreSQL — beside LangGraph.js on the same chain with SqliteSaver / PostgresSaver
 // (../shared/anchors-bench/langgraph-steps.mjs), in the same run. Prints both and the ratio.
-// Ours: runStep one node at a time, each step's checkpoint saved (only the new node result
-// and the header) before the next node runs — what the worker does, without the queue.
+// Ours: the engine's Stepper one node at a time (one live execution, as the worker keeps one
+// per delivery), each step's checkpoint saved (only the new node result and the header) before
+// the next node runs — what the worker does, without the queue and the lease.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { parseFlow, runStep, newExecutionState } from '../dist/index.js';
+import { parseFlow, newExecutionState } from '../dist/index.js';
+import { Stepper } from '../dist/engine/stepper.js';
 import { SqliteExecutionStore } from '../dist/store/sqlite/sqlite-execution-store.js';
 import { PostgresExecutionStore } from '../dist/store/postgres/postgres-execution-store.js';
 import { runAnchor, ratio } from './anchors.mjs';
@@ -36,7 +38,8 @@ const flow = parseFlow({
 async function runDurably(store, i) {
   const executionId = `bench-${process.pid}-${i}`;
   let state = newExecutionState({ executionId, flowId: 'chain5', status: 'running', context: {} });
-  let outcome = await runStep(flow, { input: { i }, executionId });
+  const stepper = new Stepper(flow, { input: { i }, executionId });
+  let outcome = await stepper.step();
   let first = true;
   for (;;) {
     if (outcome.status === 'failed') throw outcome.error;
@@ -54,8 +57,11 @@ async function runDurably(store, i) {
       first || outcome.changedNodes === null ? {} : { changedNodes: outcome.changedNodes },
     );
     first = false;
-    if (outcome.status === 'completed') return state;
-    outcome = await runStep(flow, { checkpoint: outcome.context });
+    if (outcome.status === 'completed') {
+      stepper.dispose();
+      return state;
+    }
+    outcome = await stepper.step();
   }
 }
 

@@ -5,8 +5,12 @@
 //     `redis-benchmark -t set` on this machine (the physical ceiling).
 //  2. PostgreSQL store + Redis queue, same workload — beside DBOS (dbos-steps.mjs 2000 5 50).
 //  3. Embedded tier (SQLite store + LocalQueue): executions/s.
-//  4. Memory: worker RSS over 50,000 executions.
-import { execFileSync } from 'node:child_process';
+//  4. Memory: worker RSS over 100,000 executions (first and last sample).
+//  5. Scaling: 1, 2 and 4 worker processes on one Redis.
+// Beside each tier, what the server itself does on this machine in the same run (issue 11):
+// redis-benchmark SET, a pgbench one-row UPDATE, SQLite's own commit rate; and our checkpoints/s
+// (every fenced save the worker made) as a share of it.
+import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,12 +28,15 @@ import { RedisStreamQueue } from '../dist/queue/redis-stream/redis-stream-queue.
 import { LocalQueue } from '../dist/queue/local/local-queue.js';
 import { silentLogger } from '../dist/util/logger.js';
 import { runAnchor, ratio } from './anchors.mjs';
+import { postgresUpdateRate, redisSetRate, sqliteCommitRate } from './server-limits.mjs';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PG_BASE = process.env.PGURL ?? 'postgresql://postgres:postgres@127.0.0.1:5432';
 const N = Number(process.env.BENCH_WORKER_EXECUTIONS ?? 5000);
 const N_PG = Number(process.env.BENCH_WORKER_PG_EXECUTIONS ?? 2000);
-const N_MEMORY = Number(process.env.BENCH_WORKER_MEMORY_EXECUTIONS ?? 50_000);
+const N_MEMORY = Number(process.env.BENCH_WORKER_MEMORY_EXECUTIONS ?? 100_000);
+const N_LATENCY = Number(process.env.BENCH_WORKER_LATENCY_EXECUTIONS ?? 500);
+const N_SCALING = Number(process.env.BENCH_WORKER_SCALING_EXECUTIONS ?? 4000);
 const CONCURRENCY = 50;
 const STEPS = 5;
 
@@ -50,6 +57,12 @@ const flow = parseFlow({
 /** Starts `count` executions and runs them to completion with one worker; returns executions/s. */
 async function runWorkload({ store, flows, queue, count, concurrency = CONCURRENCY, sample }) {
   let done = 0;
+  let saves = 0;
+  const save = store.save.bind(store);
+  store.save = (state, options) => {
+    saves++;
+    return save(state, options);
+  };
   let resolveDone;
   const allDone = new Promise((resolve) => (resolveDone = resolve));
   const hooks = {
@@ -71,6 +84,7 @@ async function runWorkload({ store, flows, queue, count, concurrency = CONCURREN
   const client = new PlaitaClient({ store, flows, queue });
   await client.start(flow, { i: -1 }); // publish the flow (and warm the connections) before timing
   done = -1;
+  saves = 0;
   const t0 = performance.now();
   worker.start();
   for (let i = 0; i < count; i += 200) {
@@ -84,6 +98,8 @@ async function runWorkload({ store, flows, queue, count, concurrency = CONCURREN
   return {
     executionsPerS: Math.round(count / (ms / 1000)),
     stepsPerS: Math.round((count * STEPS) / (ms / 1000)),
+    checkpointsPerS: Math.round(saves / (ms / 1000)),
+    msPerExecution: +(ms / count).toFixed(2),
     totalMs: Math.round(ms),
   };
 }
@@ -113,19 +129,54 @@ async function cleanupRedisPrefix(prefix) {
   redis.disconnect();
 }
 
-function redisBenchmarkSet() {
-  try {
-    const url = new URL(REDIS_URL);
-    const out = execFileSync(
-      'redis-benchmark',
-      ['-h', url.hostname, '-p', url.port || '6379', '-t', 'set', '-n', '200000', '-c', '50', '-q'],
-      { encoding: 'utf8', timeout: 120_000 },
+/** N_SCALING executions queued first, then `processes` worker processes started at once. */
+async function runProcesses(processes) {
+  const prefix = `bench-ws-${process.pid}-${processes}`;
+  const parts = redisParts(prefix);
+  const client = new PlaitaClient(parts);
+  for (let i = 0; i < N_SCALING; i += 200)
+    await Promise.all(
+      Array.from({ length: Math.min(200, N_SCALING - i) }, (_, k) =>
+        client.start(flow, { i: i + k }),
+      ),
     );
-    const match = /SET: ([\d.]+) requests per second/.exec(out);
-    return match ? Number(match[1]) : null;
-  } catch {
-    return null;
+  const script = new URL('./worker-process.mjs', import.meta.url);
+  const children = await Promise.all(
+    Array.from({ length: processes }, async () => {
+      const child = fork(script, [], {
+        env: { ...process.env, PREFIX: prefix, REDIS_URL, CONCURRENCY: String(CONCURRENCY) },
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      });
+      await new Promise((resolve) => child.once('message', resolve));
+      return child;
+    }),
+  );
+  const { default: Redis } = await import('ioredis');
+  const redis = new Redis(REDIS_URL);
+  const t0 = performance.now();
+  for (const child of children) child.send('go');
+  let perS = null;
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    if (Number(await redis.get(`${prefix}:done`)) >= N_SCALING) {
+      perS = Math.round(N_SCALING / ((performance.now() - t0) / 1000));
+      break;
+    }
+    if (performance.now() - t0 > 600_000) break;
   }
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise((resolve) => {
+          child.once('exit', resolve);
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+  redis.disconnect();
+  await parts.close();
+  await cleanupRedisPrefix(prefix);
+  return perS;
 }
 
 const report = { bench: 'worker', executions: N, steps: STEPS, concurrency: CONCURRENCY };
@@ -138,12 +189,13 @@ const report = { bench: 'worker', executions: N, steps: STEPS, concurrency: CONC
   await parts.close();
   await cleanupRedisPrefix(prefix);
   const bull = runAnchor('bullmq-steps.mjs', [N, STEPS, CONCURRENCY]);
-  const setPerS = redisBenchmarkSet();
+  const setPerS = redisSetRate(REDIS_URL, 50);
   report.redis = {
     ours_executions_per_s: ours.executionsPerS,
     bullmq_executions_per_s: bull.executions_per_s ?? null,
     speedup: ratio(ours.executionsPerS, bull.executions_per_s),
     ours_checkpointed_steps_per_s: ours.stepsPerS,
+    ours_checkpoints_per_s: ours.checkpointsPerS,
     redis_benchmark_set_per_s: setPerS,
     fraction_of_set_ceiling: setPerS ? +(ours.stepsPerS / setPerS).toFixed(3) : null,
     ...(bull.error ? { anchorError: bull.error } : {}),
@@ -152,7 +204,26 @@ const report = { bench: 'worker', executions: N, steps: STEPS, concurrency: CONC
     `Redis tier, ${N} × ${STEPS}-node executions, 1 worker, concurrency ${CONCURRENCY}: ours ${ours.executionsPerS}/s, BullMQ ${bull.executions_per_s ?? '?'}/s → ${report.redis.speedup ?? '?'}x`,
   );
   console.log(
-    `  checkpointed steps/s ${ours.stepsPerS} = ${report.redis.fraction_of_set_ceiling ?? '?'} of redis-benchmark SET (${setPerS ?? '?'}/s, 50 clients)`,
+    `  checkpointed steps/s ${ours.stepsPerS} (all fenced saves: ${ours.checkpointsPerS}/s) = ${report.redis.fraction_of_set_ceiling ?? '?'} of redis-benchmark SET on this machine (${setPerS ?? '?'}/s, 50 clients)`,
+  );
+}
+
+// 1b. Concurrency 1: latency per execution, beside BullMQ at concurrency 1
+{
+  const prefix = `bench-w1-${process.pid}`;
+  const parts = redisParts(prefix);
+  const ours = await runWorkload({ ...parts, count: N_LATENCY, concurrency: 1 });
+  await parts.close();
+  await cleanupRedisPrefix(prefix);
+  const bull = runAnchor('bullmq-steps.mjs', [N_LATENCY, STEPS, 1]);
+  const bullMs = bull.executions_per_s ? +(1000 / bull.executions_per_s).toFixed(2) : null;
+  report.redis_concurrency_1 = {
+    ours_ms_per_execution: ours.msPerExecution,
+    bullmq_ms_per_execution: bullMs,
+    ...(bull.error ? { anchorError: bull.error } : {}),
+  };
+  console.log(
+    `Redis tier, concurrency 1, ${N_LATENCY} executions: ours ${ours.msPerExecution} ms per execution, BullMQ ${bullMs ?? '?'} ms`,
   );
 }
 
@@ -173,14 +244,23 @@ const report = { bench: 'worker', executions: N, steps: STEPS, concurrency: CONC
     await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await admin.end();
     const dbos = runAnchor('dbos-steps.mjs', [N_PG, STEPS, CONCURRENCY]);
+    const updatesPerS = await postgresUpdateRate(url, 50);
     report.postgres = {
       ours_executions_per_s: ours.executionsPerS,
       dbos_executions_per_s: dbos.executions_per_s ?? null,
       speedup: ratio(ours.executionsPerS, dbos.executions_per_s),
+      ours_checkpoints_per_s: ours.checkpointsPerS,
+      pgbench_one_row_updates_per_s: updatesPerS,
+      fraction_of_update_ceiling: updatesPerS
+        ? +(ours.checkpointsPerS / updatesPerS).toFixed(3)
+        : null,
       ...(dbos.error ? { anchorError: dbos.error } : {}),
     };
     console.log(
       `Postgres store + Redis queue, ${N_PG} executions: ours ${ours.executionsPerS}/s, DBOS ${dbos.executions_per_s ?? '?'}/s → ${report.postgres.speedup ?? '?'}x`,
+    );
+    console.log(
+      `  checkpoints/s ${ours.checkpointsPerS} = ${report.postgres.fraction_of_update_ceiling ?? '?'} of pgbench one-row UPDATE commits on this machine (${updatesPerS ?? '?'}/s, 50 clients)`,
     );
   } catch (error) {
     report.postgres = { skipped: String(error.message ?? error) };
@@ -204,9 +284,25 @@ const report = { bench: 'worker', executions: N, steps: STEPS, concurrency: CONC
   });
   await Promise.all([store.close(), flows.close(), queue.close()]);
   rmSync(dir, { recursive: true, force: true });
-  report.embedded = { ours_executions_per_s: ours.executionsPerS, executions: Math.min(N, 2000) };
+  const commitsPerS = sqliteCommitRate();
+  const saver = runAnchor('langgraph-steps.mjs', ['sqlite', 300, STEPS]);
+  report.embedded = {
+    ours_executions_per_s: ours.executionsPerS,
+    executions: Math.min(N, 2000),
+    langgraph_sqlitesaver_executions_per_s: saver.executions_per_s ?? null,
+    speedup: ratio(ours.executionsPerS, saver.executions_per_s),
+    ours_checkpoints_per_s: ours.checkpointsPerS,
+    sqlite_commits_per_s: commitsPerS,
+    fraction_of_commit_ceiling: commitsPerS
+      ? +(ours.checkpointsPerS / commitsPerS).toFixed(3)
+      : null,
+    ...(saver.error ? { anchorError: saver.error } : {}),
+  };
   console.log(
-    `Embedded tier (SQLite + LocalQueue), ${Math.min(N, 2000)} executions: ${ours.executionsPerS}/s`,
+    `Embedded tier (SQLite + LocalQueue), ${Math.min(N, 2000)} executions, concurrency 16: ours ${ours.executionsPerS}/s, LangGraph.js SqliteSaver ${saver.executions_per_s ?? '?'}/s → ${report.embedded.speedup ?? '?'}x`,
+  );
+  console.log(
+    `  checkpoints/s ${ours.checkpointsPerS} = ${report.embedded.fraction_of_commit_ceiling ?? '?'} of SQLite's own one-row commits on this machine (${commitsPerS ?? '?'}/s, one after another)`,
   );
 }
 
@@ -238,8 +334,20 @@ const report = { bench: 'worker', executions: N, steps: STEPS, concurrency: CONC
     growth_after_warmup_mb: warm.length > 1 ? +(warm.at(-1) - warm[0]).toFixed(1) : null,
   };
   console.log(
-    `Memory over ${N_MEMORY} executions: RSS ${rss.join(' → ')} MB (growth after warm-up ${report.memory.growth_after_warmup_mb} MB)`,
+    `Memory over ${N_MEMORY} executions: RSS ${rss.join(' → ')} MB (first ${rss[0]} MB, last ${rss.at(-1)} MB; growth after warm-up ${report.memory.growth_after_warmup_mb} MB)`,
   );
+}
+
+// 5. Scaling: 1, 2 and 4 worker processes on one Redis
+{
+  report.scaling = {};
+  for (const processes of [1, 2, 4]) {
+    const perS = await runProcesses(processes);
+    report.scaling[processes] = perS;
+    console.log(
+      `Scaling, ${N_SCALING} executions, ${processes} worker process(es) × concurrency ${CONCURRENCY}: ${perS ?? '?'} executions/s`,
+    );
+  }
 }
 
 console.log(JSON.stringify(report));
