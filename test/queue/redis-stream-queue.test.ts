@@ -121,6 +121,15 @@ gate.describe('RedisStreamQueue on Redis', () => {
     },
   );
 
+  gate.it('takes the contract’s one-object form: connection and options together', async () => {
+    const queue = new RedisStreamQueue({ url: REDIS_URL, prefix, stream: 'one-object' });
+    opened.push(queue);
+    await queue.enqueue(run('e1'));
+    expect(await raw.exists(`${prefix}{one-object}`)).toBe(1);
+    const [delivery] = await queue.receive('c1', { max: 1, blockMs: 0 });
+    expect(delivery?.parsed).toMatchObject({ ok: true, message: { executionId: 'e1' } });
+  });
+
   gate.it('rejects a stream name that would break the hash tag', () => {
     expect(() => new RedisStreamQueue({ url: REDIS_URL }, { stream: 'a{b}' })).toThrow(TypeError);
   });

@@ -95,7 +95,14 @@ export class RedisStreamQueue implements TaskQueue {
   );
   private readonly acks = new TickBatch<string>((p, ids) => this.partition(p).ack(ids));
 
-  constructor(connection: RedisStreamQueueConnection, options: RedisStreamQueueOptions = {}) {
+  /**
+   * `new RedisStreamQueue({url | client}, {stream?, group?, …})`, or the contract's one-object
+   * form `new RedisStreamQueue({url | client, stream?, group?, …})` (docs/public-surface.md).
+   */
+  constructor(
+    connection: RedisStreamQueueConnection & RedisStreamQueueOptions,
+    options: RedisStreamQueueOptions = connection,
+  ) {
     const keys = partitionKeys(
       options.stream ?? 'plaita:tasks',
       options.prefix ?? '',
