@@ -19,6 +19,10 @@ import { openSqliteFile } from '../../backends/sqlite/open-sqlite-file.js';
 import { migrateQueueSchema } from './local-queue-schema.js';
 import { LocalQueueStatements, type DeadLetterRow } from './local-queue-statements.js';
 import { notifierKey, notify, waitForNotification } from './queue-notifier.js';
+import { TickBatch } from '../../util/tick-batch.js';
+
+/** Most enqueues (or acks) committed by one transaction. */
+const GROUP_COMMIT_MAX = 256;
 
 export type LocalQueueConnection = { path: string } | { db: BetterSqlite3.Database };
 
@@ -90,16 +94,48 @@ export class LocalQueue implements TaskQueue {
     this.notifierKey = notifierKey(this.db);
   }
 
+  /**
+   * Group commit: the immediate enqueues and the acks of one turn of the event loop are each
+   * written by ONE transaction (one commit instead of one per message); each caller still gets
+   * its own id, and a failed commit fails every caller of that batch.
+   */
+  private readonly inserts = new TickBatch<string, string>(
+    (_, payloads) =>
+      this.op('enqueue', () => {
+        const now = Date.now();
+        const ids = this.insertMany(payloads, now);
+        notify(this.notifierKey);
+        return ids;
+      }),
+    { flushOn: 'turn', maxItems: GROUP_COMMIT_MAX },
+  );
+  private readonly deletes = new TickBatch<number>(
+    (_, ids) => this.op('ack', () => this.deleteMany(ids)),
+    { flushOn: 'turn', maxItems: GROUP_COMMIT_MAX },
+  );
+  private readonly insertMany = (payloads: readonly string[], now: number): string[] =>
+    this.db
+      .transaction(() =>
+        payloads.map((payload) => {
+          const row = this.sql.insert.get({ queue: this.name, payload, now }) as { id: number };
+          return String(row.id);
+        }),
+      )
+      .immediate();
+  private readonly deleteMany = (ids: readonly number[]): void =>
+    this.db
+      .transaction(() => {
+        for (const id of ids) this.sql.delete.run({ queue: this.name, id });
+      })
+      .immediate();
+
   enqueue(message: TaskMessage, options: EnqueueOptions = {}): Promise<string> {
     const payload = encodeTaskMessage(message);
     const delayMs = options.delayMs ?? 0;
+    if (delayMs <= 0)
+      return this.closed ? this.op('enqueue', () => '') : this.inserts.add('', payload);
     return this.op('enqueue', () => {
       const now = Date.now();
-      if (delayMs <= 0) {
-        const id = this.sql.insert.get({ queue: this.name, payload, now }) as { id: number };
-        notify(this.notifierKey);
-        return String(id.id);
-      }
       const timerId = options.dedupId ?? randomUUID();
       // ON CONFLICT DO NOTHING on (queue, timer_id): a timer id still pending is not scheduled twice.
       this.sql.schedule.run({ queue: this.name, payload, now, due: now + delayMs, timerId });
@@ -128,8 +164,9 @@ export class LocalQueue implements TaskQueue {
     }
   }
 
-  async ack(delivery: Delivery): Promise<void> {
-    await this.op('ack', () => this.sql.delete.run({ queue: this.name, id: rowId(delivery.id) }));
+  ack(delivery: Delivery): Promise<void> {
+    if (this.closed) return this.op('ack', () => undefined);
+    return this.deletes.add('', rowId(delivery.id));
   }
 
   /** Extends the claim only while `consumer` still holds it (the WHERE clause is the check). */

@@ -1,0 +1,191 @@
+import type { ExecutionState } from '../../state/execution-state.js';
+import type { SaveOptions } from '../execution-store.js';
+import { fenceRejected } from '../shared/fence.js';
+import { fromNodeKey, toNodeKey } from '../shared/node-key.js';
+import { asFullRewrite, planSave, rejectOversized, type SavePlan } from '../shared/save-plan.js';
+import type { ResolvedStoreOptions } from '../shared/store-options.js';
+import * as sql from './sqlite-execution-sql.js';
+import type { SqliteDatabase } from '../../backends/sqlite/sqlite-database.js';
+import { ItemFailure, TickBatch } from '../../util/tick-batch.js';
+
+/** Most saves committed by one transaction: bounds how long one batch holds the write lock. */
+const GROUP_COMMIT_MAX = 64;
+
+interface PlannedSave {
+  state: ExecutionState;
+  plan: SavePlan;
+  now: number;
+}
+
+/** The save path of SqliteExecutionStore: planning, group commit, and the conditional writes. */
+export class SqliteSaves {
+  constructor(
+    private readonly database: SqliteDatabase,
+    private readonly options: ResolvedStoreOptions,
+  ) {}
+
+  /**
+   * Planned (encoded, validated) at once; written with the other saves of this turn of the
+   * event loop in ONE `BEGIN IMMEDIATE` transaction (group commit). It resolves once that
+   * transaction has committed, and fails only for its own reason.
+   */
+  async save(state: ExecutionState, options: SaveOptions = {}): Promise<void> {
+    const now = Date.now();
+    const plan = planSave(state, options, this.options, now);
+    return this.saves.add('', { state, plan, now });
+  }
+
+  private readonly saves = new TickBatch<PlannedSave>((_, batch) => this.saveBatch(batch), {
+    maxItems: GROUP_COMMIT_MAX,
+    flushOn: 'turn',
+  });
+
+  /**
+   * One transaction for the batch. A save that is refused (fenced out, over the size limit) is
+   * refused before it writes anything, so it needs no savepoint: it fails alone and the others
+   * commit. Any other failure rolls the batch back, and each save is then tried on its own.
+   */
+  private async saveBatch(batch: readonly PlannedSave[]): Promise<(ItemFailure | undefined)[]> {
+    try {
+      return await this.database.use(() =>
+        this.database.transaction(this.writeBatch).immediate(batch),
+      );
+    } catch (error) {
+      if (batch.length === 1) throw error;
+      return Promise.all(
+        batch.map((item) =>
+          this.database
+            .use(() => this.database.transaction(this.writeBatch).immediate([item]))
+            .then(
+              ([result]) => result,
+              (failure: unknown) => new ItemFailure(failure),
+            ),
+        ),
+      );
+    }
+  }
+
+  private readonly writeBatch = (batch: readonly PlannedSave[]): (ItemFailure | undefined)[] =>
+    batch.map(({ state, plan, now }) => {
+      const refusal = this.write(state, plan, now);
+      return refusal && new ItemFailure(refusal);
+    });
+
+  /**
+   * Inside the save transaction. An unfenced full rewrite is one upsert (a new row, a live one,
+   * or an expired one replaced). Otherwise the conditional UPDATE — first the forms that leave
+   * indexed columns alone, as they rarely change — then the nodes; when no form matched,
+   * {@link rejectOrInsert} finds out why. Returns the refusal of a save that wrote nothing.
+   */
+  private write(state: ExecutionState, plan: SavePlan, now: number): Error | undefined {
+    if (plan.fence === null && plan.checkpoint.fullRewrite) return this.insert(plan, now);
+    const params = saveParams(plan, now, this.options.maxStateBytes);
+    const shape = saveShape(plan);
+    if (!sql.UPDATES.some((update) => this.run(update[shape], params) === 1))
+      return this.rejectOrInsert(state, plan, now);
+    this.writeNodes(plan);
+    return undefined;
+  }
+
+  /** No UPDATE matched: absent (a new row, unless fenced), fenced out, or too large. */
+  private rejectOrInsert(state: ExecutionState, plan: SavePlan, now: number): Error | undefined {
+    const key = { tenantId: plan.row.tenantId, executionId: plan.row.executionId };
+    const row = this.get<{ generation: number }>(sql.SELECT_GENERATION, { ...key, now });
+    if (plan.fence !== null && row?.generation !== plan.fence)
+      return fenceRejected(key.executionId, row?.generation ?? null, plan.fence);
+    if (row === undefined) return this.insert(asFullRewrite(state, plan, this.options), now);
+    // Live and not fenced out: the UPDATE refused the new size total.
+    const sizes = this.all<{ nodeKey: string; bytes: number }>(sql.SELECT_NODE_SIZES, key);
+    try {
+      rejectOversized(
+        plan,
+        sizes.map((s) => [fromNodeKey(s.nodeKey), s.bytes] as const),
+        this.options.maxStateBytes,
+      );
+    } catch (refusal) {
+      return refusal as Error;
+    }
+  }
+
+  private insert(full: SavePlan, now: number): undefined {
+    this.run(sql.INSERT_EXECUTION, saveParams(full, now, this.options.maxStateBytes));
+    this.writeNodes(full);
+    return undefined;
+  }
+
+  private writeNodes(plan: SavePlan): void {
+    const { tenantId, executionId } = plan.row;
+    if (plan.checkpoint.fullRewrite) this.run(sql.DELETE_NODES, { tenantId, executionId });
+    for (const id of plan.removedNodeIds)
+      this.run(sql.DELETE_NODE, { tenantId, executionId, nodeKey: toNodeKey(id) });
+    const nodes = plan.checkpoint.nodes;
+    for (let index = 0; index < nodes.length; index++) {
+      const node = nodes[index]!;
+      this.run(sql.UPSERT_NODE, {
+        tenantId,
+        executionId,
+        nodeKey: toNodeKey(node.nodeId),
+        nodeCount: nodes.length,
+        index,
+        value: node.text,
+        bytes: node.bytes,
+      });
+    }
+  }
+
+  private get<T>(text: string, params: object): T | undefined {
+    return this.database.statement(text).get(params) as T | undefined;
+  }
+
+  private all<T>(text: string, params: object): T[] {
+    return this.database.statement(text).all(params) as T[];
+  }
+
+  private run(text: string, params: object): number {
+    return this.database.statement(text).run(params).changes;
+  }
+}
+
+/** Every parameter of the save statements, in one object of a fixed shape. */
+function saveParams(plan: SavePlan, now: number, maxStateBytes: number): Record<string, unknown> {
+  const { row, checkpoint } = plan;
+  const keys = checkpoint.fullRewrite ? [] : changedKeys(plan);
+  return {
+    tenantId: row.tenantId,
+    executionId: row.executionId,
+    flowId: row.flowId,
+    flowVersion: row.flowVersion,
+    flowHash: row.flowHash,
+    status: row.status,
+    version: row.version,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    endedAt: row.endedAt,
+    expiresAt: row.expiresAt,
+    header: row.header,
+    headerBytes: row.headerBytes,
+    summary: row.summary,
+    writtenBytes: plan.writtenNodeBytes,
+    nodeCount: checkpoint.nodes.length,
+    changedKey: keys.length === 1 ? keys[0] : null,
+    changedKeys: keys.length > 1 ? JSON.stringify(keys) : null,
+    fence: plan.fence,
+    maxStateBytes,
+    now,
+  };
+}
+
+/** Which UPDATE fits the save (see SaveShape). */
+function saveShape(plan: SavePlan): sql.SaveShape {
+  if (plan.checkpoint.fullRewrite) return 'full';
+  const changed = plan.removedNodeIds.length + plan.checkpoint.nodes.length;
+  return changed === 0 ? 'none' : changed === 1 ? 'one' : 'many';
+}
+
+/** The stored keys of the nodes an incremental save replaces or removes. */
+function changedKeys(plan: SavePlan): string[] {
+  const keys: string[] = [];
+  for (const id of plan.removedNodeIds) keys.push(toNodeKey(id));
+  for (const node of plan.checkpoint.nodes) keys.push(toNodeKey(node.nodeId));
+  return keys;
+}
