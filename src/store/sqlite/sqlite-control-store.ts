@@ -19,6 +19,8 @@ import {
   isStorableKey,
 } from '../shared/control-record.js';
 import { SqliteDatabase } from '../../backends/sqlite/sqlite-database.js';
+import { classifySqliteError } from '../../backends/sqlite/classify-sqlite-error.js';
+import { ItemFailure, TickBatch } from '../../util/tick-batch.js';
 
 export type SqliteControlStoreOptions =
   | {
@@ -60,10 +62,13 @@ const SQL = {
 /** Rows removed per statement by the sweep, so it never holds the write lock for long. */
 const SWEEP_BATCH = 500;
 
+/** Most writes committed by one transaction. */
+const GROUP_COMMIT_MAX = 64;
+
 /**
  * The control store in the SQLite file (better-sqlite3, WAL), beside the executions: one
  * `control_records` table (migration 0005). Every operation is ONE statement, atomic on its
- * own, so stores in several processes on one file stay exact: create is an upsert that only
+ * own (the writes of one turn share a transaction, each with its own result), so stores in several processes on one file stay exact: create is an upsert that only
  * overwrites an expired row, replace an UPDATE guarded by the version, take a DELETE …
  * RETURNING. Ids list in code-point order (BINARY collation; see shared/control-range.ts). Times
  * are this process's `Date.now()`.
@@ -94,11 +99,34 @@ export class SqliteControlStore implements ControlStore {
     return row ? toRecord(key, row) : null;
   }
 
+  /**
+   * Group commit: the writes of one turn of the event loop run in ONE `BEGIN IMMEDIATE`
+   * transaction (one commit instead of one each: an API start writes an idempotency record
+   * and an audit entry). Each is still its own statement with its own result or error.
+   */
+  readonly #writes = new TickBatch<() => unknown, unknown>(
+    (_, works) =>
+      this.#database.use(() => this.#database.transaction(this.#runEach).immediate(works)),
+    { flushOn: 'turn', maxItems: GROUP_COMMIT_MAX },
+  );
+  readonly #runEach = (works: readonly (() => unknown)[]): unknown[] =>
+    works.map((work) => {
+      try {
+        return work();
+      } catch (error) {
+        return new ItemFailure(classifySqliteError(error));
+      }
+    });
+
+  #write<R>(work: () => R): Promise<R> {
+    return this.#writes.add('', work) as Promise<R>;
+  }
+
   async create<T>(key: ControlKey, doc: T, options: WriteOptions = {}): Promise<boolean> {
     assertStorableKey(key);
     const now = Date.now();
     const write = controlWrite(doc, options, now);
-    const result = await this.#database.use(() =>
+    const result = await this.#write(() =>
       this.#statement('create').run({ ...params(key), ...write, now }),
     );
     return result.changes === 1;
@@ -113,7 +141,7 @@ export class SqliteControlStore implements ControlStore {
     const now = Date.now();
     const write = controlWrite(doc, options, now);
     if (!isStorableKey(key) || !Number.isSafeInteger(expectedVersion)) return false;
-    const result = await this.#database.use(() =>
+    const result = await this.#write(() =>
       this.#statement('replace').run({ ...params(key), ...write, now, expected: expectedVersion }),
     );
     return result.changes === 1;
@@ -123,7 +151,7 @@ export class SqliteControlStore implements ControlStore {
     assertStorableKey(key);
     const now = Date.now();
     const write = controlWrite(doc, options, now);
-    const row = await this.#database.use(
+    const row = await this.#write(
       () => this.#statement('put').get({ ...params(key), ...write, now }) as { version: number },
     );
     return row.version;
@@ -180,7 +208,7 @@ export class SqliteControlStore implements ControlStore {
   async #take(key: ControlKey): Promise<Row | null> {
     if (!isStorableKey(key)) return null;
     const now = Date.now();
-    const row = await this.#database.use(
+    const row = await this.#write(
       () => this.#statement('take').get(params(key)) as Row | undefined,
     );
     return row && isLive(row.expiresAt, now) ? row : null;
