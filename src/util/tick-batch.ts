@@ -2,7 +2,7 @@
  * Group commit: the calls made in one tick under one key are sent together, at the end of the
  * tick, by ONE `send` (one command, one transaction, instead of one per call). Each caller gets
  * its own result (`send` answers one per item, in order; an {@link ItemFailure} rejects that
- * caller alone) or, when the whole send fails, that failure — as it would have failed alone on
+ * caller alone, and a promise settles that caller when it settles) or, when the whole send fails, that failure — as it would have failed alone on
  * the same connection. Items are sent in call order.
  *
  * `flushOn: 'tick'` (the default) sends at the end of the tick (process.nextTick): on Redis,
@@ -61,9 +61,12 @@ export class TickBatch<I, R = void> {
     }
     sent.then((results) => {
       for (let i = 0; i < settlers.length; i++) {
+        const { resolve, reject } = settlers[i]!;
         const result = results?.[i];
-        if (result instanceof ItemFailure) settlers[i]!.reject(result.error);
-        else settlers[i]!.resolve(result as R);
+        if (result instanceof ItemFailure) reject(result.error);
+        // An item finished on its own (sent again alone): its caller waits for it alone.
+        else if (isPromiseLike(result)) result.then(resolve, reject);
+        else resolve(result as R);
       }
     }, fail);
   }
@@ -74,8 +77,15 @@ export class ItemFailure {
   constructor(readonly error: unknown) {}
 }
 
-/** One result per item, in order; `void` when every caller gets `undefined`. */
-type Results<R> = readonly (R | ItemFailure)[] | void;
+/**
+ * One result per item, in order; `void` when every caller gets `undefined`. An item may be a
+ * promise of its own result (settled independently of the others).
+ */
+type Results<R> = readonly (R | ItemFailure | PromiseLike<R>)[] | void;
+
+function isPromiseLike(value: unknown): value is PromiseLike<never> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
 
 interface Pending<I, R> {
   items: I[];

@@ -24,6 +24,23 @@ describe('TickBatch', () => {
     expect(all.map((s) => s.status)).toEqual(['rejected', 'rejected']);
   });
 
+  it('an item answered by a promise settles its caller alone, not held back by slower items', async () => {
+    let releaseSlow: () => void = () => undefined;
+    const slow = new Promise<string>((resolve) => (releaseSlow = () => resolve('slow')));
+    const batch = new TickBatch<number, string>(() =>
+      Promise.resolve([Promise.resolve('fast'), slow, Promise.reject(new Error('bad'))]),
+    );
+    const [fast, held, bad] = [1, 2, 3].map((n) => batch.add('k', n));
+    expect(await fast).toBe('fast');
+    await expect(bad).rejects.toThrow('bad');
+    let heldDone = false;
+    void held!.then(() => (heldDone = true));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(heldDone).toBe(false);
+    releaseSlow();
+    expect(await held).toBe('slow');
+  });
+
   it('a full batch goes as it is and the next call starts another', async () => {
     const sizes: number[] = [];
     const batch = new TickBatch<number>(

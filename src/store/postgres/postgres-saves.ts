@@ -52,11 +52,10 @@ export class PostgresSaves {
     flushOn: 'turn',
   });
 
-  private async saveBatch(batch: readonly PlannedSave[]): Promise<(ItemFailure | undefined)[]> {
-    if (batch.length === 1) {
-      await this.saveAlone(batch[0]!);
-      return [undefined];
-    }
+  private async saveBatch(
+    batch: readonly PlannedSave[],
+  ): Promise<(ItemFailure | undefined | Promise<void>)[]> {
+    if (batch.length === 1) return [this.saveAlone(batch[0]!)];
     let replies: BatchReply[];
     try {
       const values = batchValues(batch, this.options);
@@ -65,23 +64,22 @@ export class PostgresSaves {
       );
     } catch {
       // Nothing of the batch was written (a row locked by another transaction, a lost
-      // connection): each save again on its own, to succeed or fail for its own reason.
+      // connection): each save again on its own, to succeed or fail for its own reason and
+      // resolve when it alone is done (one waiting for a lock holds back no other).
       replies = [];
     }
     const byOrdinal = new Map(replies.map((reply) => [Number(reply.ord), reply]));
-    return Promise.all(
-      batch.map(async (item, index) => {
-        const reply = byOrdinal.get(index + 1);
-        try {
-          // `absent` wrote nothing: sent again alone, whole.
-          if (reply === undefined || reply.outcome === 'absent') await this.saveAlone(item);
-          else this.interpret(reply, item.plan);
-          return undefined;
-        } catch (error) {
-          return new ItemFailure(error);
-        }
-      }),
-    );
+    return batch.map((item, index) => {
+      const reply = byOrdinal.get(index + 1);
+      // `absent` wrote nothing: sent again alone, whole.
+      if (reply === undefined || reply.outcome === 'absent') return this.saveAlone(item);
+      try {
+        this.interpret(reply, item.plan);
+        return undefined;
+      } catch (error) {
+        return new ItemFailure(error);
+      }
+    });
   }
 
   /**

@@ -45,22 +45,21 @@ export class SqliteSaves {
    * refused before it writes anything, so it needs no savepoint: it fails alone and the others
    * commit. Any other failure rolls the batch back, and each save is then tried on its own.
    */
-  private async saveBatch(batch: readonly PlannedSave[]): Promise<(ItemFailure | undefined)[]> {
+  private async saveBatch(
+    batch: readonly PlannedSave[],
+  ): Promise<(ItemFailure | undefined | Promise<void>)[]> {
     try {
       return await this.database.use(() =>
         this.database.transaction(this.writeBatch).immediate(batch),
       );
     } catch (error) {
       if (batch.length === 1) throw error;
-      return Promise.all(
-        batch.map((item) =>
-          this.database
-            .use(() => this.database.transaction(this.writeBatch).immediate([item]))
-            .then(
-              ([result]) => result,
-              (failure: unknown) => new ItemFailure(failure),
-            ),
-        ),
+      return batch.map((item) =>
+        this.database
+          .use(() => this.database.transaction(this.writeBatch).immediate([item]))
+          .then(([result]) => {
+            if (result) throw result.error;
+          }),
       );
     }
   }
