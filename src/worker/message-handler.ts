@@ -185,17 +185,24 @@ export class MessageHandler {
       (state.context.$NODE ?? {}) as Record<string, unknown>,
       waiting.nodeId,
     );
-    const payload = {
+    const head = {
       node_id: waiting.nodeId,
       execution_id: state.executionId,
       flow_id: state.flowId,
       tenant_id: state.tenantId,
       trigger_type: 'delay_completed',
-      ...(node ? timerDataOf(node, suspended) : null),
+      delay_ms: null as unknown,
+    };
+    const tail = {
       actual_trigger_timestamp: now,
       planned_trigger_timestamp: planned,
       success: true,
     };
+    // The type's fields go between; it may set delay_ms, never the fields the runtime owns.
+    const extra = Object.entries((node && timerDataOf(node, suspended)) ?? {}).filter(
+      ([key]) => key === 'delay_ms' || !(key in head || key in tail),
+    );
+    const payload = { ...head, ...Object.fromEntries(extra), ...tail };
     return driver.resume('event', envelope(message.timerId, waiting.eventType, payload, waiting), {
       eventId: message.timerId,
     });

@@ -32,6 +32,29 @@ describeControlStore('sqlite', (options) => new SqliteControlStore({ path, ...op
 describe('SqliteControlStore', () => {
   const key: ControlKey = { collection: 'settings', tenant: '*', id: 'borrowed' };
 
+  it('writes made together: one that fills the disk fails alone, and nothing is half committed', async () => {
+    const full = join(dir, 'full.db');
+    const database = new SqliteDatabase(full, 5000);
+    const store = new SqliteControlStore({ database });
+    try {
+      await store.put({ ...key, id: 'warm' }, 'x'); // migrated and opened
+      // A tiny file limit: the big write hits SQLITE_FULL, which ends SQLite's transaction.
+      const pages = await database.use((db) => db.pragma('page_count', { simple: true }) as number);
+      await database.use((db) => db.pragma(`max_page_count = ${pages + 2}`));
+      const settled = await Promise.allSettled([
+        store.put({ ...key, id: 'a' }, 'small'),
+        store.put({ ...key, id: 'big' }, 'y'.repeat(64 * 1024)),
+        store.put({ ...key, id: 'c' }, 'small'),
+      ]);
+      expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect((await store.get({ ...key, id: 'a' }))?.doc).toBe('small');
+      expect(await store.get({ ...key, id: 'big' })).toBeNull();
+      expect((await store.get({ ...key, id: 'c' }))?.doc).toBe('small');
+    } finally {
+      database.close();
+    }
+  });
+
   it('a borrowed SqliteDatabase is shared, and left open by close', async () => {
     const database = new SqliteDatabase(path, 5000);
     const first = new SqliteControlStore({ database });

@@ -63,14 +63,15 @@ describe('TickBatch', () => {
       },
       { flushOn: 'turn' },
     );
-    // Three timers due at once run as three callbacks of one timers phase.
+    // Three immediates queued together run as three callbacks of one check phase (each with
+    // its own microtask drain); the flush, queued from the first, runs in the next one.
     const calls = await new Promise<Promise<void>[]>((resolve) => {
       const made: Promise<void>[] = [];
       for (let n = 0; n < 3; n++)
-        setTimeout(() => {
+        setImmediate(() => {
           made.push(batch.add('k', n));
           if (made.length === 3) resolve(made);
-        }, 0);
+        });
     });
     await Promise.all(calls);
     expect(sizes).toEqual([3]);

@@ -19,6 +19,18 @@ const GROUP_COMMIT_MAX = 64;
 
 /** SQLSTATE lock_not_available: the save's short lock_timeout ran out (see saveAlone). */
 const LOCK_NOT_AVAILABLE = '55P03';
+/** SQLSTATE deadlock_detected. */
+const DEADLOCK = '40P01';
+
+/**
+ * Whether a failed batch is sent again save by save: for a lock conflict (the SQLSTATE, kept as
+ * the classified error's cause) or a failure that is not transient (it may be one save's own).
+ */
+function sendAgainAlone(error: unknown): boolean {
+  const failure = error as { cause?: unknown; retryable?: unknown } | null;
+  const code = errorCode(failure?.cause) ?? errorCode(error);
+  return code === LOCK_NOT_AVAILABLE || code === DEADLOCK || failure?.retryable !== true;
+}
 
 interface PlannedSave {
   state: ExecutionState;
@@ -62,10 +74,13 @@ export class PostgresSaves {
       replies = await this.connection.withClient((client) =>
         namedRows<BatchReply>(client, this.sql.saveBatch, values),
       );
-    } catch {
-      // Nothing of the batch was written (a row locked by another transaction, a lost
-      // connection): each save again on its own, to succeed or fail for its own reason and
-      // resolve when it alone is done (one waiting for a lock holds back no other).
+    } catch (error) {
+      // The statement ran as one transaction, so nothing of it was written. A row locked by
+      // another transaction (or a deadlock), or a failure that is not the server's state (one
+      // save's value): each save again on its own, to succeed or fail for its own reason and
+      // resolve when it alone is done. The server unavailable or out of time: that is every
+      // save's answer (the worker leaves the messages for redelivery), not a second wait each.
+      if (!sendAgainAlone(error)) throw error;
       replies = [];
     }
     const byOrdinal = new Map(replies.map((reply) => [Number(reply.ord), reply]));

@@ -19,8 +19,7 @@ import {
   isStorableKey,
 } from '../shared/control-record.js';
 import { SqliteDatabase } from '../../backends/sqlite/sqlite-database.js';
-import { classifySqliteError } from '../../backends/sqlite/classify-sqlite-error.js';
-import { ItemFailure, TickBatch } from '../../util/tick-batch.js';
+import { TickBatch } from '../../util/tick-batch.js';
 
 export type SqliteControlStoreOptions =
   | {
@@ -102,21 +101,26 @@ export class SqliteControlStore implements ControlStore {
   /**
    * Group commit: the writes of one turn of the event loop run in ONE `BEGIN IMMEDIATE`
    * transaction (one commit instead of one each: an API start writes an idempotency record
-   * and an audit entry). Each is still its own statement with its own result or error.
+   * and an audit entry). A write that throws rolls the whole batch back (SQLite may already
+   * have ended the transaction itself, e.g. on a full disk), and each write is then run on its
+   * own, so every caller gets its own result or error and nothing is committed half.
    */
-  readonly #writes = new TickBatch<() => unknown, unknown>(
-    (_, works) =>
-      this.#database.use(() => this.#database.transaction(this.#runEach).immediate(works)),
-    { flushOn: 'turn', maxItems: GROUP_COMMIT_MAX },
-  );
-  readonly #runEach = (works: readonly (() => unknown)[]): unknown[] =>
-    works.map((work) => {
-      try {
-        return work();
-      } catch (error) {
-        return new ItemFailure(classifySqliteError(error));
-      }
-    });
+  readonly #writes = new TickBatch<() => unknown, unknown>((_, works) => this.#runBatch(works), {
+    flushOn: 'turn',
+    maxItems: GROUP_COMMIT_MAX,
+  });
+  readonly #runAll = (works: readonly (() => unknown)[]): unknown[] => works.map((work) => work());
+
+  async #runBatch(works: readonly (() => unknown)[]): Promise<unknown[]> {
+    try {
+      return await this.#database.use(() =>
+        this.#database.transaction(this.#runAll).immediate(works),
+      );
+    } catch (error) {
+      if (works.length === 1) throw error;
+      return works.map((work) => this.#database.use(work));
+    }
+  }
 
   #write<R>(work: () => R): Promise<R> {
     return this.#writes.add('', work) as Promise<R>;
