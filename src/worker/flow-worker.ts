@@ -153,8 +153,12 @@ export class FlowWorker {
 
   async #run(): Promise<void> {
     let failures = 0;
+    // Busy, the worker takes messages in handfuls: it waits until a few slots are free rather
+    // than asking the queue once per finished message (one round trip, and on a partitioned
+    // queue a probe of the partitions, per execution). Idle, one free slot is enough.
+    const handful = Math.max(1, Math.floor(this.#concurrency / 8));
     while (!this.#stopping) {
-      if (this.#inFlight.size >= this.#concurrency) {
+      if (this.#inFlight.size > this.#concurrency - handful) {
         await Promise.race(this.#inFlight);
         continue;
       }
