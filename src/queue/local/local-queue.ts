@@ -113,21 +113,27 @@ export class LocalQueue implements TaskQueue {
     (_, ids) => this.op('ack', () => this.deleteMany(ids)),
     { flushOn: 'turn', maxItems: GROUP_COMMIT_MAX },
   );
-  private readonly insertMany = (payloads: readonly string[], now: number): string[] =>
-    this.db
-      .transaction(() =>
-        payloads.map((payload) => {
-          const row = this.sql.insert.get({ queue: this.name, payload, now }) as { id: number };
-          return String(row.id);
-        }),
-      )
-      .immediate();
-  private readonly deleteMany = (ids: readonly number[]): void =>
-    this.db
-      .transaction(() => {
-        for (const id of ids) this.sql.delete.run({ queue: this.name, id });
-      })
-      .immediate();
+  // The driver's transaction wrappers, made once (building one costs about a statement).
+  #insertAll:
+    BetterSqlite3.Transaction<(payloads: readonly string[], now: number) => string[]> | undefined;
+  #deleteAll: BetterSqlite3.Transaction<(ids: readonly number[]) => void> | undefined;
+
+  private insertMany(payloads: readonly string[], now: number): string[] {
+    this.#insertAll ??= this.db.transaction((batch: readonly string[], at: number) =>
+      batch.map((payload) => {
+        const row = this.sql.insert.get({ queue: this.name, payload, now: at }) as { id: number };
+        return String(row.id);
+      }),
+    );
+    return this.#insertAll.immediate(payloads, now);
+  }
+
+  private deleteMany(ids: readonly number[]): void {
+    this.#deleteAll ??= this.db.transaction((batch: readonly number[]) => {
+      for (const id of batch) this.sql.delete.run({ queue: this.name, id });
+    });
+    this.#deleteAll.immediate(ids);
+  }
 
   enqueue(message: TaskMessage, options: EnqueueOptions = {}): Promise<string> {
     const payload = encodeTaskMessage(message);

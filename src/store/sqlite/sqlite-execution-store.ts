@@ -71,16 +71,8 @@ export class SqliteExecutionStore implements ExecutionStore {
   async load(executionId: string, options: TenantScope = {}): Promise<ExecutionState | null> {
     const key = executionKey(executionId, options);
     if (key === null) return null;
-    const stored = await this.database.use((db) =>
-      db.transaction(() => {
-        const row = this.get<{ header: string }>(sql.SELECT_HEADER, { ...key, now: Date.now() });
-        return (
-          row && {
-            header: row.header,
-            nodes: this.all<{ nodeKey: string; value: string }>(sql.SELECT_NODES, key),
-          }
-        );
-      })(),
+    const stored = await this.database.use(() =>
+      this.database.transaction(this.readInTransaction)(key),
     );
     return stored
       ? assembleState(
@@ -89,6 +81,19 @@ export class SqliteExecutionStore implements ExecutionStore {
         )
       : null;
   }
+
+  /** Header and results in one read transaction (one snapshot); the wrapper is made once. */
+  private readonly readInTransaction = (
+    key: ExecutionKey,
+  ): { header: string; nodes: { nodeKey: string; value: string }[] } | undefined => {
+    const row = this.get<{ header: string }>(sql.SELECT_HEADER, { ...key, now: Date.now() });
+    return (
+      row && {
+        header: row.header,
+        nodes: this.all<{ nodeKey: string; value: string }>(sql.SELECT_NODES, key),
+      }
+    );
+  };
 
   async list(query: ListQuery = {}): Promise<ListPage> {
     const plan = planList(query);
