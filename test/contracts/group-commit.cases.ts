@@ -63,6 +63,30 @@ export function groupCommitCases(factory: ExecutionStoreFactory): void {
       expectSameState(await store.load(kept.executionId, { tenantId: h.tenant }), fine);
     });
 
+    it('releases made together each give back only their own lease', async () => {
+      const states = [h.state(), h.state(), h.state()];
+      await Promise.all(states.map((s) => h.store.save(s)));
+      const leases = await Promise.all(
+        states.map((s, i) =>
+          h.store.acquireLease(s.executionId, { tenantId: h.tenant, owner: `w${i}`, ttlMs: TTL }),
+        ),
+      );
+      await Promise.all(
+        states.map((s, i) =>
+          h.store.releaseLease(s.executionId, {
+            tenantId: h.tenant,
+            owner: `w${i}`,
+            // The second one names a generation it does not hold: its lease stays.
+            generation: leases[i]!.generation + (i === 1 ? 1 : 0),
+          }),
+        ),
+      );
+      const held = await Promise.all(
+        states.map((s) => h.store.getLease(s.executionId, { tenantId: h.tenant })),
+      );
+      expect(held.map((lease) => lease?.owner ?? null)).toEqual([null, 'w1', null]);
+    });
+
     it('more saves in one tick than one batch holds all land, each readable once resolved', async () => {
       const states = Array.from({ length: 150 }, (_, i) =>
         h.state({ context: checkpointContext({ n: i }) }),

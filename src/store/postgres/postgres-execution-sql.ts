@@ -80,6 +80,12 @@ RETURNING lease_generation AS generation, lease_expires_at AS expires_at`,
 UPDATE ${E} SET lease_expires_at = $6
 WHERE ${KEY} AND ${live('$5')} AND lease_owner = $3 AND lease_generation = $4 AND lease_expires_at > $5`,
     releaseLease: `UPDATE ${E} SET lease_owner = NULL, lease_expires_at = NULL WHERE ${KEY} AND lease_owner = $3 AND lease_generation = $4`,
+    /** The releases of one turn as one statement (group commit): each row as releaseLease. */
+    releaseLeases: `
+UPDATE ${E} e SET lease_owner = NULL, lease_expires_at = NULL
+FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS r(tenant, id, owner, generation)
+WHERE e.tenant_id = r.tenant AND e.execution_id = r.id AND e.lease_owner = r.owner
+  AND e.lease_generation = r.generation`,
     selectLease: `
 SELECT lease_owner AS owner, lease_generation AS generation, lease_expires_at AS expires_at FROM ${E}
 WHERE ${KEY} AND ${live('$3')} AND lease_owner IS NOT NULL AND lease_expires_at > $3`,

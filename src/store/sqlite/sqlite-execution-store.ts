@@ -21,6 +21,7 @@ import { assertStorableOwner, assertTtl } from '../shared/stored-text.js';
 import * as sql from './sqlite-execution-sql.js';
 import { SqliteDatabase } from '../../backends/sqlite/sqlite-database.js';
 import { SqliteSaves } from './sqlite-saves.js';
+import { TickBatch } from '../../util/tick-batch.js';
 
 export interface SqliteExecutionStoreOptions extends ExecutionStoreOptions {
   /** The database file (created if missing), or `:memory:`. */
@@ -220,10 +221,20 @@ export class SqliteExecutionStore implements ExecutionStore {
   ): Promise<void> {
     const key = executionKey(executionId, lease);
     if (key === null) return;
-    await this.database.use(() =>
-      this.run(sql.RELEASE_LEASE, { ...key, owner: lease.owner, generation: lease.generation }),
-    );
+    await this.releases.add('', { ...key, owner: lease.owner, generation: lease.generation });
   }
+
+  /** Group commit of releases: those of one turn in one transaction (one commit). */
+  private readonly releases = new TickBatch<ExecutionKey & { owner: string; generation: number }>(
+    (_, batch) =>
+      this.database.use(() => this.database.transaction(this.releaseAll).immediate(batch)),
+    { flushOn: 'turn', maxItems: 256 },
+  );
+  private readonly releaseAll = (
+    batch: readonly (ExecutionKey & { owner: string; generation: number })[],
+  ): void => {
+    for (const release of batch) this.run(sql.RELEASE_LEASE, release);
+  };
 
   async getLease(executionId: string, options: TenantScope = {}): Promise<Lease | null> {
     const key = executionKey(executionId, options);
