@@ -107,7 +107,10 @@ describe('plaita serve, embedded default (SQLite + in-process worker)', () => {
   let server: PlaitaProcess;
   beforeAll(async () => {
     cwd = mkdtempSync(join(tmpdir(), 'plaita-serve-'));
-    server = await startServe([], { cwd });
+    server = await startServe([], {
+      cwd,
+      env: { PLAITA_TEST_SECRET: 'server-only', APP_GREETING: 'hello' },
+    });
   });
   afterAll(async () => {
     await server?.stop();
@@ -145,6 +148,24 @@ describe('plaita serve, embedded default (SQLite + in-process worker)', () => {
     expect(view.status).toBe('error');
     expect(view.error.nodeId).toBe('call');
     expect(view.error.message).toMatch(/private|special|127\.0\.0\.1|loopback/);
+  });
+
+  it("a flow's exposeEnv never reads the server's own PLAITA_* settings", async () => {
+    const started = await call(server.url, '/v1/executions?wait=10s', server.adminKey, {
+      json: {
+        flow: {
+          flow_id: 'env',
+          exposeEnv: ['PLAITA_TEST_SECRET', 'APP_GREETING'],
+          nodes: [
+            { type: 'start', id: 's', next: 'e' },
+            { type: 'end', id: 'e', output: '$ENV' },
+          ],
+        },
+      },
+    });
+    const view = await body<{ status: string; result: unknown }>(started);
+    expect(view.status).toBe('completed');
+    expect(view.result).toEqual({ APP_GREETING: 'hello' });
   });
 
   it('a second start on the same store prints no key and keeps the first one valid', async () => {

@@ -12,6 +12,7 @@ import type { CommandContext } from '../command-context.js';
 import { type DurableFlags, runtimeFor, withDurableOptions } from '../durable-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { limitsFromEnv } from '../operator-limits.js';
+import { flowEnvFromEnv } from '../flow-env.js';
 import { consoleDirectory } from '../console-dir.js';
 
 interface ServeFlags extends DurableFlags {
@@ -87,6 +88,8 @@ export function registerServe(program: Command, context: CommandContext): void {
         EXIT.usage,
       );
     const log = getDefaultLogger();
+    // Flows run here are the users': they never see the server's own settings (flow-env.ts).
+    const flowEnv = flowEnvFromEnv();
     const runtime = await runtimeFor(opts);
     // Flows the server runs belong to its users: private networks closed, data never code.
     const limits = limitsFromEnv({
@@ -107,7 +110,7 @@ export function registerServe(program: Command, context: CommandContext): void {
             logger: log,
             concurrency: workerConcurrency,
             metrics,
-            engine: { limits },
+            engine: { limits, env: flowEnv },
           });
     const app = createApiApp({
       store: runtime.store,

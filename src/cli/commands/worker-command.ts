@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { Command } from 'commander';
 import { getDefaultLogger } from '../../util/logger.js';
 import { limitsFromEnv } from '../operator-limits.js';
+import { flowEnvFromEnv } from '../flow-env.js';
 import { FlowWorker } from '../../worker/flow-worker.js';
 import { WorkerMetrics } from '../../worker/worker-metrics.js';
 import { WorkerHeartbeat } from '../../worker/worker-heartbeat.js';
@@ -52,6 +53,8 @@ export function registerWorker(program: Command, context: CommandContext): void 
     const metricsPort = num(opts.metricsPort, 'PLAITA_METRICS_PORT');
     // Served metrics need prom-client: without it this fails here, before anything opens.
     const metrics = metricsPort === undefined ? null : new WorkerMetrics();
+    // The flows a worker runs may be anybody's: they never see its own settings (flow-env.ts).
+    const flowEnv = flowEnvFromEnv();
     const runtime = await runtimeFor(opts);
     const log = getDefaultLogger();
     const defined = Object.fromEntries(
@@ -64,7 +67,7 @@ export function registerWorker(program: Command, context: CommandContext): void 
       registry: runtime.registry,
       logger: log,
       // A worker runs other people's flows: private networks are closed unless the operator opens them.
-      engine: { limits: limitsFromEnv({ privateNetworks: 'deny' }) },
+      engine: { limits: limitsFromEnv({ privateNetworks: 'deny' }), env: flowEnv },
       ...(metrics ? { metrics } : {}),
       ...defined,
     });
