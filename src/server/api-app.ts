@@ -68,7 +68,10 @@ export function createApiApp(options: ApiAppOptions): ApiApp {
     isPublic(c) ? publicCaller(c, next) : auth(c, next);
   app.use('/v1/*', guard);
   if (options.rateLimit !== null)
-    app.use('/v1/*', rateLimit(options.rateLimit ?? { perSecond: 50, burst: 100 }));
+    app.use(
+      '/v1/*',
+      rateLimit(options.rateLimit ?? { perSecond: 50, burst: 100 }, options.clientAddress),
+    );
 
   for (const register of ROUTE_GROUPS) register(app, services);
   registerDocs(app);

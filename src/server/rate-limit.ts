@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { ApiProblem } from './problem.js';
 import type { ServerEnv } from './server-env.js';
 
@@ -18,9 +18,14 @@ const IDLE_MS = 60_000;
 
 /**
  * A token bucket per API key (docs/http-api.md §1 `--rate-limit`, default 50/s, burst 100), per process.
- * Over the limit: 429 `rate_limited` with Retry-After.
+ * Over the limit: 429 `rate_limited` with Retry-After. Callers without a key (an approver's signed
+ * link, a login) get a bucket per client address, so one of them flooding the server does not
+ * lock every approver out.
  */
-export function rateLimit(options: RateLimitOptions): MiddlewareHandler<ServerEnv> {
+export function rateLimit(
+  options: RateLimitOptions,
+  clientAddress: (c: Context<ServerEnv>) => string | null = () => null,
+): MiddlewareHandler<ServerEnv> {
   const buckets = new Map<string, Bucket>();
   let sweptAt = Date.now();
   return async (c, next) => {
@@ -30,7 +35,7 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<ServerEn
       sweptAt = now;
     }
     const principal = c.get('principal');
-    const id = principal.keyId ?? 'anonymous';
+    const id = principal.keyId ?? `anonymous:${clientAddress(c) ?? 'unknown'}`;
     const bucket = buckets.get(id) ?? { tokens: options.burst, at: now };
     bucket.tokens = Math.min(
       options.burst,

@@ -1,0 +1,41 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ApiHarness, body, startApi } from './support/api-harness.js';
+
+/**
+ * `--rate-limit`: a bucket per API key, and for callers without one (an approver's signed link,
+ * a login) a bucket per client address — one anonymous caller flooding the server must not lock
+ * the others out. The client address comes from a test header here (the real server reads the
+ * socket's remote address).
+ */
+let api: ApiHarness | undefined;
+afterEach(async () => {
+  await api?.close();
+  api = undefined;
+});
+
+const login = (from: string) =>
+  api!.fetch('/v1/sessions', {
+    method: 'POST',
+    token: null,
+    headers: { 'x-test-client': from },
+    json: { apiKey: 'plt_0000000000000000_not-a-key' },
+  });
+
+describe('rate limits', () => {
+  it('an anonymous caller over its limit is refused; another address and a key still pass', async () => {
+    api = await startApi({
+      worker: false,
+      app: {
+        rateLimit: { perSecond: 0.001, burst: 2 },
+        clientAddress: (c) => c.req.header('x-test-client') ?? null,
+      },
+    });
+    const flooder = [await login('10.0.0.1'), await login('10.0.0.1'), await login('10.0.0.1')];
+    expect(flooder.map((r) => r.status).slice(0, 2)).not.toContain(429);
+    expect(flooder[2]!.status).toBe(429);
+    expect((await body<{ code: string }>(flooder[2]!)).code).toBe('rate_limited');
+    expect(flooder[2]!.headers.get('retry-after')).not.toBeNull();
+    expect((await login('10.0.0.2')).status).not.toBe(429);
+    expect((await api.fetch('/v1/executions')).status).toBe(200);
+  });
+});
