@@ -17,25 +17,14 @@ import { RedisExecutionStore } from '../dist/store/redis/redis-execution-store.j
 import { RedisFlowStore } from '../dist/store/redis/redis-flow-store.js';
 import { RedisStreamQueue } from '../dist/queue/redis-stream/redis-stream-queue.js';
 import { silentLogger } from '../dist/util/logger.js';
+import { chainFlowDocument } from './chain-flow.mjs';
 
 const N = Number(process.env.BENCH_CLUSTER_EXECUTIONS ?? 2000);
 const CONCURRENCY = 50;
 const STEPS = 5;
 const TICKS_PER_S = 100; // /proc/<pid>/stat times are in clock ticks (USER_HZ)
 
-const flow = parseFlow({
-  flow_id: 'steps5',
-  nodes: [
-    { type: 'start', id: 'start', next: 'n0' },
-    ...Array.from({ length: STEPS }, (_, s) => ({
-      type: 'assignment',
-      id: `n${s}`,
-      output: { out: `$F.add($INPUT.i, ${s})` },
-      next: s === STEPS - 1 ? 'end' : `n${s + 1}`,
-    })),
-    { type: 'end', id: 'end', output: '$NODE' },
-  ],
-});
+const flow = parseFlow(chainFlowDocument('steps5', STEPS));
 
 function freePort() {
   return new Promise((resolve, reject) => {

@@ -13,6 +13,7 @@ import { Stepper } from '../dist/engine/stepper.js';
 import { SqliteExecutionStore } from '../dist/store/sqlite/sqlite-execution-store.js';
 import { PostgresExecutionStore } from '../dist/store/postgres/postgres-execution-store.js';
 import { runAnchor, ratio } from './anchors.mjs';
+import { chainFlowDocument } from './chain-flow.mjs';
 
 const RUNS = Number(process.env.BENCH_DURABLE_RUNS ?? 2000);
 /** A long-lived worker runs warm: the first ~1000 executions mostly measure the JIT. */
@@ -20,19 +21,7 @@ const WARM_UP = Number(process.env.BENCH_DURABLE_WARM_UP ?? 300);
 const PG_BASE = process.env.PGURL ?? 'postgresql://postgres:postgres@127.0.0.1:5432';
 const STEPS = 5;
 
-const flow = parseFlow({
-  flow_id: 'chain5',
-  nodes: [
-    { type: 'start', id: 'start', next: 'n0' },
-    ...Array.from({ length: STEPS }, (_, s) => ({
-      type: 'assignment',
-      id: `n${s}`,
-      output: { out: `$F.add($INPUT.i, ${s})` },
-      next: s === STEPS - 1 ? 'end' : `n${s + 1}`,
-    })),
-    { type: 'end', id: 'end', output: '$NODE' },
-  ],
-});
+const flow = parseFlow(chainFlowDocument('chain5', STEPS));
 
 /** One execution, checkpointed after every node. */
 async function runDurably(store, i) {

@@ -29,6 +29,7 @@ import { LocalQueue } from '../dist/queue/local/local-queue.js';
 import { silentLogger } from '../dist/util/logger.js';
 import { runAnchor, ratio } from './anchors.mjs';
 import { postgresUpdateRate, redisSetRate, sqliteCommitRate } from './server-limits.mjs';
+import { chainFlowDocument } from './chain-flow.mjs';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PG_BASE = process.env.PGURL ?? 'postgresql://postgres:postgres@127.0.0.1:5432';
@@ -40,19 +41,7 @@ const N_SCALING = Number(process.env.BENCH_WORKER_SCALING_EXECUTIONS ?? 4000);
 const CONCURRENCY = 50;
 const STEPS = 5;
 
-const flow = parseFlow({
-  flow_id: 'steps5',
-  nodes: [
-    { type: 'start', id: 'start', next: 'n0' },
-    ...Array.from({ length: STEPS }, (_, s) => ({
-      type: 'assignment',
-      id: `n${s}`,
-      output: { out: `$F.add($INPUT.i, ${s})` },
-      next: s === STEPS - 1 ? 'end' : `n${s + 1}`,
-    })),
-    { type: 'end', id: 'end', output: '$NODE' },
-  ],
-});
+const flow = parseFlow(chainFlowDocument('steps5', STEPS));
 
 /** Starts `count` executions and runs them to completion with one worker; returns executions/s. */
 async function runWorkload({ store, flows, queue, count, concurrency = CONCURRENCY, sample }) {

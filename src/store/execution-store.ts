@@ -148,6 +148,27 @@ export type ClaimResult =
   /** No such execution (for this tenant). */
   | { kind: 'absent' };
 
+/**
+ * A store's claim once its lease is taken: the state decoded from what the claim read. When it
+ * cannot be decoded the caller never sees the lease, so it is given back rather than block the
+ * execution for a TTL (best effort; it expires anyway), and the decoding error is thrown.
+ */
+export async function claimedWith(
+  lease: Lease,
+  cancelRequested: boolean,
+  decode: () => ExecutionState,
+  giveBack: () => Promise<unknown>,
+): Promise<ClaimResult> {
+  let state: ExecutionState;
+  try {
+    state = decode();
+  } catch (error) {
+    await giveBack().catch(() => undefined);
+    throw error;
+  }
+  return { kind: 'claimed', lease, state, cancelRequested };
+}
+
 /** Claims through the store's fast path when it has one, else in three steps. */
 export async function claimExecution(
   store: ExecutionStore,

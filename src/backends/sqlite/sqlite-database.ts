@@ -52,6 +52,21 @@ export class SqliteDatabase {
     return statement;
   }
 
+  /** The first row of the cached statement `sql` (call inside `use`). */
+  get<T>(sql: string, params: object): T | undefined {
+    return this.statement(sql).get(params) as T | undefined;
+  }
+
+  /** Every row of the cached statement `sql` (call inside `use`). */
+  all<T>(sql: string, params: object): T[] {
+    return this.statement(sql).all(params) as T[];
+  }
+
+  /** Runs the cached statement `sql`; how many rows it changed (call inside `use`). */
+  run(sql: string, params: object): number {
+    return this.statement(sql).run(params).changes;
+  }
+
   /**
    * The driver's transaction wrapper around `work`, made once per connection: building it
    * costs about as much as a small statement, and a save runs one per call.

@@ -138,8 +138,7 @@ export class LocalQueue implements TaskQueue {
   enqueue(message: TaskMessage, options: EnqueueOptions = {}): Promise<string> {
     const payload = encodeTaskMessage(message);
     const delayMs = options.delayMs ?? 0;
-    if (delayMs <= 0)
-      return this.closed ? this.op('enqueue', () => '') : this.inserts.add('', payload);
+    if (delayMs <= 0) return this.inserts.add('', payload); // a closed queue: the batch's op rejects
     return this.op('enqueue', () => {
       const now = Date.now();
       const timerId = options.dedupId ?? randomUUID();
@@ -171,7 +170,6 @@ export class LocalQueue implements TaskQueue {
   }
 
   ack(delivery: Delivery): Promise<void> {
-    if (this.closed) return this.op('ack', () => undefined);
     return this.deletes.add('', rowId(delivery.id));
   }
 

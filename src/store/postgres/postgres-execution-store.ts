@@ -1,16 +1,17 @@
 import type { QueryResultRow } from 'pg';
 import type { ExecutionState } from '../../state/execution-state.js';
 import { assembleState } from '../checkpoint-parts.js';
-import type {
-  ClaimResult,
-  ExecutionStore,
-  ExecutionStoreOptions,
-  Lease,
-  LeaseRequest,
-  ListPage,
-  ListQuery,
-  SaveOptions,
-  TenantScope,
+import {
+  claimedWith,
+  type ClaimResult,
+  type ExecutionStore,
+  type ExecutionStoreOptions,
+  type Lease,
+  type LeaseRequest,
+  type ListPage,
+  type ListQuery,
+  type SaveOptions,
+  type TenantScope,
 } from '../execution-store.js';
 import { decodeSummary } from '../shared/execution-row.js';
 import { planList, toPage } from '../shared/list-plan.js';
@@ -182,19 +183,16 @@ export class PostgresExecutionStore implements ExecutionStore {
       generation: Number(first.o_generation),
       expiresAt,
     };
-    let state: ExecutionState;
-    try {
-      state = assembleState(
-        first.o_text!,
-        rows.slice(1).map((row) => [fromNodeKey(row.o_key!), row.o_text!] as const),
-      );
-    } catch (error) {
-      // The caller never sees this lease: give it back rather than block the execution for a
-      // TTL (best effort; it expires anyway).
-      await this.releaseLease(executionId, { ...key, ...lease }).catch(() => undefined);
-      throw error;
-    }
-    return { kind: 'claimed', lease, state, cancelRequested: first.o_cancel === true };
+    return claimedWith(
+      lease,
+      first.o_cancel === true,
+      () =>
+        assembleState(
+          first.o_text!,
+          rows.slice(1).map((row) => [fromNodeKey(row.o_key!), row.o_text!] as const),
+        ),
+      () => this.releaseLease(executionId, { ...key, ...lease }),
+    );
   }
 
   async renewLease(

@@ -4,7 +4,7 @@ import type { ExecutionState } from '../../state/execution-state.js';
 import type { SaveOptions } from '../execution-store.js';
 import { fenceRejected } from '../shared/fence.js';
 import { fromNodeKey, toNodeKey } from '../shared/node-key.js';
-import { asFullRewrite, planSave, rejectOversized, type SavePlan } from '../shared/save-plan.js';
+import { asFullRewrite, rejectOversized, type SavePlan } from '../shared/save-plan.js';
 import type { ResolvedStoreOptions } from '../shared/store-options.js';
 import { MAX_INLINE_VALUES, type ExecutionSql } from './postgres-execution-sql.js';
 import {
@@ -12,10 +12,8 @@ import {
   type PostgresConnection,
 } from '../../backends/postgres/postgres-connection.js';
 import { namedRows } from '../../backends/postgres/statement-name.js';
-import { ItemFailure, TickBatch } from '../../util/tick-batch.js';
-
-/** Most saves committed by one statement: bounds the batch's lock holding and its latency. */
-const GROUP_COMMIT_MAX = 64;
+import { ItemFailure } from '../../util/tick-batch.js';
+import { GroupCommit, type PlannedSave, type SaveAnswer } from '../shared/group-commit.js';
 
 /** SQLSTATE lock_not_available: the save's short lock_timeout ran out (see saveAlone). */
 const LOCK_NOT_AVAILABLE = '55P03';
@@ -32,19 +30,17 @@ function sendAgainAlone(error: unknown): boolean {
   return code === LOCK_NOT_AVAILABLE || code === DEADLOCK || failure?.retryable !== true;
 }
 
-interface PlannedSave {
-  state: ExecutionState;
-  plan: SavePlan;
-  now: number;
-}
-
 /** The save path of PostgresExecutionStore: planning, group commit, and `save_execution`'s answers. */
 export class PostgresSaves {
   constructor(
     private readonly connection: PostgresConnection,
     private readonly sql: ExecutionSql,
     private readonly options: ResolvedStoreOptions,
-  ) {}
+  ) {
+    this.commits = new GroupCommit(options, (batch) => this.saveBatch(batch));
+  }
+
+  private readonly commits: GroupCommit;
 
   /**
    * Planned (encoded, validated) at once, then written with the other saves of this tick
@@ -53,20 +49,11 @@ export class PostgresSaves {
    * trip, one implicit transaction, one commit and WAL flush.
    * Each resolves once its own write is committed, and fails only for its own reason.
    */
-  async save(state: ExecutionState, options: SaveOptions = {}): Promise<void> {
-    const now = Date.now();
-    const plan = planSave(state, options, this.options, now);
-    return this.batches.add('', { state, plan, now });
+  save(state: ExecutionState, options: SaveOptions = {}): Promise<void> {
+    return this.commits.save(state, options);
   }
 
-  private readonly batches = new TickBatch<PlannedSave>((_, batch) => this.saveBatch(batch), {
-    maxItems: GROUP_COMMIT_MAX,
-    flushOn: 'turn',
-  });
-
-  private async saveBatch(
-    batch: readonly PlannedSave[],
-  ): Promise<(ItemFailure | undefined | Promise<void>)[]> {
+  private async saveBatch(batch: readonly PlannedSave[]): Promise<SaveAnswer[]> {
     if (batch.length === 1) return [this.saveAlone(batch[0]!)];
     let replies: BatchReply[];
     try {

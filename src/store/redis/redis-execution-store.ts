@@ -1,15 +1,16 @@
 import { PlaitaError, StateCorruptError } from '../../errors.js';
 import type { ExecutionState, ExecutionStatus } from '../../state/execution-state.js';
 import { assembleState } from '../checkpoint-parts.js';
-import type {
-  ExecutionStore,
-  ExecutionStoreOptions,
-  Lease,
-  LeaseRequest,
-  ListPage,
-  ListQuery,
-  SaveOptions,
-  TenantScope,
+import {
+  claimedWith,
+  type ExecutionStore,
+  type ExecutionStoreOptions,
+  type Lease,
+  type LeaseRequest,
+  type ListPage,
+  type ListQuery,
+  type SaveOptions,
+  type TenantScope,
 } from '../execution-store.js';
 import { decodeSummary } from '../shared/execution-row.js';
 import { fenceRejected } from '../shared/fence.js';
@@ -192,21 +193,13 @@ export class RedisExecutionStore implements ExecutionStore {
           generation: integerAt(values, 0, 'claim-execution'),
           expiresAt: integerAt(values, 1, 'claim-execution'),
         };
-        let state: ExecutionState;
-        try {
-          state = decodeRecord(
-            key,
-            stringAt(values, 2, 'claim-execution'),
-            values[3],
-            'claim-execution',
-          );
-        } catch (error) {
-          // The caller never sees this lease: give it back rather than block the execution
-          // for a TTL (best effort; it expires anyway).
-          await this.#leases.release(executionId, lease).catch(() => undefined);
-          throw error;
-        }
-        return { kind: 'claimed', lease, state, cancelRequested: values[4] === 1 };
+        return claimedWith(
+          lease,
+          values[4] === 1,
+          () =>
+            decodeRecord(key, stringAt(values, 2, 'claim-execution'), values[3], 'claim-execution'),
+          () => this.#leases.release(executionId, lease),
+        );
       }
       case 'HELD':
         return { kind: 'held' };

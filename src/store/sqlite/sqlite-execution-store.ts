@@ -1,15 +1,16 @@
 import type { ExecutionState } from '../../state/execution-state.js';
 import { assembleState } from '../checkpoint-parts.js';
-import type {
-  ClaimResult,
-  ExecutionStore,
-  ExecutionStoreOptions,
-  Lease,
-  LeaseRequest,
-  ListPage,
-  ListQuery,
-  SaveOptions,
-  TenantScope,
+import {
+  claimedWith,
+  type ClaimResult,
+  type ExecutionStore,
+  type ExecutionStoreOptions,
+  type Lease,
+  type LeaseRequest,
+  type ListPage,
+  type ListQuery,
+  type SaveOptions,
+  type TenantScope,
 } from '../execution-store.js';
 import { decodeSummary } from '../shared/execution-row.js';
 import { planList, toPage } from '../shared/list-plan.js';
@@ -87,11 +88,14 @@ export class SqliteExecutionStore implements ExecutionStore {
   private readonly readInTransaction = (
     key: ExecutionKey,
   ): { header: string; nodes: { nodeKey: string; value: string }[] } | undefined => {
-    const row = this.get<{ header: string }>(sql.SELECT_HEADER, { ...key, now: Date.now() });
+    const row = this.database.get<{ header: string }>(sql.SELECT_HEADER, {
+      ...key,
+      now: Date.now(),
+    });
     return (
       row && {
         header: row.header,
-        nodes: this.all<{ nodeKey: string; value: string }>(sql.SELECT_NODES, key),
+        nodes: this.database.all<{ nodeKey: string; value: string }>(sql.SELECT_NODES, key),
       }
     );
   };
@@ -119,8 +123,11 @@ export class SqliteExecutionStore implements ExecutionStore {
     return await this.database.use((db) =>
       db
         .transaction(() => {
-          const row = this.get<{ live: number }>(sql.DELETE_EXECUTION, { ...key, now: Date.now() });
-          this.run(sql.DELETE_NODES, key);
+          const row = this.database.get<{ live: number }>(sql.DELETE_EXECUTION, {
+            ...key,
+            now: Date.now(),
+          });
+          this.database.run(sql.DELETE_NODES, key);
           return row?.live === 1;
         })
         .immediate(),
@@ -134,7 +141,7 @@ export class SqliteExecutionStore implements ExecutionStore {
     if (key === null) return null;
     const now = Date.now();
     const row = await this.database.use(() =>
-      this.get<{ generation: number; expiresAt: number }>(sql.ACQUIRE_LEASE, {
+      this.database.get<{ generation: number; expiresAt: number }>(sql.ACQUIRE_LEASE, {
         ...key,
         owner: request.owner,
         now,
@@ -163,36 +170,39 @@ export class SqliteExecutionStore implements ExecutionStore {
     );
     if (read.kind !== 'claimed') return read;
     const lease: Lease = { ...key, owner: request.owner, ...read.lease };
-    let state: ExecutionState;
-    try {
-      state = assembleState(
-        read.header,
-        read.nodes.map((n) => [fromNodeKey(n.nodeKey), n.value] as const),
-      );
-    } catch (error) {
-      // The caller never sees this lease: give it back rather than block the execution for a
-      // TTL (best effort; it expires anyway).
-      await this.releaseLease(executionId, { ...key, ...lease }).catch(() => undefined);
-      throw error;
-    }
-    return { kind: 'claimed', lease, state, cancelRequested: read.cancelRequested };
+    return claimedWith(
+      lease,
+      read.cancelRequested,
+      () =>
+        assembleState(
+          read.header,
+          read.nodes.map((n) => [fromNodeKey(n.nodeKey), n.value] as const),
+        ),
+      () => this.releaseLease(executionId, { ...key, ...lease }),
+    );
   }
 
   private readonly claimInTransaction = (
     params: ExecutionKey & { owner: string; now: number; expiresAt: number },
   ): ClaimRead => {
-    const lease = this.get<{ generation: number; expiresAt: number }>(sql.ACQUIRE_LEASE, params);
+    const lease = this.database.get<{ generation: number; expiresAt: number }>(
+      sql.ACQUIRE_LEASE,
+      params,
+    );
     const key = { tenantId: params.tenantId, executionId: params.executionId };
-    const row = this.get<{ header: string }>(sql.SELECT_HEADER, { ...key, now: params.now });
+    const row = this.database.get<{ header: string }>(sql.SELECT_HEADER, {
+      ...key,
+      now: params.now,
+    });
     if (!row) return { kind: 'absent' };
     if (!lease) return { kind: 'held' };
     return {
       kind: 'claimed',
       lease,
       header: row.header,
-      nodes: this.all<{ nodeKey: string; value: string }>(sql.SELECT_NODES, key),
+      nodes: this.database.all<{ nodeKey: string; value: string }>(sql.SELECT_NODES, key),
       cancelRequested:
-        this.get<{ requested: number }>(sql.SELECT_CANCEL, { ...key, now: params.now })
+        this.database.get<{ requested: number }>(sql.SELECT_CANCEL, { ...key, now: params.now })
           ?.requested === 1,
     };
   };
@@ -212,7 +222,7 @@ export class SqliteExecutionStore implements ExecutionStore {
       now,
       expiresAt: now + lease.ttlMs,
     };
-    return await this.database.use(() => this.run(sql.RENEW_LEASE, params) === 1);
+    return await this.database.use(() => this.database.run(sql.RENEW_LEASE, params) === 1);
   }
 
   async releaseLease(
@@ -233,17 +243,20 @@ export class SqliteExecutionStore implements ExecutionStore {
   private readonly releaseAll = (
     batch: readonly (ExecutionKey & { owner: string; generation: number })[],
   ): void => {
-    for (const release of batch) this.run(sql.RELEASE_LEASE, release);
+    for (const release of batch) this.database.run(sql.RELEASE_LEASE, release);
   };
 
   async getLease(executionId: string, options: TenantScope = {}): Promise<Lease | null> {
     const key = executionKey(executionId, options);
     if (key === null) return null;
     const row = await this.database.use(() =>
-      this.get<{ owner: string; generation: number; expiresAt: number }>(sql.SELECT_LEASE, {
-        ...key,
-        now: Date.now(),
-      }),
+      this.database.get<{ owner: string; generation: number; expiresAt: number }>(
+        sql.SELECT_LEASE,
+        {
+          ...key,
+          now: Date.now(),
+        },
+      ),
     );
     return row ? { ...key, ...row } : null;
   }
@@ -252,7 +265,7 @@ export class SqliteExecutionStore implements ExecutionStore {
     const key = executionKey(executionId, options);
     if (key === null) return false;
     return await this.database.use(
-      () => this.run(sql.REQUEST_CANCEL, { ...key, now: Date.now() }) === 1,
+      () => this.database.run(sql.REQUEST_CANCEL, { ...key, now: Date.now() }) === 1,
     );
   }
 
@@ -261,7 +274,7 @@ export class SqliteExecutionStore implements ExecutionStore {
     if (key === null) return false;
     return await this.database.use(
       () =>
-        this.get<{ requested: number }>(sql.SELECT_CANCEL, { ...key, now: Date.now() })
+        this.database.get<{ requested: number }>(sql.SELECT_CANCEL, { ...key, now: Date.now() })
           ?.requested === 1,
     );
   }
@@ -272,10 +285,13 @@ export class SqliteExecutionStore implements ExecutionStore {
       const batch = await this.database.use((db) =>
         db
           .transaction(() => {
-            const keys = this.all<ExecutionKey>(sql.SELECT_EXPIRED, { now, limit: SWEEP_BATCH });
+            const keys = this.database.all<ExecutionKey>(sql.SELECT_EXPIRED, {
+              now,
+              limit: SWEEP_BATCH,
+            });
             for (const key of keys) {
-              this.run(sql.DELETE_NODES, key);
-              this.run(sql.DELETE_ROW, key);
+              this.database.run(sql.DELETE_NODES, key);
+              this.database.run(sql.DELETE_ROW, key);
             }
             return keys.length;
           })
@@ -289,18 +305,6 @@ export class SqliteExecutionStore implements ExecutionStore {
   close(): Promise<void> {
     this.database.close();
     return Promise.resolve();
-  }
-
-  private get<T>(text: string, params: object): T | undefined {
-    return this.database.statement(text).get(params) as T | undefined;
-  }
-
-  private all<T>(text: string, params: object): T[] {
-    return this.database.statement(text).all(params) as T[];
-  }
-
-  private run(text: string, params: object): number {
-    return this.database.statement(text).run(params).changes;
   }
 }
 

@@ -2,52 +2,39 @@ import type { ExecutionState } from '../../state/execution-state.js';
 import type { SaveOptions } from '../execution-store.js';
 import { fenceRejected } from '../shared/fence.js';
 import { fromNodeKey, toNodeKey } from '../shared/node-key.js';
-import { asFullRewrite, planSave, rejectOversized, type SavePlan } from '../shared/save-plan.js';
+import { asFullRewrite, rejectOversized, type SavePlan } from '../shared/save-plan.js';
 import type { ResolvedStoreOptions } from '../shared/store-options.js';
 import * as sql from './sqlite-execution-sql.js';
 import type { SqliteDatabase } from '../../backends/sqlite/sqlite-database.js';
-import { ItemFailure, TickBatch } from '../../util/tick-batch.js';
-
-/** Most saves committed by one transaction: bounds how long one batch holds the write lock. */
-const GROUP_COMMIT_MAX = 64;
-
-interface PlannedSave {
-  state: ExecutionState;
-  plan: SavePlan;
-  now: number;
-}
+import { ItemFailure } from '../../util/tick-batch.js';
+import { GroupCommit, type PlannedSave, type SaveAnswer } from '../shared/group-commit.js';
 
 /** The save path of SqliteExecutionStore: planning, group commit, and the conditional writes. */
 export class SqliteSaves {
   constructor(
     private readonly database: SqliteDatabase,
     private readonly options: ResolvedStoreOptions,
-  ) {}
+  ) {
+    this.commits = new GroupCommit(options, (batch) => this.saveBatch(batch));
+  }
+
+  private readonly commits: GroupCommit;
 
   /**
    * Planned (encoded, validated) at once; written with the other saves of this turn of the
    * event loop in ONE `BEGIN IMMEDIATE` transaction (group commit). It resolves once that
    * transaction has committed, and fails only for its own reason.
    */
-  async save(state: ExecutionState, options: SaveOptions = {}): Promise<void> {
-    const now = Date.now();
-    const plan = planSave(state, options, this.options, now);
-    return this.saves.add('', { state, plan, now });
+  save(state: ExecutionState, options: SaveOptions = {}): Promise<void> {
+    return this.commits.save(state, options);
   }
-
-  private readonly saves = new TickBatch<PlannedSave>((_, batch) => this.saveBatch(batch), {
-    maxItems: GROUP_COMMIT_MAX,
-    flushOn: 'turn',
-  });
 
   /**
    * One transaction for the batch. A save that is refused (fenced out, over the size limit) is
    * refused before it writes anything, so it needs no savepoint: it fails alone and the others
    * commit. Any other failure rolls the batch back, and each save is then tried on its own.
    */
-  private async saveBatch(
-    batch: readonly PlannedSave[],
-  ): Promise<(ItemFailure | undefined | Promise<void>)[]> {
+  private async saveBatch(batch: readonly PlannedSave[]): Promise<SaveAnswer[]> {
     try {
       return await this.database.use(() =>
         this.database.transaction(this.writeBatch).immediate(batch),
@@ -80,7 +67,7 @@ export class SqliteSaves {
     if (plan.fence === null && plan.checkpoint.fullRewrite) return this.insert(plan, now);
     const params = saveParams(plan, now, this.options.maxStateBytes);
     const shape = saveShape(plan);
-    if (!sql.UPDATES.some((update) => this.run(update[shape], params) === 1))
+    if (!sql.UPDATES.some((update) => this.database.run(update[shape], params) === 1))
       return this.rejectOrInsert(state, plan, now);
     this.writeNodes(plan);
     return undefined;
@@ -89,12 +76,12 @@ export class SqliteSaves {
   /** No UPDATE matched: absent (a new row, unless fenced), fenced out, or too large. */
   private rejectOrInsert(state: ExecutionState, plan: SavePlan, now: number): Error | undefined {
     const key = { tenantId: plan.row.tenantId, executionId: plan.row.executionId };
-    const row = this.get<{ generation: number }>(sql.SELECT_GENERATION, { ...key, now });
+    const row = this.database.get<{ generation: number }>(sql.SELECT_GENERATION, { ...key, now });
     if (plan.fence !== null && row?.generation !== plan.fence)
       return fenceRejected(key.executionId, row?.generation ?? null, plan.fence);
     if (row === undefined) return this.insert(asFullRewrite(state, plan, this.options), now);
     // Live and not fenced out: the UPDATE refused the new size total.
-    const sizes = this.all<{ nodeKey: string; bytes: number }>(sql.SELECT_NODE_SIZES, key);
+    const sizes = this.database.all<{ nodeKey: string; bytes: number }>(sql.SELECT_NODE_SIZES, key);
     try {
       rejectOversized(
         plan,
@@ -107,20 +94,20 @@ export class SqliteSaves {
   }
 
   private insert(full: SavePlan, now: number): undefined {
-    this.run(sql.INSERT_EXECUTION, saveParams(full, now, this.options.maxStateBytes));
+    this.database.run(sql.INSERT_EXECUTION, saveParams(full, now, this.options.maxStateBytes));
     this.writeNodes(full);
     return undefined;
   }
 
   private writeNodes(plan: SavePlan): void {
     const { tenantId, executionId } = plan.row;
-    if (plan.checkpoint.fullRewrite) this.run(sql.DELETE_NODES, { tenantId, executionId });
+    if (plan.checkpoint.fullRewrite) this.database.run(sql.DELETE_NODES, { tenantId, executionId });
     for (const id of plan.removedNodeIds)
-      this.run(sql.DELETE_NODE, { tenantId, executionId, nodeKey: toNodeKey(id) });
+      this.database.run(sql.DELETE_NODE, { tenantId, executionId, nodeKey: toNodeKey(id) });
     const nodes = plan.checkpoint.nodes;
     for (let index = 0; index < nodes.length; index++) {
       const node = nodes[index]!;
-      this.run(sql.UPSERT_NODE, {
+      this.database.run(sql.UPSERT_NODE, {
         tenantId,
         executionId,
         nodeKey: toNodeKey(node.nodeId),
@@ -130,18 +117,6 @@ export class SqliteSaves {
         bytes: node.bytes,
       });
     }
-  }
-
-  private get<T>(text: string, params: object): T | undefined {
-    return this.database.statement(text).get(params) as T | undefined;
-  }
-
-  private all<T>(text: string, params: object): T[] {
-    return this.database.statement(text).all(params) as T[];
-  }
-
-  private run(text: string, params: object): number {
-    return this.database.statement(text).run(params).changes;
   }
 }
 
