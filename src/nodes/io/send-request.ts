@@ -46,28 +46,64 @@ export async function sendRequest(
   try {
     let hop = request; // nextHop copies: the caller's request is never changed
     for (let redirects = 0; ; redirects++) {
-      const hopSignal =
-        options.hopTimeoutMs === null
-          ? options.signal
-          : AbortSignal.any([options.signal, AbortSignal.timeout(options.hopTimeoutMs)]);
+      const hopTimer = new HopTimer(options.signal, options.hopTimeoutMs);
+      const hopSignal = hopTimer.signal;
       const current = hop;
-      const response = await failuresAsNodeErrors(current.url, options, hopSignal, () =>
-        sendHop(agent, current, options.policy, hopSignal),
-      );
-      const next = redirectTarget(response, current.url);
-      if (next === null)
-        return await failuresAsNodeErrors(current.url, options, hopSignal, () =>
-          toResponseData(response, current, options.maxResponseBytes),
+      try {
+        const response = await failuresAsNodeErrors(current.url, options, hopSignal, () =>
+          sendHop(agent, current, options.policy, hopSignal),
         );
-      await response.body?.cancel().catch(() => undefined);
-      if (redirects >= options.maxRedirects)
-        notCompleted(
-          `too many redirects: more than ${options.maxRedirects} (last to ${next.href})`,
-        );
-      hop = nextHop(current, response.status, next);
+        const next = redirectTarget(response, current.url);
+        if (next === null)
+          return await failuresAsNodeErrors(current.url, options, hopSignal, () =>
+            toResponseData(response, current, options.maxResponseBytes),
+          );
+        await response.body?.cancel().catch(() => undefined);
+        if (redirects >= options.maxRedirects)
+          notCompleted(
+            `too many redirects: more than ${options.maxRedirects} (last to ${next.href})`,
+          );
+        hop = nextHop(current, response.status, next);
+      } finally {
+        hopTimer.clear();
+      }
     }
   } finally {
     await agent.destroy();
+  }
+}
+
+/**
+ * The hop's signal: aborted by the node's signal or by the hop's own timer. A plain timer and
+ * listener rather than AbortSignal.any + AbortSignal.timeout, whose timeout source Node 20 may
+ * garbage-collect before it fires (nodejs/node#57736): the hop would then never time out.
+ */
+class HopTimer {
+  readonly #controller = new AbortController();
+  readonly #parent: AbortSignal;
+  readonly #timer: NodeJS.Timeout | undefined;
+  readonly #onNodeAbort = (): void => this.#controller.abort(this.#parent.reason);
+
+  constructor(parent: AbortSignal, timeoutMs: number | null) {
+    this.#parent = parent;
+    if (timeoutMs === null) {
+      this.#timer = undefined;
+      return;
+    }
+    if (this.#parent.aborted) this.#onNodeAbort();
+    else this.#parent.addEventListener('abort', this.#onNodeAbort, { once: true });
+    this.#timer = setTimeout(() => {
+      this.#controller.abort(new DOMException('the hop timed out', 'TimeoutError'));
+    }, timeoutMs);
+  }
+
+  get signal(): AbortSignal {
+    return this.#timer === undefined ? this.#parent : this.#controller.signal;
+  }
+
+  clear(): void {
+    clearTimeout(this.#timer);
+    this.#parent.removeEventListener('abort', this.#onNodeAbort);
   }
 }
 

@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NodeError } from '../../../src/flow-errors.js';
 import { buildRequest, type RequestParts } from '../../../src/nodes/io/build-request.js';
@@ -200,6 +202,22 @@ describe('sendRequest failures', () => {
     );
     expect(Date.now() - started).toBeLessThan(3000);
     await server.requests.at(-1)?.closed;
+  });
+
+  it('requestTimeout still fires while the garbage collector runs', async () => {
+    // Node 20 may collect an AbortSignal.timeout held only by AbortSignal.any before it fires
+    // (nodejs/node#57736): under GC pressure such a hop never timed out (CI hung 30 s on one).
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const collecting = setInterval(gc, 5);
+    try {
+      for (let i = 0; i < 3; i++) {
+        const error = await failure(sendRequest(request('/slow'), options({ hopTimeoutMs: 100 })));
+        expect(error.message).toContain('timed out after 0.1s (requestTimeout)');
+      }
+    } finally {
+      clearInterval(collecting);
+    }
   });
 
   it("the node's own abort propagates its reason untouched", async () => {
