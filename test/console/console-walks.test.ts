@@ -159,7 +159,8 @@ describeWithChromium(
         version: '1',
         nodes: [
           { type: 'start', id: 'start', next: 'paid' },
-          { type: 'event', id: 'paid', event_type: 'payment_received', next: 'end' },
+          { type: 'event', id: 'paid', event_type: 'payment_received', next: 'shipped' },
+          { type: 'event', id: 'shipped', event_type: 'shipped', next: 'end' },
           { type: 'end', id: 'end', output: { amount: '$INPUT.amount' } },
         ],
       };
@@ -171,6 +172,8 @@ describeWithChromium(
       expect(await form.getByLabel('Event type').inputValue()).toBe('payment_received');
       await form.getByLabel('Data (JSON)').fill('{"ref": "tx-1"}');
       await form.getByRole('button', { name: 'Send event' }).click();
+      await node('shipped', 'waiting').waitFor();
+      await server.api('POST', `/v1/executions/${waiting.executionId}/events`, { type: 'shipped' });
       await page.locator('section.execution[data-status="completed"]').waitFor();
       await node('paid', 'done').waitFor();
 
@@ -190,6 +193,14 @@ describeWithChromium(
         input: { amount: 12 },
         flowVersion: '1',
       });
+      // The replay's versions are below the ones the page streamed for the original: each must
+      // still reach the page (it once resumed the new stream from the old execution's last id).
+      const event = await server.api('POST', `/v1/executions/${replayId}/events`, {
+        type: 'payment_received',
+      });
+      expect(event.status).toBe(202);
+      await node('shipped', 'waiting').waitFor();
+      await node('paid', 'done').waitFor();
     });
 
     it('a dead letter is replayed once its execution exists', async () => {

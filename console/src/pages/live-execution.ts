@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, ApiError, seg, withQuery } from '../api/client';
 import { TERMINAL, type ExecutionView } from '../api/types';
 
@@ -10,19 +10,21 @@ export type LiveState = 'loading' | 'live' | 'reconnecting' | 'ended' | 'idle';
  * `update` (the whole view) replaces it. A dropped stream is reopened with a NEW ticket and
  * `lastEventId` (tickets are single-use, so EventSource's own retry cannot be used); `end`
  * closes it. `follow()` starts following again (after a retry or an event).
+ * The last event id belongs to one effect run: carried over to another execution (the page
+ * moving from an execution to its replay), the server would skip every version below it.
  */
 export function useLiveExecution(id: string) {
   const [view, setView] = useState<ExecutionView | undefined>();
   const [error, setError] = useState<unknown>(null);
   const [live, setLive] = useState<LiveState>('loading');
   const [generation, setGeneration] = useState(0);
-  const lastEventId = useRef<string | null>(null);
 
   useEffect(() => {
     let closed = false;
     let source: EventSource | null = null;
     let timer = 0;
     let failures = 0;
+    let lastEventId: string | null = null;
 
     const apply = (next: ExecutionView) => {
       if (!closed) setView(next);
@@ -41,11 +43,11 @@ export function useLiveExecution(id: string) {
         source = new EventSource(
           withQuery(`/v1/executions/${seg(id)}/stream`, {
             ticket,
-            lastEventId: lastEventId.current,
+            lastEventId,
           }),
         );
         const onView = (event: MessageEvent<string>) => {
-          if (event.lastEventId) lastEventId.current = event.lastEventId;
+          if (event.lastEventId) lastEventId = event.lastEventId;
           failures = 0;
           setLive('live');
           apply(JSON.parse(event.data) as ExecutionView);
@@ -99,9 +101,6 @@ export function useLiveExecution(id: string) {
     };
   }, [id, generation]);
 
-  const follow = useCallback(() => {
-    lastEventId.current = null;
-    setGeneration((g) => g + 1);
-  }, []);
+  const follow = useCallback(() => setGeneration((g) => g + 1), []);
   return { view, error, live, follow };
 }
