@@ -39,6 +39,9 @@ gate.describe('the fence across a failover that lost an acquisition', () => {
     const a = await store.acquireLease('e1', { owner: 'a', ttlMs: 30_000 });
     // The master dies before replicating A's acquisition; the replica is promoted.
     await raw.hset(header, replica);
+    // A promotion takes at least cluster-node-timeout (seconds); here a few ms, so the new
+    // master's clock never reads the millisecond A's acquisition read (docs/scaling.md).
+    await new Promise((resolve) => setTimeout(resolve, 5));
     const b = await store.acquireLease('e1', { owner: 'b', ttlMs: 30_000 });
 
     expect(a!.generation).toBeGreaterThan(5);
