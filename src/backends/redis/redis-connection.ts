@@ -55,6 +55,7 @@ export class RedisConnection {
   #lastError: unknown;
   /** The socket is corked until the end of this tick (#batchWrites). */
   #corked = false;
+  readonly #isCluster: boolean;
   #closing: Promise<void> | undefined;
 
   readonly #onError = (error: unknown): void => {
@@ -89,8 +90,8 @@ export class RedisConnection {
     // Also keeps ioredis from printing "Unhandled error event" on every failed reconnect.
     this.client.on('error', this.#onError);
     this.client.on('ready', this.#onReady);
-    if (this.owned && this.client instanceof ioredisDriver(requiredBy).Cluster)
-      this.client.on('+node', this.#onNode);
+    this.#isCluster = this.client instanceof ioredisDriver(requiredBy).Cluster;
+    if (this.owned && this.#isCluster) this.client.on('+node', this.#onNode);
   }
 
   /**
@@ -206,17 +207,29 @@ export class RedisConnection {
    * syscall per batch, not per command. Unlike ioredis's auto-pipelining this adds no
    * promise, pipeline or timer per command, and never holds commands back until the previous
    * batch is answered. Owned clients only: a borrowed client's socket is not ours to cork.
+   * A cluster client corks every node's socket: a tick's commands go out as one write per node.
    */
   #batchWrites(): void {
     if (this.#corked) return;
-    const stream = (this.client as Redis).stream as Redis['stream'] | undefined;
-    if (!stream?.writable) return;
-    stream.cork();
+    const streams = this.#streams();
+    if (streams.length === 0) return;
+    for (const stream of streams) stream.cork();
     this.#corked = true;
     process.nextTick(() => {
       this.#corked = false;
-      stream.uncork();
+      for (const stream of streams) stream.uncork();
     });
+  }
+
+  /** The writable sockets commands go out on: the one of a single node, or every cluster node's. */
+  #streams(): Array<Redis['stream']> {
+    const nodes = this.#isCluster ? (this.client as Cluster).nodes('all') : [this.client as Redis];
+    const streams: Array<Redis['stream']> = [];
+    for (const node of nodes) {
+      const stream = node.stream as Redis['stream'] | undefined;
+      if (stream?.writable) streams.push(stream);
+    }
+    return streams;
   }
 
   /** Stops listening; quits and disconnects an owned client (a borrowed one stays open). Idempotent. */
