@@ -152,10 +152,40 @@ gate.describe('partitioned RedisStreamQueue on Redis', () => {
     const queue = open({ partitions: 4 });
     const route = new PartitionRoute(4);
     for (let i = 0; i < 100; i++) await queue.enqueue(run('hot', { i }));
-    const others = ['a', 'b', 'c', 'd', 'e', 'f'].filter((e) => route.of(e) !== route.of('hot'));
-    await queue.enqueue(run(others[0]!));
-    const first = await queue.receive('c1', { max: 4, blockMs: 0 });
-    expect(first.map(executionOf)).toContain(others[0]);
+    // One execution in each of the three other partitions.
+    const others = new Map<number, string>();
+    for (let i = 0; others.size < 3; i++) {
+      const id = `cold-${i}`;
+      const p = route.of(id);
+      if (p !== route.of('hot') && !others.has(p)) others.set(p, id);
+    }
+    for (const id of others.values()) await queue.enqueue(run(id));
+    // Each call asks one partition first, a different one each time: within N calls every
+    // partition has been first, so each cold message is out while the hot one still has ~90.
+    const got: string[] = [];
+    for (let call = 0; call < 4; call++)
+      got.push(...(await queue.receive('c1', { max: 4, blockMs: 0 })).map(executionOf));
+    expect(got.filter((e) => e !== 'hot').sort()).toEqual([...others.values()].sort());
+    expect(got.filter((e) => e === 'hot').length).toBeLessThanOrEqual(13);
+  });
+
+  gate.it('a busy queue is read with one command per receive', async () => {
+    const queue = open({ partitions: 6 });
+    for (let i = 0; i < 120; i++) await queue.enqueue(run(`busy-${i}`));
+    await queue.stats(); // connected and its scripts loaded before the count starts
+    // MONITOR sees every client of the shared server: count only this queue's reads.
+    const monitor = await raw.monitor();
+    const reads: string[] = [];
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      if (args[0]?.toLowerCase() === 'xreadgroup' && args.some((a) => a.startsWith(prefix)))
+        reads.push(args.join(' '));
+    });
+    for (let call = 0; call < 6; call++)
+      expect(await queue.receive('c1', { max: 6, blockMs: 0 })).toHaveLength(6);
+    await raw.ping(); // MONITOR lines precede the reply of a later command on the server
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    monitor.disconnect();
+    expect(reads).toHaveLength(6);
   });
 
   gate.it(

@@ -62,8 +62,8 @@ const DEFAULT_LIST_LIMIT = 100;
  * (see stream-partition.ts and the `.lua` files beside this module).
  *
  * With `partitions: N` the queue is N such streams (see partitionKeys): a message goes to the
- * partition of its execution, so one execution's messages keep their order; `receive` shares
- * its `max` over the partitions, starting from a different one each call (fair), and blocks on
+ * partition of its execution, so one execution's messages keep their order; `receive` asks
+ * one partition first, a different one each call (fair), then the others, and blocks on
  * all of them (see PartitionWaits); delayed messages, reclaim and dead letters live in each
  * partition. Order between executions of different partitions is not kept, and `dlqMaxLen`
  * caps each partition's dead letters.
@@ -365,11 +365,14 @@ export class RedisStreamQueue implements TaskQueue {
 
   /**
    * Up to `wanted` deliveries from the partitions, never more (an entry read is pending under
-   * the consumer, its delivery counted). First `wanted` is shared over them, the first share
-   * rotating (fairness) — enough when the queue is busy. If that comes up short, the
-   * partitions not asked yet and those that filled their share are probed at once with a
-   * read-only check (`has`), and what is left is shared over those that have entries; again
-   * until `wanted` are read or no partition has more.
+   * the consumer, its delivery counted). First the partition whose turn it is (rotating:
+   * fairness) is asked for all of them — one command, enough when the queue is busy; a share
+   * per partition would cost a command per partition for a handful of entries. If that comes
+   * up short, what is left is shared over the others; if still short, the partitions not asked
+   * yet and those that filled their share are probed at once with a read-only check (`has`),
+   * and what is left is shared over those that have entries; again until `wanted` are read or
+   * no partition has more. A busy partition delays the others by at most one call each: every
+   * partition is first once in N calls.
    */
   private async fill(
     wanted: number,
@@ -379,8 +382,14 @@ export class RedisStreamQueue implements TaskQueue {
     const n = this.partitions.length;
     const got: Delivery[] = [];
     const asked = new Array<boolean>(n).fill(false);
-    let quota = shares(wanted, n, this.nextTurn());
-    for (;;) {
+    const first = this.nextTurn();
+    let quota = spread(
+      wanted,
+      this.partitions.map((_, p) => p === first),
+      0,
+    );
+    let round = 0;
+    for (; ; round++) {
       const reads = await Promise.all(
         this.partitions.map(async (partition, p) => {
           if (quota[p]! < 1) return null;
@@ -391,6 +400,15 @@ export class RedisStreamQueue implements TaskQueue {
       for (const read of reads) if (read) got.push(...read);
       const left = wanted - got.length;
       if (left < 1 || n === 1) return got;
+      if (round === 0) {
+        // The first partition came up short: share the rest over all the others at once.
+        quota = spread(
+          left,
+          this.partitions.map((_, p) => p !== first),
+          first,
+        );
+        continue;
+      }
       const candidates = reads.map((read, p) => (read ? read.length >= quota[p]! : !asked[p]));
       const ready = await Promise.all(
         this.partitions.map((partition, p) =>
@@ -398,7 +416,9 @@ export class RedisStreamQueue implements TaskQueue {
         ),
       );
       if (!ready.includes(true)) return got;
-      quota = spread(left, ready, this.nextTurn());
+      // The turn moves once per call (every partition first once in N calls); later rounds
+      // start their shares further on.
+      quota = spread(left, ready, first + round);
     }
   }
 
