@@ -127,9 +127,16 @@ VALUES (@tenantId, @executionId, @nodeKey,
   (SELECT next_seq FROM executions WHERE ${KEY}) - @nodeCount + @index, @value, @bytes)
 ON CONFLICT (tenant_id, execution_id, node_id) DO UPDATE SET value = excluded.value, bytes = excluded.bytes`;
 
-export const SELECT_HEADER = `SELECT header FROM executions WHERE ${KEY} AND ${LIVE}`;
-export const SELECT_NODES =
-  'SELECT node_id AS nodeKey, value FROM node_results WHERE tenant_id = @tenantId AND execution_id = @executionId ORDER BY seq';
+/**
+ * A load in ONE statement, so one implicit read transaction is the snapshot (no BEGIN/COMMIT
+ * round of its own): the header first (`nodeKey` NULL) when the execution is live, then its
+ * results in seq order. Results without a live header (expired) are ignored by the caller.
+ */
+export const SELECT_STATE = `
+SELECT NULL AS nodeKey, header AS value, -1 AS seq FROM executions WHERE ${KEY} AND ${LIVE}
+UNION ALL
+SELECT node_id, value, seq FROM node_results WHERE tenant_id = @tenantId AND execution_id = @executionId
+ORDER BY seq`;
 export const DELETE_EXECUTION = `DELETE FROM executions WHERE ${KEY} RETURNING ${LIVE} AS live`;
 
 export const SELECT_EXPIRED =

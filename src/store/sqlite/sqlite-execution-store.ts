@@ -73,9 +73,7 @@ export class SqliteExecutionStore implements ExecutionStore {
   async load(executionId: string, options: TenantScope = {}): Promise<ExecutionState | null> {
     const key = executionKey(executionId, options);
     if (key === null) return null;
-    const stored = await this.database.use(() =>
-      this.database.transaction(this.readInTransaction)(key),
-    );
+    const stored = await this.database.use(() => this.readState(key, Date.now()));
     return stored
       ? assembleState(
           stored.header,
@@ -84,21 +82,19 @@ export class SqliteExecutionStore implements ExecutionStore {
       : null;
   }
 
-  /** Header and results in one read transaction (one snapshot); the wrapper is made once. */
-  private readonly readInTransaction = (
+  /** Header and results of a live execution in one statement (one snapshot); call inside `use`. */
+  private readState(
     key: ExecutionKey,
-  ): { header: string; nodes: { nodeKey: string; value: string }[] } | undefined => {
-    const row = this.database.get<{ header: string }>(sql.SELECT_HEADER, {
+    now: number,
+  ): { header: string; nodes: { nodeKey: string; value: string }[] } | undefined {
+    const rows = this.database.all<{ nodeKey: string | null; value: string }>(sql.SELECT_STATE, {
       ...key,
-      now: Date.now(),
+      now,
     });
-    return (
-      row && {
-        header: row.header,
-        nodes: this.database.all<{ nodeKey: string; value: string }>(sql.SELECT_NODES, key),
-      }
-    );
-  };
+    const first = rows[0];
+    if (first === undefined || first.nodeKey !== null) return undefined;
+    return { header: first.value, nodes: rows.slice(1) as { nodeKey: string; value: string }[] };
+  }
 
   async list(query: ListQuery = {}): Promise<ListPage> {
     const plan = planList(query);
@@ -190,17 +186,13 @@ export class SqliteExecutionStore implements ExecutionStore {
       params,
     );
     const key = { tenantId: params.tenantId, executionId: params.executionId };
-    const row = this.database.get<{ header: string }>(sql.SELECT_HEADER, {
-      ...key,
-      now: params.now,
-    });
-    if (!row) return { kind: 'absent' };
+    const stored = this.readState(key, params.now);
+    if (!stored) return { kind: 'absent' };
     if (!lease) return { kind: 'held' };
     return {
       kind: 'claimed',
       lease,
-      header: row.header,
-      nodes: this.database.all<{ nodeKey: string; value: string }>(sql.SELECT_NODES, key),
+      ...stored,
       cancelRequested:
         this.database.get<{ requested: number }>(sql.SELECT_CANCEL, { ...key, now: params.now })
           ?.requested === 1,
