@@ -1,5 +1,7 @@
 import type { ExecutionState } from '../state/execution-state.js';
 import { isTerminal } from '../state/execution-state.js';
+import { ParseCache } from '../expression/parse-cache.js';
+import type { ControlStore } from '../store/control-store.js';
 import type { ApiServices } from './api-services.js';
 import { executionView, type ExecutionView } from './execution-view.js';
 import { ApiProblem } from './problem.js';
@@ -20,12 +22,31 @@ export async function viewOf(services: ApiServices, state: ExecutionState): Prom
   const flow = await services.resolver
     .byHash(state.flowHash, { tenantId: state.tenantId })
     .catch(() => null);
-  const meta = await services.control.get<{ replayOf?: string }>({
+  return executionView(state, flow, await replayOf(services.control, state));
+}
+
+/**
+ * What an execution replays, remembered per control store: a replay's record is written
+ * BEFORE its execution exists (replay-execution.ts), so once the execution is read its answer
+ * never changes; `createdAt` in the key tells a re-created execution of the same id apart. It
+ * saves every GET of an execution a read of the control store.
+ */
+const replays = new WeakMap<ControlStore, ParseCache<string | null>>();
+
+async function replayOf(control: ControlStore, state: ExecutionState): Promise<string | null> {
+  let cache = replays.get(control);
+  if (!cache) replays.set(control, (cache = new ParseCache(10_000, Infinity, 512)));
+  const key = `${state.tenantId}\u0000${state.executionId}\u0000${state.createdAt}`;
+  const known = cache.get(key);
+  if (known !== undefined) return known;
+  const meta = await control.get<{ replayOf?: string }>({
     collection: 'execution_meta',
     tenant: state.tenantId,
     id: state.executionId,
   });
-  return executionView(state, flow, meta?.doc.replayOf ?? null);
+  const answer = meta?.doc.replayOf ?? null;
+  cache.set(key, answer);
+  return answer;
 }
 
 /**
