@@ -24,9 +24,10 @@ import { TickBatch } from '../../util/tick-batch.js';
  *   successful save repairs every index entry of its execution.
  * - If the index update fails (the server went away between the two), the save rejects with
  *   StoreUnavailableError although the record was written; the caller's retry of the same
- *   save rewrites it and repairs the indexes. Until then `list` may miss the execution or
- *   show it under its previous status — never another tenant's, never a wrong summary
- *   (summaries come from the record, not the index).
+ *   save through the same store rewrites it and repairs the indexes (see `#failed`), and any
+ *   later change of status repairs them whoever makes it. Until then `list` may miss the
+ *   execution or show it under its previous status — never another tenant's, never a wrong
+ *   summary (summaries come from the record, not the index).
  * - `list` tolerates stale entries: an id whose record is gone, or whose status / flowId /
  *   flowHash no longer matches the index it was found in, is skipped and removed — then the
  *   record is read again and the entry restored if it became valid meanwhile, so a removal
@@ -60,6 +61,8 @@ interface IndexUpdate {
   status: ExecutionStatus | null;
 }
 
+const FAILED_LIMIT = 10_000;
+
 export class ExecutionIndex {
   /**
    * Group commit per tenant and index partition (one slot): the updates one process
@@ -70,6 +73,13 @@ export class ExecutionIndex {
   readonly #expiries = new TickBatch<[member: string, expiresAt: number | null]>((_, items) =>
     this.#sendExpiries(items),
   );
+
+  /**
+   * Executions whose index update failed after their record was written (tenant NUL id):
+   * their next save re-indexes even with an unchanged status. Bounded: dropped wholesale at
+   * {@link FAILED_LIMIT} (an outage that long is repaired by each execution's next status change).
+   */
+  readonly #failed = new Set<string>();
 
   constructor(
     private readonly connection: RedisConnection,
@@ -85,14 +95,29 @@ export class ExecutionIndex {
     // Same status as before: every index already names this execution (createdAt, flow and
     // hash never change), and a non-terminal status has no expiry entry. Most checkpoints
     // are such running → running saves: they cost no index round trip at all.
-    if (previousStatus === entry.status && expiresAt === null && !isTerminal(entry.status))
+    // Unless this process's last update of them failed: the record then changed status while
+    // the indexes did not, and the retry of that same save is what must repair them.
+    const failedKey = `${entry.tenantId}\u0000${entry.executionId}`;
+    if (
+      previousStatus === entry.status &&
+      expiresAt === null &&
+      !isTerminal(entry.status) &&
+      !this.#failed.has(failedKey)
+    )
       return Promise.resolve();
     const updates = [this.#updates.add(this.#batchKey(entry), { entry, status: entry.status })];
     if (expiresAt !== null)
       updates.push(this.#expiries.add('', [expiringMember(entry), expiresAt]));
     else if (previousStatus !== null && isTerminal(previousStatus))
       updates.push(this.#expiries.add('', [expiringMember(entry), null]));
-    return updates.length === 1 ? updates[0]! : Promise.all(updates).then(() => undefined);
+    return Promise.all(updates).then(
+      () => void this.#failed.delete(failedKey),
+      (error: unknown) => {
+        if (this.#failed.size >= FAILED_LIMIT) this.#failed.clear();
+        this.#failed.add(failedKey);
+        throw error;
+      },
+    );
   }
 
   /** Removes every index entry of an execution that is gone (deleted or expired). */
