@@ -116,7 +116,9 @@ describeWithChromium(
 
       await node('approve', 'waiting').waitFor();
       await node('approved', 'not reached').waitFor();
-      await page.getByRole('button', { name: 'Approve', exact: false }).first().click();
+      // The decision button itself: a loose "Approve" also names the graph's `approve` node,
+      // which is drawn first and was clicked instead when the card came a moment later.
+      await page.getByRole('button', { name: '✓ Approve', exact: true }).click();
       // The graph follows the execution over SSE: the approval node and the approved end turn done.
       await node('approve', 'done').waitFor();
       await node('approved', 'done').waitFor();
