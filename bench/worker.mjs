@@ -170,6 +170,16 @@ async function runProcesses(processes) {
 
 const report = { bench: 'worker', executions: N, steps: STEPS, concurrency: CONCURRENCY };
 
+// 0. Warm-up, not reported: the first tier measured would otherwise pay for compiling the
+// engine, codec and worker code every tier shares (the DBOS and LangGraph anchors warm up too).
+{
+  const prefix = `bench-w-warm-${process.pid}`;
+  const parts = redisParts(prefix);
+  await runWorkload({ ...parts, count: Number(process.env.BENCH_WORKER_WARMUP ?? 2000) });
+  await parts.close();
+  await cleanupRedisPrefix(prefix);
+}
+
 // 1. Redis tier vs BullMQ
 {
   const prefix = `bench-w-${process.pid}`;
