@@ -32,6 +32,8 @@ export class MessageHandler {
   /** Drivers of executions this process is advancing, for in-process cancel. */
   readonly active = new Map<string, LeaseKeeper>();
   #handlings = 0;
+  /** Lease releases in flight, by tenant NUL execution id. */
+  readonly #releasing = new Map<string, Promise<void>>();
 
   constructor(private readonly deps: WorkerDeps) {}
 
@@ -39,7 +41,8 @@ export class MessageHandler {
     return new Date(this.deps.clock.now());
   }
 
-  async handle(delivery: Delivery): Promise<Decision> {
+  /** `outcomeDurable` is called once the outcome is stored, before the message is settled. */
+  async handle(delivery: Delivery, outcomeDurable?: () => void): Promise<Decision> {
     const handling: Handling = { lease: null, writer: null };
     let result: HandlingResult;
     try {
@@ -52,7 +55,7 @@ export class MessageHandler {
       maxDeliveries: this.deps.settings.maxDeliveries,
     });
     try {
-      await this.act(delivery, decision, result, handling);
+      await this.act(delivery, decision, result, handling, outcomeDurable);
     } finally {
       await this.release(handling);
     }
@@ -66,6 +69,9 @@ export class MessageHandler {
     const scope = { tenantId: message.tenantId };
     // One owner per handling: two messages of one execution in this process exclude each other too.
     const owner = `${settings.workerId}#${++this.#handlings}`;
+    // A handling of this execution that just finished here may still be giving its lease back
+    // (its slot frees once its outcome is durable): wait for that rather than find it held.
+    await this.#releasing.get(`${message.tenantId}\u0000${message.executionId}`);
     const claim = await claimExecution(store, message.executionId, {
       ...scope,
       owner,
@@ -224,6 +230,7 @@ export class MessageHandler {
     decision: Decision,
     result: HandlingResult,
     handling: Handling,
+    outcomeDurable?: () => void,
   ): Promise<void> {
     const { queue, metrics, log } = this.deps;
     const kind = delivery.parsed.ok ? delivery.parsed.message.kind : 'malformed';
@@ -241,6 +248,7 @@ export class MessageHandler {
       }
     }
     // The outcome is durable: the lease can go while the message is settled (different keys).
+    outcomeDurable?.();
     const released = this.release(handling);
     switch (decision.action) {
       case 'ack':
@@ -323,13 +331,17 @@ export class MessageHandler {
     const { lease } = handling;
     if (!lease) return;
     handling.lease = null;
-    await this.deps.store
+    const key = `${lease.tenantId}\u0000${lease.executionId}`;
+    const released = this.deps.store
       .releaseLease(lease.executionId, {
         tenantId: lease.tenantId,
         owner: lease.owner,
         generation: lease.generation,
       })
       .catch(() => undefined);
+    this.#releasing.set(key, released);
+    await released;
+    if (this.#releasing.get(key) === released) this.#releasing.delete(key);
     const status = handling.writer?.state.status;
     if (status && isTerminal(status)) this.deps.metrics?.executions.inc({ status });
   }
