@@ -8,6 +8,7 @@ import { RedisFlowStore } from '../../src/store/redis/redis-flow-store.js';
 import { describeControlStore } from '../contracts/control-store.contract.js';
 import { describeExecutionStore } from '../contracts/execution-store.contract.js';
 import { describeFlowStore } from '../contracts/flow-store.contract.js';
+import { indexRepairCase } from '../contracts/index-repair.cases.js';
 import { describeTaskQueue, type TaskQueueHarness } from '../contracts/task-queue.contract.js';
 import {
   redisClusterGate,
@@ -86,6 +87,17 @@ gate.describe('Redis Cluster: the shared suites', () => {
     }
   });
 
+  it('a status change whose index write failed is re-indexed by the retry of that save', async () => {
+    const store = await warm(new RedisExecutionStore({ url: url() }, { prefix }));
+    const raw = new Cluster(nodesOf(url()), { redisOptions: { maxRetriesPerRequest: 1 } });
+    try {
+      await indexRepairCase(store, raw, prefix, 'kept');
+    } finally {
+      await store.close();
+      await raw.quit();
+    }
+  });
+
   for (const partitions of [1, 6]) {
     describeTaskQueue(
       `RedisStreamQueue on a cluster, ${partitions} partition${partitions === 1 ? '' : 's'}`,
@@ -100,11 +112,7 @@ gate.describe('Redis Cluster: the shared suites', () => {
 function clusterQueueHarness(url: string, partitions: number): TaskQueueHarness {
   const queuePrefix = `${uniqueName('plaita_cluster_queue')}:`;
   const keys = partitionKeys('plaita:tasks', queuePrefix, partitions);
-  const nodes = url
-    .replace(/^redis\+cluster:\/\//, '')
-    .split(',')
-    .map((address) => ({ host: address.split(':')[0]!, port: Number(address.split(':')[1]) }));
-  const raw = new Cluster(nodes, { redisOptions: { maxRetriesPerRequest: 1 } });
+  const raw = new Cluster(nodesOf(url), { redisOptions: { maxRetriesPerRequest: 1 } });
   const queues: RedisStreamQueue[] = [];
   return {
     open: (options = {}) => {
@@ -127,4 +135,12 @@ function clusterQueueHarness(url: string, partitions: number): TaskQueueHarness 
       await raw.quit();
     },
   };
+}
+
+/** The nodes a `redis+cluster://` URL names, for a raw Cluster client. */
+function nodesOf(url: string): { host: string; port: number }[] {
+  return url
+    .replace(/^redis\+cluster:\/\//, '')
+    .split(',')
+    .map((address) => ({ host: address.split(':')[0]!, port: Number(address.split(':')[1]) }));
 }

@@ -56,9 +56,10 @@ async function storedNodes(
 /** The node keys written by the last save-state call. */
 function lastSaveWrote(): string[] {
   const call = scriptCalls.filter((c) => c.sha === SCRIPTS.saveState.source.sha).at(-1)!;
-  const argv = call.args.slice(2 + 2); // sha, numkeys, 2 keys
+  const argv = call.args.slice(2 + Number(call.args[1])); // sha, numkeys, the keys
   const removed = Number(argv[7]);
-  const pairs = argv.slice(8 + removed);
+  const indexArgs = Number(argv[8]); // save-state.lua: ARGV[9], the index arguments that follow
+  const pairs = argv.slice(9 + indexArgs + removed);
   return pairs.filter((_, i) => i % 2 === 0);
 }
 
@@ -211,6 +212,30 @@ gate.describe('RedisExecutionStore storage layout', () => {
       }
       expect(await short.sweepExpired()).toBe(0);
       await short.close();
+    },
+  );
+
+  gate.it(
+    'on a single Redis a save that changes the status is one script call, indexes included',
+    async () => {
+      const calls = () => scriptCalls.length;
+      const state = withNodes('one-call', { a: 1 }, { tenantId: 'one-call', flowId: 'f' });
+      const before = calls();
+      await store.save(state); // queued: created and indexed
+      await store.save({ ...state, status: 'running', version: 1 });
+      await store.save({ ...state, status: 'running', version: 2 });
+      await store.save({ ...state, status: 'completed', version: 3 });
+      expect(calls() - before).toBe(4);
+      expect(scriptCalls.slice(before).every((c) => c.sha === SCRIPTS.saveState.source.sha)).toBe(
+        true,
+      );
+      const listed = await store.list({ tenantId: 'one-call', status: 'completed' });
+      expect(listed.items.map((i) => i.executionId)).toEqual(['one-call']);
+      const idx = keys.tenantIndex('one-call');
+      expect(await inspect.zscore(idx.status('running'), 'one-call')).toBeNull();
+      expect(await inspect.zscore(idx.flow('f'), 'one-call')).not.toBeNull();
+      await store.delete('one-call', { tenantId: 'one-call' });
+      expect(await inspect.zcard(idx.all)).toBe(0);
     },
   );
 

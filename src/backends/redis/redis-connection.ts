@@ -56,6 +56,11 @@ export class RedisConnection {
   /** The socket is corked until the end of this tick (#batchWrites). */
   #corked = false;
   readonly #isCluster: boolean;
+
+  /** A Redis Cluster: a script may touch one slot only. */
+  get isCluster(): boolean {
+    return this.#isCluster;
+  }
   #closing: Promise<void> | undefined;
 
   readonly #onError = (error: unknown): void => {

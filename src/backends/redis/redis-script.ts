@@ -20,10 +20,15 @@ export class RedisScript {
   static readonly all = new Set<RedisScript>();
   #source: { text: string; sha: string } | undefined;
 
+  /**
+   * `include`: names of `.lua` files in the same folder whose text goes before this script's
+   * (shared local functions: Redis scripts cannot load one another).
+   */
   constructor(
     readonly name: string,
     readonly keyCount: number | 'variadic',
     private readonly dir: URL,
+    private readonly include: readonly string[] = [],
   ) {
     RedisScript.all.add(this);
   }
@@ -31,7 +36,9 @@ export class RedisScript {
   /** The script text (read once, at first use). */
   get source(): { text: string; sha: string } {
     if (!this.#source) {
-      const text = readFileSync(new URL(`./${this.name}.lua`, this.dir), 'utf8');
+      const text = [...this.include, this.name]
+        .map((name) => readFileSync(new URL(`./${name}.lua`, this.dir), 'utf8'))
+        .join('\n');
       this.#source = { text, sha: createHash('sha1').update(text).digest('hex') };
     }
     return this.#source;

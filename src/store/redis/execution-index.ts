@@ -17,6 +17,10 @@ import { TickBatch } from '../../util/tick-batch.js';
  * expiry ms) for the sweep. They live in other slots than the executions, so no script can
  * update both: the record is the truth and the indexes follow it.
  *
+ * - On a single Redis a save that may change the status updates the indexes in its own script
+ *   (`save-state.lua` with {@link ExecutionIndex.inline}'s keys), before it writes the record:
+ *   one round trip, and an index write that fails writes no record. What follows is the
+ *   cluster's case, and a single Redis's when a save's status changed unforeseen (StatusHints).
  * - A save first commits the execution (one script), THEN updates the indexes (one script in
  *   the slot of the tenant's index partition holding the execution, `index-entries.lua`,
  *   shared by the saves of one tick: see `#updates`):
@@ -118,6 +122,29 @@ export class ExecutionIndex {
         throw error;
       },
     );
+  }
+
+  /**
+   * For a single Redis, where one script may touch every key: the keys and arguments with which
+   * `save-state.lua` brings `entry`'s indexes up to date itself, in the save's own script and
+   * round trip (the KEYS it appends after the execution's two, and the 7 index arguments).
+   */
+  inline(entry: IndexedExecution): { keys: string[]; args: (string | number)[] } {
+    const idx = this.keys.tenantIndex(entry.tenantId, this.keys.indexPartition(entry.executionId));
+    const keys = [this.keys.expiring, idx.all, ...EXECUTION_STATUSES.map((s) => idx.status(s))];
+    // KEYS positions in the whole script call: the execution's two keys come first.
+    const flow = entry.flowId === null ? 0 : keys.push(idx.flow(entry.flowId)) + 2;
+    const hash = entry.flowHash === null ? 0 : keys.push(idx.hash(entry.flowHash)) + 2;
+    const args = [
+      EXECUTION_STATUSES.length,
+      EXECUTION_STATUSES.indexOf(entry.status) + 1,
+      entry.executionId,
+      entry.createdAt,
+      flow,
+      hash,
+      expiringMember(entry),
+    ];
+    return { keys, args };
   }
 
   /** Removes every index entry of an execution that is gone (deleted or expired). */

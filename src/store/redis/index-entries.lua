@@ -16,26 +16,14 @@ ARGV[2 ..] one group of five per entry:
          KEYS index of its flow index, or 0 for none,
          KEYS index of its flow-hash index, or 0 for none
 
-Returns the number of entries applied.
+Returns the number of entries applied. (`index_entry`: index-entry.lua, included before this.)
 ]]
-local function put(key, member, score, add)
-  if add then redis.call('ZADD', key, score, member) else redis.call('ZREM', key, member) end
-end
-
 local statuses = tonumber(ARGV[1])
 local count = 0
 for i = 2, #ARGV, 5 do
-  local member, score = ARGV[i], ARGV[i + 1]
-  local status = tonumber(ARGV[i + 2])
   local flow, hash = tonumber(ARGV[i + 3]), tonumber(ARGV[i + 4])
-  local add = status > 0
-  put(KEYS[1], member, score, add)
-  for s = 1, statuses do
-    if s == status then put(KEYS[1 + s], member, score, true)
-    else redis.call('ZREM', KEYS[1 + s], member) end
-  end
-  if flow > 0 then put(KEYS[flow], member, score, add) end
-  if hash > 0 then put(KEYS[hash], member, score, add) end
+  index_entry(KEYS[1], 2, statuses, tonumber(ARGV[i + 2]), ARGV[i], ARGV[i + 1],
+    flow > 0 and KEYS[flow] or nil, hash > 0 and KEYS[hash] or nil)
   count = count + 1
 end
 return count

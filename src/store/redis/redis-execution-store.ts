@@ -1,5 +1,9 @@
 import { PlaitaError, StateCorruptError } from '../../errors.js';
-import type { ExecutionState, ExecutionStatus } from '../../state/execution-state.js';
+import {
+  isTerminal,
+  type ExecutionState,
+  type ExecutionStatus,
+} from '../../state/execution-state.js';
 import { assembleState } from '../checkpoint-parts.js';
 import {
   claimedWith,
@@ -30,6 +34,7 @@ import {
 import { RedisKeys, type ExecutionKeys } from './redis-keys.js';
 import { RedisLeases } from './redis-leases.js';
 import { SCRIPTS } from './redis-store-scripts.js';
+import { StatusHints } from './status-hints.js';
 import { flatPairs, integerAt, stringAt, tagged, unexpected } from './script-reply.js';
 
 export interface RedisStoreOptions extends RedisConnectionOptions {
@@ -54,7 +59,7 @@ const DEFAULT_SWEEP_BATCH = 1000;
 const SWEEP_CONCURRENCY = 50;
 
 type SaveReply =
-  | { kind: 'ok'; previousStatus: ExecutionStatus | null }
+  | { kind: 'ok'; previousStatus: ExecutionStatus | null; indexed: boolean }
   | { kind: 'fenced'; storedGeneration: number | null }
   | { kind: 'missing' }
   | { kind: 'too_large'; sizes: [string, number][] };
@@ -67,7 +72,9 @@ type SaveReply =
  *
  * A save is one script on the execution's slot: fence check first, then the size guard over
  * the result sizes the script keeps (a running total, so an incremental save never re-reads
- * the stored results), then the header and only the changed results. The index update follows.
+ * the stored results), then the header and only the changed results. On a single Redis the same
+ * script updates the listing indexes when the status changes; on a cluster (other slots) the
+ * index update follows (execution-index.ts).
  */
 export class RedisExecutionStore implements ExecutionStore {
   readonly #connection: RedisConnection;
@@ -76,6 +83,7 @@ export class RedisExecutionStore implements ExecutionStore {
   readonly #leases: RedisLeases;
   readonly #options: ResolvedStoreOptions;
   readonly #sweepBatchSize: number;
+  readonly #hints = new StatusHints();
 
   constructor(target: RedisTarget, options: RedisExecutionStoreOptions = {}) {
     this.#options = resolveStoreOptions(options);
@@ -108,6 +116,9 @@ export class RedisExecutionStore implements ExecutionStore {
       case 'missing':
         throw unexpected('MISSING after a full rewrite', 'save-state');
       case 'ok':
+        this.#hints.set(row.tenantId, row.executionId, row.status);
+        // On a single Redis the save's own script updated the indexes when asked to.
+        if (reply.indexed) return;
         await this.#index.record(row, reply.previousStatus, row.expiresAt);
     }
   }
@@ -115,6 +126,16 @@ export class RedisExecutionStore implements ExecutionStore {
   async #write(plan: SavePlan): Promise<SaveReply> {
     const { row, checkpoint } = plan;
     const keys = this.#keys.execution(row.tenantId, row.executionId);
+    // A cluster keeps the indexes in other slots: ExecutionIndex updates them after the save.
+    // On a single Redis the save's script does it, when the status may change (most saves are
+    // running → running checkpoints: they send no index keys at all).
+    const index =
+      this.#connection.isCluster ||
+      (row.expiresAt === null &&
+        !isTerminal(row.status) &&
+        this.#hints.get(row.tenantId, row.executionId) === row.status)
+        ? null
+        : this.#index.inline(row);
     const args: (string | number)[] = [
       plan.fence ?? '',
       checkpoint.fullRewrite ? '1' : '0',
@@ -124,11 +145,15 @@ export class RedisExecutionStore implements ExecutionStore {
       this.#options.maxStateBytes,
       row.expiresAt ?? '',
       plan.removedNodeIds.length,
+      index === null ? 0 : index.args.length,
+      ...(index === null ? [] : index.args),
       ...plan.removedNodeIds.map(toNodeKey),
     ];
     for (const node of checkpoint.nodes) args.push(toNodeKey(node.nodeId), node.text);
+    const scriptKeys =
+      index === null ? [keys.header, keys.nodes] : [keys.header, keys.nodes, ...index.keys];
     const raw = await this.#connection.call(`save of execution ${row.executionId}`, (client) =>
-      SCRIPTS.saveState.run(client, [keys.header, keys.nodes], args),
+      SCRIPTS.saveState.run(client, scriptKeys, args),
     );
     const { tag, values } = tagged(raw, 'save-state');
     switch (tag) {
@@ -137,6 +162,7 @@ export class RedisExecutionStore implements ExecutionStore {
         return {
           kind: 'ok',
           previousStatus: previous === '' ? null : (previous as ExecutionStatus),
+          indexed: index !== null,
         };
       }
       case 'FENCED':
@@ -196,8 +222,16 @@ export class RedisExecutionStore implements ExecutionStore {
         return claimedWith(
           lease,
           values[4] === 1,
-          () =>
-            decodeRecord(key, stringAt(values, 2, 'claim-execution'), values[3], 'claim-execution'),
+          () => {
+            const state = decodeRecord(
+              key,
+              stringAt(values, 2, 'claim-execution'),
+              values[3],
+              'claim-execution',
+            );
+            this.#hints.set(key.tenantId, executionId, state.status);
+            return state;
+          },
           () => this.#leases.release(executionId, lease),
         );
       }

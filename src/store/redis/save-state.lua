@@ -7,6 +7,9 @@ anything written. Lease fields (leaseOwner, leaseGen, leaseExpiresAt) and the ca
 
 KEYS[1]  header hash   <prefix>:{<tenant>:<executionId>}:h
 KEYS[2]  results hash  <prefix>:{<tenant>:<executionId>}:nodes  (node id -> encoded result)
+On a single Redis (never a cluster: other slots) the listing indexes follow in the same script:
+KEYS[3]  the expiry index; KEYS[4] the tenant partition's `all` index; KEYS[5 .. 4+S] its status
+indexes; then its flow and flow-hash indexes when the execution has them.
 
 ARGV[1]  fence: lease generation the writer holds; '' = unfenced
 ARGV[2]  '1' = full rewrite (stored results not in this save are deleted), '0' = incremental
@@ -16,8 +19,14 @@ ARGV[5]  status
 ARGV[6]  maxStateBytes (bytes): header + every stored result after this save
 ARGV[7]  expiry, epoch ms: every key of the execution expires then; '' = never (keys persisted)
 ARGV[8]  R = how many node ids to delete follow
-ARGV[9 .. 8+R]   node keys to delete (results removed from `$NODE`)
-ARGV[9+R ..]     pairs: node key, encoded result  (node keys: node ids, escaped by node-key.ts)
+ARGV[9]  X = how many index arguments follow: 0 (the caller updates the indexes itself) or 7:
+         S, the status's position 1..S, executionId, createdAt (the score), the KEYS position
+         of the flow index and of the flow-hash index (0: none), the expiry index member
+ARGV[10+X .. 9+X+R]  node keys to delete (results removed from `$NODE`)
+ARGV[10+X+R ..]      pairs: node key, encoded result  (node keys: node ids, escaped by node-key.ts)
+
+Accepted, the save brings the indexes (X = 7) up to date as the Redis store's ExecutionIndex
+would after it — unless the status is unchanged, not terminal and given no expiry — then writes.
 
 Returns
   {'OK', previousStatus}          written; previousStatus '' when the execution is new
@@ -41,7 +50,9 @@ end
 local full = ARGV[2] == '1'
 if not full and not previous then return {'MISSING'} end
 
-local removedFrom, pairsFrom = 9, 9 + tonumber(ARGV[8])
+local indexed = tonumber(ARGV[9])
+local removedFrom = 10 + indexed
+local pairsFrom = removedFrom + tonumber(ARGV[8])
 local headerBytes = #ARGV[3]
 
 -- Running total of result sizes, kept in the header so a save costs O(changed results).
@@ -71,6 +82,22 @@ if headerBytes + nodeBytes > tonumber(ARGV[6]) then
     reply[#reply + 1] = bytes
   end
   return reply
+end
+
+-- The indexes before the record: should one of their writes fail (a key of the wrong type),
+-- the record is not written either and the caller's retry does both.
+if indexed > 0 then
+  local function terminal(status)
+    return status == 'completed' or status == 'error' or status == 'cancelled'
+  end
+  local status, member = ARGV[5], ARGV[12]
+  if previous ~= status or terminal(status) or ARGV[7] ~= '' then
+    local flow, hash = tonumber(ARGV[14]), tonumber(ARGV[15])
+    index_entry(KEYS[4], 5, tonumber(ARGV[10]), tonumber(ARGV[11]), member, ARGV[13],
+      flow > 0 and KEYS[flow] or nil, hash > 0 and KEYS[hash] or nil)
+  end
+  if ARGV[7] ~= '' then redis.call('ZADD', KEYS[3], ARGV[7], ARGV[16])
+  elseif terminal(previous) then redis.call('ZREM', KEYS[3], ARGV[16]) end
 end
 
 if full then redis.call('DEL', nodes) end

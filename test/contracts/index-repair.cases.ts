@@ -1,0 +1,45 @@
+import { expect } from 'vitest';
+import { newExecutionState } from '../../src/state/execution-state.js';
+import type { RedisExecutionStore } from '../../src/store/redis/redis-execution-store.js';
+import { RedisKeys } from '../../src/store/redis/redis-keys.js';
+
+/** Raw access to the server the store writes to (a plain client, or a Cluster one). */
+export interface RawKeys {
+  set(key: string, value: string): Promise<unknown>;
+  del(key: string): Promise<unknown>;
+}
+
+/**
+ * A status change whose index write fails — made to fail here with a status index that is not
+ * a sorted set (WRONGTYPE), as a server lost between the record and the indexes would — must
+ * not leave `list` by status missing the execution once the caller's retry of that same save
+ * has succeeded. On a single Redis the save's one script writes the indexes first and the
+ * record after, so a failure writes no record; on a cluster (indexes in other slots, written
+ * after the record) the store remembers the failure and the retry re-indexes.
+ */
+export async function indexRepairCase(
+  store: RedisExecutionStore,
+  raw: RawKeys,
+  prefix: string,
+  record: 'kept' | 'not written',
+): Promise<void> {
+  const executionId = `repair-${Math.random().toString(36).slice(2)}`;
+  const tenantId = 'repair';
+  const running = newExecutionState({ executionId, tenantId, status: 'running' });
+  await store.save(running);
+  const keys = new RedisKeys(prefix);
+  const suspendedIndex = keys.tenantIndex(tenantId).status('suspended');
+  await raw.set(suspendedIndex, 'not a sorted set');
+  const suspended = { ...running, status: 'suspended' as const, version: 1 };
+  await expect(store.save(suspended)).rejects.toThrow();
+  expect((await store.load(executionId, { tenantId }))?.status).toBe(
+    record === 'kept' ? 'suspended' : 'running',
+  );
+  await raw.del(suspendedIndex);
+
+  await store.save(suspended); // the caller's retry
+  const listed = await store.list({ tenantId, status: 'suspended' });
+  expect(listed.items.map((i) => i.executionId)).toEqual([executionId]);
+  expect((await store.list({ tenantId, status: 'running' })).items).toEqual([]);
+  await store.delete(executionId, { tenantId }).catch(() => undefined);
+}
