@@ -229,6 +229,9 @@ gate.describe('RedisExecutionStore storage layout', () => {
       expect(scriptCalls.slice(before).every((c) => c.sha === SCRIPTS.saveState.source.sha)).toBe(
         true,
       );
+      // Only the running → running checkpoint leaves the indexes alone: it sends just the
+      // execution's two keys (the others add the expiry, `all`, status, and flow index keys).
+      expect(scriptCalls.slice(before).map((c) => Number(c.args[1]))).toEqual([11, 11, 2, 11]);
       const listed = await store.list({ tenantId: 'one-call', status: 'completed' });
       expect(listed.items.map((i) => i.executionId)).toEqual(['one-call']);
       const idx = keys.tenantIndex('one-call');
