@@ -169,6 +169,21 @@ gate.describe('partitioned RedisStreamQueue on Redis', () => {
     expect(got.filter((e) => e === 'hot').length).toBeLessThanOrEqual(13);
   });
 
+  gate.it('reads rotate over every partition even when each receive also reclaims', async () => {
+    // A short visibility timeout makes a reclaim scan due before every receive: it has its own
+    // turn, so it never makes the reads skip every other partition.
+    const queue = open({ partitions: 4, visibilityTimeoutMs: 100 });
+    for (let i = 0; i < 200; i++) await queue.enqueue(run(`r-${i}`));
+    const firstRead: string[] = [];
+    for (let call = 0; call < 8; call++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      const got = await queue.receive('c1', { max: 2, blockMs: 0 });
+      firstRead.push(got[0]!.id.split(':')[0]!);
+      for (const d of got) await queue.ack(d);
+    }
+    expect(new Set(firstRead).size).toBe(4);
+  });
+
   gate.it('a busy queue is read with one command per receive', async () => {
     const queue = open({ partitions: 6 });
     for (let i = 0; i < 120; i++) await queue.enqueue(run(`busy-${i}`));

@@ -82,8 +82,11 @@ export class RedisStreamQueue implements TaskQueue {
   private readonly blocking: BlockingConnections;
   private readonly waits: PartitionWaits;
   private readonly schedule: ScanSchedule;
-  /** The partition that gets the first share of the next receive (rotates: fairness). */
-  private turn = 0;
+  /**
+   * The partition asked first by the next read of new entries, and by the next reclaim (each
+   * rotates: fairness). Apart, so reclaims between reads never make reads skip partitions.
+   */
+  private readonly turns = { read: 0, reclaim: 0 };
   private closed = false;
   /**
    * Group commit (see TickBatch): the enqueues and the acks of one tick each go out as one
@@ -355,6 +358,7 @@ export class RedisStreamQueue implements TaskQueue {
   /** Expired deliveries, `max` shared over the partitions (see {@link fill}). */
   private async claimExpired(consumer: string, max: number): Promise<Delivery[]> {
     const deliveries = await this.fill(
+      'reclaim',
       max,
       (partition, count) => partition.claimExpired(consumer, this.visibilityTimeoutMs, count),
       (partition) => partition.hasExpired(this.visibilityTimeoutMs),
@@ -375,6 +379,7 @@ export class RedisStreamQueue implements TaskQueue {
    * partition is first once in N calls.
    */
   private async fill(
+    kind: 'read' | 'reclaim',
     wanted: number,
     take: (partition: StreamPartition, count: number) => Promise<Delivery[]>,
     has: (partition: StreamPartition) => Promise<boolean>,
@@ -382,7 +387,7 @@ export class RedisStreamQueue implements TaskQueue {
     const n = this.partitions.length;
     const got: Delivery[] = [];
     const asked = new Array<boolean>(n).fill(false);
-    const first = this.nextTurn();
+    const first = this.nextTurn(kind);
     let quota = spread(
       wanted,
       this.partitions.map((_, p) => p === first),
@@ -435,6 +440,7 @@ export class RedisStreamQueue implements TaskQueue {
         ? this.partitions[0]!.readNow(consumer, wanted)
         : this.readBlocking(0, consumer, wanted, waitMs);
     const got = await this.fill(
+      'read',
       wanted,
       (partition, count) => partition.readNow(consumer, count),
       (partition) => partition.hasNew(),
@@ -457,9 +463,9 @@ export class RedisStreamQueue implements TaskQueue {
     return deliveries.map((d) => this.route.qualifyDelivery(p, d));
   }
 
-  private nextTurn(): number {
-    const turn = this.turn;
-    this.turn = (turn + 1) % this.partitions.length;
+  private nextTurn(kind: 'read' | 'reclaim'): number {
+    const turn = this.turns[kind];
+    this.turns[kind] = (turn + 1) % this.partitions.length;
     return turn;
   }
 
