@@ -75,6 +75,21 @@ gate.describe('RedisConnection', () => {
     },
   );
 
+  gate.it(
+    'a borrowed client is a cluster when ioredis marks it so, whichever copy built it',
+    () => {
+      expect(connection('borrowed').isCluster).toBe(false);
+      // A client of another ioredis copy is no instance of ours: its own `isCluster` mark decides
+      // (a single Redis lets one save script touch the indexes of other slots; a cluster does not).
+      const foreign = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
+      borrowed.push(foreign);
+      Object.defineProperty(foreign, 'isCluster', { value: true });
+      const made = new RedisConnection({ client: foreign });
+      opened.push(made);
+      expect(made.isCluster).toBe(true);
+    },
+  );
+
   gate.it('the commands of one tick leave an owned connection in one socket write', async () => {
     const conn = connection('owned');
     expect(await conn.call('warm-up', (c) => c.ping())).toBe('PONG');

@@ -95,7 +95,11 @@ export class RedisConnection {
     // Also keeps ioredis from printing "Unhandled error event" on every failed reconnect.
     this.client.on('error', this.#onError);
     this.client.on('ready', this.#onReady);
-    this.#isCluster = this.client instanceof ioredisDriver(requiredBy).Cluster;
+    // ioredis marks its own instances: a borrowed client built with another copy of ioredis
+    // (a nested install) is no instance of ours, and a script spanning slots would fail there.
+    this.#isCluster =
+      this.client instanceof ioredisDriver(requiredBy).Cluster ||
+      (this.client as { isCluster?: unknown }).isCluster === true;
     if (this.owned && this.#isCluster) this.client.on('+node', this.#onNode);
   }
 
