@@ -87,16 +87,19 @@ gate.describe('Redis Cluster: the shared suites', () => {
     }
   });
 
-  it('a status change whose index write failed is re-indexed by the retry of that save', async () => {
-    const store = await warm(new RedisExecutionStore({ url: url() }, { prefix }));
-    const raw = new Cluster(nodesOf(url()), { redisOptions: { maxRetriesPerRequest: 1 } });
-    try {
-      await indexRepairCase(store, raw, prefix, 'kept');
-    } finally {
-      await store.close();
-      await raw.quit();
-    }
-  });
+  it.each(['retry', 'background'] as const)(
+    'a status change whose index write failed is re-indexed (%s)',
+    async (repair) => {
+      const store = await warm(new RedisExecutionStore({ url: url() }, { prefix }));
+      const raw = new Cluster(nodesOf(url()), { redisOptions: { maxRetriesPerRequest: 1 } });
+      try {
+        await indexRepairCase(store, raw, prefix, 'kept', repair);
+      } finally {
+        await store.close();
+        await raw.quit();
+      }
+    },
+  );
 
   for (const partitions of [1, 6]) {
     describeTaskQueue(

@@ -5,7 +5,7 @@ import {
 } from '../../state/execution-state.js';
 import type { RedisClient, RedisConnection } from '../../backends/redis/redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
-import { RedisCommandError } from '../../errors.js';
+import { RedisCommandError, StoreClosedError } from '../../errors.js';
 import { SCRIPTS } from './redis-store-scripts.js';
 import { TickBatch } from '../../util/tick-batch.js';
 
@@ -28,8 +28,10 @@ import { TickBatch } from '../../util/tick-batch.js';
  *   successful save repairs every index entry of its execution.
  * - If the index update fails (the server went away between the two), the save rejects with
  *   StoreUnavailableError although the record was written; the caller's retry of the same
- *   save through the same store rewrites it and repairs the indexes (see `#failed`), and any
- *   later change of status repairs them whoever makes it. Until then `list` may miss the
+ *   save through the same store rewrites it and repairs the indexes (see `#failed`), the
+ *   store adds the entry again in the background a few times (`#repairLater`: a suspended
+ *   execution may not be saved again for days), and any later change of status repairs them
+ *   whoever makes it. A process that dies before any of these leaves it to that change. Until then `list` may miss the
  *   execution or show it under its previous status — never another tenant's, never a wrong
  *   summary (summaries come from the record, not the index).
  * - `list` tolerates stale entries: an id whose record is gone, or whose status / flowId /
@@ -59,13 +61,19 @@ export type ExpiringRef = Pick<
   'tenantId' | 'executionId' | 'flowId' | 'flowHash'
 >;
 
-/** One pending index update: the execution's entries under `status`, or gone (`null`). */
+/**
+ * One pending index update: the execution's entries under `status`, or gone (`null`);
+ * `addOnly`: added under `status` without being removed from the other statuses.
+ */
 interface IndexUpdate {
   entry: ExpiringRef & { createdAt: number };
   status: ExecutionStatus | null;
+  addOnly?: boolean;
 }
 
 const FAILED_LIMIT = 10_000;
+/** When a failed index update is added again in the background (ms after the failure, each). */
+const REPAIR_DELAYS_MS = [1000, 5000, 30_000];
 
 export class ExecutionIndex {
   /**
@@ -119,9 +127,37 @@ export class ExecutionIndex {
       (error: unknown) => {
         if (this.#failed.size >= FAILED_LIMIT) this.#failed.clear();
         this.#failed.add(failedKey);
+        this.#repairLater(entry, 0);
         throw error;
       },
     );
+  }
+
+  /**
+   * The caller may never save this execution again soon (a suspended one waits for its event;
+   * its redelivered message finds nothing to do), so the entry is also added again in the
+   * background, a few times. Only added: it removes nothing from another status, so one that
+   * lands after a newer status change leaves a stale entry `list` skips and prunes, never a
+   * missing one.
+   */
+  #repairLater(entry: IndexedExecution, attempt: number): void {
+    const delayMs = REPAIR_DELAYS_MS[attempt];
+    if (delayMs === undefined) return;
+    const failedKey = `${entry.tenantId}\u0000${entry.executionId}`;
+    setTimeout(() => {
+      if (!this.#failed.has(failedKey)) return; // a later save re-indexed it
+      this.#updates.add(this.#batchKey(entry), { entry, status: entry.status, addOnly: true }).then(
+        () => void this.#failed.delete(failedKey),
+        (error: unknown) => {
+          if (!(error instanceof StoreClosedError)) this.#repairLater(entry, attempt + 1);
+        },
+      );
+    }, delayMs).unref();
+  }
+
+  /** This process's last index update of the execution failed (see `#failed`). */
+  failed(tenantId: string, executionId: string): boolean {
+    return this.#failed.has(`${tenantId}\u0000${executionId}`);
   }
 
   /**
@@ -174,11 +210,12 @@ export class ExecutionIndex {
       return at;
     };
     const args: (string | number)[] = [EXECUTION_STATUSES.length];
-    for (const { entry, status } of updates) {
+    for (const { entry, status, addOnly } of updates) {
+      const statusAt = status === null ? 0 : EXECUTION_STATUSES.indexOf(status) + 1;
       args.push(
         entry.executionId,
         entry.createdAt,
-        status === null ? 0 : EXECUTION_STATUSES.indexOf(status) + 1,
+        addOnly === true ? -statusAt : statusAt,
         entry.flowId === null ? 0 : position(idx.flow(entry.flowId)),
         entry.flowHash === null ? 0 : position(idx.hash(entry.flowHash)),
       );

@@ -12,7 +12,8 @@ ARGV[2 ..] one group of five per entry:
          executionId (the member),
          createdAt epoch ms (the score in every index),
          status: 1..S = the entry's status key (it is added there and removed from every
-                 other status), 0 = the execution is gone (removed from every index named),
+                 other status), -1..-S = added there without removing it from the others (a
+                 background repair), 0 = the execution is gone (removed from every index named),
          KEYS index of its flow index, or 0 for none,
          KEYS index of its flow-hash index, or 0 for none
 

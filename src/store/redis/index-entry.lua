@@ -7,6 +7,7 @@ up to date, within the caller's KEYS (KEYS[1 ..] as the including script lays th
   firstStatus  KEYS position of the first status index; the S status keys follow it in order
   statuses     S
   status       1..S = the execution's status (added there, removed from every other status),
+               -1..-S = added there and to every index named, removed from nothing,
                0 = the execution is gone (removed from every index named)
   member       executionId; score: createdAt epoch ms (the score in every index)
   flow, hash   the flow and flow-hash index keys, or nil for none
@@ -14,6 +15,8 @@ up to date, within the caller's KEYS (KEYS[1 ..] as the including script lays th
 Returns nothing (a function, not a script).
 ]]
 local function index_entry(all, firstStatus, statuses, status, member, score, flow, hash)
+  local keep = status < 0
+  if keep then status = -status end
   local add = status > 0
   local function put(key)
     if add then redis.call('ZADD', key, score, member) else redis.call('ZREM', key, member) end
@@ -21,7 +24,7 @@ local function index_entry(all, firstStatus, statuses, status, member, score, fl
   put(all)
   for s = 1, statuses do
     if s == status then redis.call('ZADD', KEYS[firstStatus + s - 1], score, member)
-    else redis.call('ZREM', KEYS[firstStatus + s - 1], member) end
+    elseif not keep then redis.call('ZREM', KEYS[firstStatus + s - 1], member) end
   end
   if flow then put(flow) end
   if hash then put(hash) end

@@ -128,9 +128,11 @@ export class RedisExecutionStore implements ExecutionStore {
     const keys = this.#keys.execution(row.tenantId, row.executionId);
     // A cluster keeps the indexes in other slots: ExecutionIndex updates them after the save.
     // On a single Redis the save's script does it, when the status may change (most saves are
-    // running → running checkpoints: they send no index keys at all).
+    // running → running checkpoints: they send no index keys at all). An execution whose last
+    // index update failed goes the ExecutionIndex way too: it re-indexes whatever the status.
     const index =
       this.#connection.isCluster ||
+      this.#index.failed(row.tenantId, row.executionId) ||
       (row.expiresAt === null &&
         !isTerminal(row.status) &&
         this.#hints.get(row.tenantId, row.executionId) === row.status)
