@@ -232,7 +232,7 @@ export class MessageHandler {
     handling: Handling,
     outcomeDurable?: () => void,
   ): Promise<void> {
-    const { queue, metrics, log } = this.deps;
+    const { metrics, log } = this.deps;
     const kind = delivery.parsed.ok ? delivery.parsed.message.kind : 'malformed';
     if (decision.write) {
       try {
@@ -250,6 +250,32 @@ export class MessageHandler {
     // The outcome is durable: the lease can go while the message is settled (different keys).
     outcomeDurable?.();
     const released = this.release(handling);
+    try {
+      await this.settle(delivery, decision, result);
+    } finally {
+      // Also when settling failed (the queue is down): a drain waits for the release too.
+      await released;
+    }
+    metrics?.messages.inc({ outcome: decision.action, kind });
+    log.debug(
+      {
+        messageId: delivery.id,
+        kind,
+        result: result.kind,
+        action: decision.action,
+        deliveryCount: delivery.deliveryCount,
+      },
+      'message handled',
+    );
+  }
+
+  /** Acknowledges, dead-letters or requeues the message, as the decision says. */
+  private async settle(
+    delivery: Delivery,
+    decision: Decision,
+    result: HandlingResult,
+  ): Promise<void> {
+    const { queue, metrics } = this.deps;
     switch (decision.action) {
       case 'ack':
         await queue.ack(delivery);
@@ -269,18 +295,6 @@ export class MessageHandler {
       case 'abandon':
         break;
     }
-    await released;
-    metrics?.messages.inc({ outcome: decision.action, kind });
-    log.debug(
-      {
-        messageId: delivery.id,
-        kind,
-        result: result.kind,
-        action: decision.action,
-        deliveryCount: delivery.deliveryCount,
-      },
-      'message handled',
-    );
   }
 
   private async writeDecision(

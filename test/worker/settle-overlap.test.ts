@@ -14,7 +14,7 @@ const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * that arrives meanwhile waits for that release instead of finding the lease held.
  * Real memory store and local queue; only their ack and release are made slow.
  */
-function slowSettling() {
+function slowSettling(options: { ackFails?: boolean } = {}) {
   const store = new MemoryExecutionStore();
   const flows = new MemoryFlowStore();
   const queue = new LocalQueue({ path: ':memory:' }, { visibilityTimeoutMs: 5000 });
@@ -23,7 +23,9 @@ function slowSettling() {
   const release = store.releaseLease.bind(store);
   store.releaseLease = async (...args) => {
     await later(SLOW_MS);
-    return release(...args);
+    const released = await release(...args);
+    events.push(`released ${args[0]}`);
+    return released;
   };
   const save = store.save.bind(store);
   store.save = (state, options) => {
@@ -32,6 +34,7 @@ function slowSettling() {
   };
   const ack = queue.ack.bind(queue);
   queue.ack = async (delivery) => {
+    if (options.ackFails) throw new Error('the queue is down');
     await later(SLOW_MS);
     await ack(delivery);
     events.push(`acked ${delivery.parsed.ok ? delivery.parsed.message.executionId : '?'}`);
@@ -105,6 +108,25 @@ describe('settling a message overlaps the next one', () => {
       expect(await conflicts(worker)).toBe(0);
     } finally {
       await worker.stop();
+      await queue.close();
+    }
+  });
+
+  it('when settling the message fails, stopping still waits for the lease release', async () => {
+    const { worker, client, queue, events } = slowSettling({ ackFails: true });
+    const flow = {
+      nodes: [
+        { type: 'start', id: 's', next: 'e' },
+        { type: 'end', id: 'e', output: 1 },
+      ],
+    };
+    worker.start();
+    const id = await client.start(flow, {});
+    try {
+      expect((await client.waitFor(id, { timeoutMs: 5000, pollMs: 5 })).status).toBe('completed');
+    } finally {
+      await worker.stop(); // the release takes 300 ms; the failed ack does not cut the wait
+      expect(events).toContain(`released ${id}`);
       await queue.close();
     }
   });
