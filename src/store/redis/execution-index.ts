@@ -31,9 +31,9 @@ import { TickBatch } from '../../util/tick-batch.js';
  *   save through the same store rewrites it and repairs the indexes (see `#failed`), the
  *   store adds the entry again in the background a few times (`#repairLater`: a suspended
  *   execution may not be saved again for days), and any later change of status repairs them
- *   whoever makes it. A process that dies before any of these leaves it to that change. Until then `list` may miss the
- *   execution or show it under its previous status — never another tenant's, never a wrong
- *   summary (summaries come from the record, not the index).
+ *   whoever makes it. A process that dies before any of these leaves it to that change. Until
+ *   then `list` may miss the execution or show it under its previous status — never another
+ *   tenant's, never a wrong summary (summaries come from the record, not the index).
  * - `list` tolerates stale entries: an id whose record is gone, or whose status / flowId /
  *   flowHash no longer matches the index it was found in, is skipped and removed — then the
  *   record is read again and the entry restored if it became valid meanwhile, so a removal
@@ -109,7 +109,7 @@ export class ExecutionIndex {
     // are such running → running saves: they cost no index round trip at all.
     // Unless this process's last update of them failed: the record then changed status while
     // the indexes did not, and the retry of that same save is what must repair them.
-    const failedKey = `${entry.tenantId}\u0000${entry.executionId}`;
+    const failedKey = refKey(entry);
     if (
       previousStatus === entry.status &&
       expiresAt === null &&
@@ -143,7 +143,7 @@ export class ExecutionIndex {
   #repairLater(entry: IndexedExecution, attempt: number): void {
     const delayMs = REPAIR_DELAYS_MS[attempt];
     if (delayMs === undefined) return;
-    const failedKey = `${entry.tenantId}\u0000${entry.executionId}`;
+    const failedKey = refKey(entry);
     setTimeout(() => {
       if (!this.#failed.has(failedKey)) return; // a later save re-indexed it
       this.#updates.add(this.#batchKey(entry), { entry, status: entry.status, addOnly: true }).then(
@@ -156,8 +156,8 @@ export class ExecutionIndex {
   }
 
   /** This process's last index update of the execution failed (see `#failed`). */
-  failed(tenantId: string, executionId: string): boolean {
-    return this.#failed.has(`${tenantId}\u0000${executionId}`);
+  failed(ref: Pick<ExpiringRef, 'tenantId' | 'executionId'>): boolean {
+    return this.#failed.has(refKey(ref));
   }
 
   /**
@@ -267,6 +267,11 @@ export class ExecutionIndex {
 }
 
 /** JSON of [tenantId, executionId, flowId, flowHash]: all the sweep needs once the record is gone. */
+/** An execution in `#failed`: tenant NUL id. */
+function refKey(ref: Pick<ExpiringRef, 'tenantId' | 'executionId'>): string {
+  return `${ref.tenantId}\u0000${ref.executionId}`;
+}
+
 export function expiringMember(ref: ExpiringRef): string {
   return JSON.stringify([ref.tenantId, ref.executionId, ref.flowId, ref.flowHash]);
 }

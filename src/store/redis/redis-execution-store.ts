@@ -16,7 +16,7 @@ import {
   type SaveOptions,
   type TenantScope,
 } from '../execution-store.js';
-import { decodeSummary } from '../shared/execution-row.js';
+import { decodeSummary, type ExecutionRow } from '../shared/execution-row.js';
 import { fenceRejected } from '../shared/fence.js';
 import { fromNodeKey, toNodeKey } from '../shared/node-key.js';
 import { asFullRewrite, planSave, rejectOversized, type SavePlan } from '../shared/save-plan.js';
@@ -123,21 +123,26 @@ export class RedisExecutionStore implements ExecutionStore {
     }
   }
 
+  /**
+   * The index keys and arguments a save carries into its own script, or null. A cluster keeps
+   * the indexes in other slots: ExecutionIndex updates them after the save. On a single Redis
+   * the save's script does it when the status may change; most saves are running → running
+   * checkpoints and send no index keys at all. An execution whose last index update failed goes
+   * the ExecutionIndex way too: it re-indexes whatever the status.
+   */
+  #indexInSave(row: ExecutionRow): { keys: string[]; args: (string | number)[] } | null {
+    if (this.#connection.isCluster) return null;
+    const unchanged =
+      row.expiresAt === null &&
+      !isTerminal(row.status) &&
+      this.#hints.get(row.tenantId, row.executionId) === row.status;
+    return unchanged || this.#index.failed(row) ? null : this.#index.inline(row);
+  }
+
   async #write(plan: SavePlan): Promise<SaveReply> {
     const { row, checkpoint } = plan;
     const keys = this.#keys.execution(row.tenantId, row.executionId);
-    // A cluster keeps the indexes in other slots: ExecutionIndex updates them after the save.
-    // On a single Redis the save's script does it, when the status may change (most saves are
-    // running → running checkpoints: they send no index keys at all). An execution whose last
-    // index update failed goes the ExecutionIndex way too: it re-indexes whatever the status.
-    const index =
-      this.#connection.isCluster ||
-      this.#index.failed(row.tenantId, row.executionId) ||
-      (row.expiresAt === null &&
-        !isTerminal(row.status) &&
-        this.#hints.get(row.tenantId, row.executionId) === row.status)
-        ? null
-        : this.#index.inline(row);
+    const index = this.#indexInSave(row);
     const args: (string | number)[] = [
       plan.fence ?? '',
       checkpoint.fullRewrite ? '1' : '0',
