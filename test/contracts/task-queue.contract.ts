@@ -278,12 +278,14 @@ export function describeTaskQueue(
 
     describe('delayed messages', () => {
       it('are invisible until due, then delivered', async () => {
-        const timerId = await queue.enqueue(run('later'), { delayMs: 300 });
+        // 1 s: the checks before it is due must run before it is, also on a loaded CI machine
+        // (at 300 ms a cluster under load once answered the first receive after the due time).
+        const timerId = await queue.enqueue(run('later'), { delayMs: 1000 });
         expect(typeof timerId).toBe('string');
         expect(await queue.receive('c1', { max: 1, blockMs: 0 })).toEqual([]);
         expect(await queue.promoteDue()).toBe(0);
         expect((await queue.stats()).delayed).toBe(1);
-        const [d] = await queue.receive('c1', { max: 1, blockMs: 2000 });
+        const [d] = await queue.receive('c1', { max: 1, blockMs: 4000 });
         expect(d).toMatchObject({ deliveryCount: 1, parsed: { ok: true, message: run('later') } });
         expect(await queue.cancelDelayed(timerId)).toBe(false); // already fired
       });
