@@ -63,6 +63,11 @@ export const DEFAULT_MAX_STATE_BYTES = 16 * 1024 * 1024;
 export interface EncodeStateOptions {
   /** Limit on the UTF-8 length of the encoded state (default 16 MiB). */
   maxStateBytes?: number | undefined;
+  /**
+   * Leaves `timings` out of the text (still validated): the stores' header, whose per-node
+   * timing entries are written apart (store/checkpoint-parts.ts).
+   */
+  omitTimings?: boolean;
 }
 
 /** Encodes one value; `path` roots the paths named by a `StateSerializationError`. */
@@ -118,7 +123,8 @@ export function encodeState(state: ExecutionState, options: EncodeStateOptions =
   const issue = findStateIssue(state);
   if (issue !== undefined)
     throw new StateSerializationError(`state.${issue.path}`, `invalid field (${issue.message})`);
-  const text = stringifyTagged((tag) => tagState(state, tag));
+  const omitTimings = options.omitTimings === true;
+  const text = stringifyTagged((tag) => tagState(state, tag, omitTimings));
   checkSize(text, state.context, options.maxStateBytes ?? DEFAULT_MAX_STATE_BYTES);
   return text;
 }
@@ -128,7 +134,11 @@ export function encodeState(state: ExecutionState, options: EncodeStateOptions =
  * rather than a loop of keyed stores, which V8 runs several times slower. The fields are
  * tagged in that order too, so the first bad one is the one reported.
  */
-function tagState(state: ExecutionState, tag: Tagger): Record<keyof ExecutionState, unknown> {
+function tagState(
+  state: ExecutionState,
+  tag: Tagger,
+  omitTimings = false,
+): Record<keyof ExecutionState, unknown> {
   return {
     executionId: tag(state.executionId, 'state.executionId'),
     tenantId: tag(state.tenantId, 'state.tenantId'),
@@ -146,7 +156,8 @@ function tagState(state: ExecutionState, tag: Tagger): Record<keyof ExecutionSta
     result: tag(state.result, 'state.result'),
     error: tag(state.error, 'state.error'),
     attempts: tag(state.attempts, 'state.attempts'),
-    timings: tag(state.timings, 'state.timings'),
+    // JSON.stringify leaves out a field whose value is undefined.
+    timings: omitTimings ? undefined : tag(state.timings, 'state.timings'),
     manualRetries: tag(state.manualRetries, 'state.manualRetries'),
     appliedEventIds: tag(state.appliedEventIds, 'state.appliedEventIds'),
     inbox: tag(state.inbox, 'state.inbox'),

@@ -1,15 +1,33 @@
-import { StateSerializationError, StateTooLargeError, type LargestEntry } from '../errors.js';
+import {
+  StateCorruptError,
+  StateSerializationError,
+  StateTooLargeError,
+  type LargestEntry,
+} from '../errors.js';
 import { decodeValue, encodeState, encodeValue } from '../state/codec.js';
-import { type ExecutionState, parseExecutionState } from '../state/execution-state.js';
+import {
+  type ExecutionState,
+  type NodeTiming,
+  parseExecutionState,
+} from '../state/execution-state.js';
+import { parseEntryKey, timingKey, toNodeKey } from './shared/node-key.js';
 
 /**
- * How every store lays a state out: a small *header* (every field, and the context without
- * `$NODE`) rewritten on each save, plus one entry per `$NODE` result, written only when it
- * changed. Both go through the one codec, so every backend stores the same text.
+ * How every store lays a state out: a small *header* rewritten on each save (every field but
+ * `timings`, and the context without `$NODE`), plus per node a result entry (its `$NODE`
+ * value) and a timing entry (its `timings` value), each written only when it changed. So a
+ * checkpoint's cost does not grow with the nodes already run. All go through the one codec,
+ * so every backend stores the same text.
+ *
+ * Checkpoints written before timing entries existed kept `timings` in the header; they load
+ * unchanged (the header's `timings` is used when it has one).
  */
 
-export interface EncodedNode {
-  nodeId: string;
+/** One stored entry: its key (stored as is), where it is in the state, and its text. */
+export interface EncodedEntry {
+  key: string;
+  /** `$NODE.<id>` or `state.timings.<id>`: names the entry in errors. */
+  path: string;
   text: string;
   bytes: number;
 }
@@ -17,10 +35,19 @@ export interface EncodedNode {
 export interface EncodedCheckpoint {
   header: string;
   headerBytes: number;
-  /** The node results to write: the changed ones, or all of them on a full rewrite. */
-  nodes: EncodedNode[];
-  /** True when the stored node results not in `nodes` must be removed. */
+  /** The entries to write: the changed ones, or all of them on a full rewrite. */
+  entries: EncodedEntry[];
+  /** Keys of stored entries this save removes (changed, but no longer in the state). */
+  removedKeys: string[];
+  /** True when the stored entries not in `entries` must be removed. */
   fullRewrite: boolean;
+}
+
+/** What changed since the last save: `$NODE` ids and `timings` ids (added, changed or removed). */
+export interface ChangedEntries {
+  nodes: readonly string[];
+  /** Absent: every timing entry is written (correct, just more bytes). */
+  timings?: readonly string[] | undefined;
 }
 
 const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
@@ -28,12 +55,12 @@ const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 /**
  * Encodes what a save writes. Throws StateSerializationError (with the path into `$NODE`)
  * before anything is written, and StateTooLargeError when a full rewrite, or any single part,
- * is over `maxStateBytes`. Stores that keep node sizes check the running total themselves
+ * is over `maxStateBytes`. Stores that keep entry sizes check the running total themselves
  * with {@link checkTotalSize}.
  */
 export function encodeCheckpoint(
   state: ExecutionState,
-  changedNodes: readonly string[] | undefined,
+  changed: ChangedEntries | undefined,
   maxStateBytes: number,
 ): EncodedCheckpoint {
   const nodeMap = nodesOf(state);
@@ -41,78 +68,150 @@ export function encodeCheckpoint(
   const context = Object.hasOwn(state.context, '$NODE')
     ? { ...state.context, $NODE: {} }
     : state.context;
-  // encodeState validates the fields and tags the header with `state.` paths.
-  const header = encodeState({ ...state, context }, { maxStateBytes });
-  const nodes: EncodedNode[] = [];
-  for (const id of changedNodes ?? Object.keys(nodeMap))
-    if (Object.hasOwn(nodeMap, id)) nodes.push(encodeNode(id, nodeMap[id]));
+  // encodeState validates every field and tags the header with `state.` paths.
+  const header = encodeState({ ...state, context }, { maxStateBytes, omitTimings: true });
+  const entries: EncodedEntry[] = [];
+  const removedKeys: string[] = [];
+  for (const id of changed?.nodes ?? Object.keys(nodeMap)) {
+    if (Object.hasOwn(nodeMap, id)) entries.push(encodeNode(id, nodeMap[id]));
+    else removedKeys.push(toNodeKey(id));
+  }
+  encodeTimings(state.timings, changed?.timings, entries, removedKeys);
   const encoded: EncodedCheckpoint = {
     header,
     headerBytes: utf8Bytes(header),
-    nodes,
-    fullRewrite: changedNodes === undefined,
+    entries,
+    removedKeys,
+    fullRewrite: changed === undefined,
   };
   if (encoded.fullRewrite)
     checkTotalSize(
       encoded.headerBytes,
-      nodes.map((n) => ({ path: `$NODE.${n.nodeId}`, bytes: n.bytes })),
+      entries.map((e) => ({ path: e.path, bytes: e.bytes })),
       maxStateBytes,
     );
-  for (const node of nodes)
-    if (node.bytes > maxStateBytes)
-      throw new StateTooLargeError(node.bytes, maxStateBytes, [
-        { path: `$NODE.${node.nodeId}`, bytes: node.bytes },
+  for (const entry of entries)
+    if (entry.bytes > maxStateBytes)
+      throw new StateTooLargeError(entry.bytes, maxStateBytes, [
+        { path: entry.path, bytes: entry.bytes },
       ]);
   return encoded;
 }
 
-export function encodeNode(nodeId: string, value: unknown): EncodedNode {
-  const text = encodeValue(value, `$NODE.${nodeId}`);
-  return { nodeId, text, bytes: utf8Bytes(text) };
+export function encodeNode(nodeId: string, value: unknown): EncodedEntry {
+  const path = `$NODE.${nodeId}`;
+  const text = encodeValue(value, path);
+  return { key: toNodeKey(nodeId), path, text, bytes: utf8Bytes(text) };
 }
 
-/** Total = header + every stored node result; over the limit names the three largest entries. */
+/**
+ * A timing entry holds the node's place in `timings` (`at`: the map's key order is the order
+ * nodes first started, which the stored entries must give back) and the timing itself. The
+ * places of stored entries stay right because a changed timing keeps its key's place and a new
+ * one is appended; a removed one would shift the others, so then every timing is rewritten.
+ */
+function encodeTimings(
+  timings: Record<string, NodeTiming>,
+  changed: readonly string[] | undefined,
+  entries: EncodedEntry[],
+  removedKeys: string[],
+): void {
+  const ids = Object.keys(timings);
+  let write: readonly string[] = ids;
+  if (changed !== undefined) {
+    const removed = changed.filter((id) => !Object.hasOwn(timings, id));
+    for (const id of removed) removedKeys.push(timingKey(id));
+    if (removed.length === 0) write = changed;
+  }
+  if (write.length === 0) return;
+  const places = write === ids ? undefined : placesOf(ids);
+  write.forEach((id, i) => {
+    const path = `state.timings.${id}`;
+    const at = places === undefined ? i : places.get(id)!;
+    const text = encodeValue({ at, timing: timings[id] }, path);
+    entries.push({ key: timingKey(id), path, text, bytes: utf8Bytes(text) });
+  });
+}
+
+function placesOf(ids: readonly string[]): Map<string, number> {
+  const places = new Map<string, number>();
+  ids.forEach((id, i) => places.set(id, i));
+  return places;
+}
+
+/** Total = header + every stored entry; over the limit names the three largest entries. */
 export function checkTotalSize(
   headerBytes: number,
-  nodeSizes: readonly LargestEntry[],
+  entrySizes: readonly LargestEntry[],
   maxStateBytes: number,
 ): void {
   let total = headerBytes;
-  for (const n of nodeSizes) total += n.bytes;
+  for (const n of entrySizes) total += n.bytes;
   if (total <= maxStateBytes) return;
-  const largest = [...nodeSizes].sort((a, b) => b.bytes - a.bytes).slice(0, 3);
+  const largest = [...entrySizes].sort((a, b) => b.bytes - a.bytes).slice(0, 3);
   throw new StateTooLargeError(total, maxStateBytes, largest);
 }
 
 /**
- * Reassembles a state from its header and node entries. `$NODE` keys follow `$VISITS` order
- * (the order nodes first recorded a result), then any others in the order given.
+ * Reassembles a state from its header and stored entries (key as stored, text). `$NODE` keys
+ * follow `$VISITS` order (the order nodes first recorded a result), then any others in the
+ * order given; `timings` keys follow their entries' places.
  */
 export function assembleState(
   headerText: string,
-  nodeEntries: Iterable<readonly [string, string]>,
+  storedEntries: Iterable<readonly [string, string]>,
 ): ExecutionState {
-  const header = decodeValue(headerText) as { context?: Record<string, unknown> };
+  const header = decodeValue(headerText) as {
+    context?: Record<string, unknown>;
+    timings?: unknown;
+  };
   const decoded = new Map<string, unknown>();
-  for (const [nodeId, text] of nodeEntries) decoded.set(nodeId, decodeValue(text));
+  const timed: { id: string; at: number; timing: unknown }[] = [];
+  for (const [key, text] of storedEntries) {
+    const { kind, nodeId } = parseEntryKey(key);
+    if (kind === 'result') decoded.set(nodeId, decodeValue(text));
+    else timed.push({ id: nodeId, ...timingEntry(nodeId, decodeValue(text)) });
+  }
   const $NODE: Record<string, unknown> = {};
-  // defineProperty, not assignment: a node id may be `__proto__`.
-  const put = (id: string, value: unknown): void =>
-    void Object.defineProperty($NODE, id, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
   const visits = header.context?.$VISITS;
   if (visits && typeof visits === 'object') {
-    for (const id of Object.keys(visits)) if (decoded.has(id)) put(id, decoded.get(id));
+    for (const id of Object.keys(visits)) if (decoded.has(id)) putOwn($NODE, id, decoded.get(id));
   }
-  for (const [id, value] of decoded) if (!Object.hasOwn($NODE, id)) put(id, value);
+  for (const [id, value] of decoded) if (!Object.hasOwn($NODE, id)) putOwn($NODE, id, value);
   const hadNodes = header.context !== undefined && Object.hasOwn(header.context, '$NODE');
   const context =
     hadNodes || decoded.size > 0 ? { ...(header.context ?? {}), $NODE } : (header.context ?? {});
-  return parseExecutionState({ ...header, context });
+  return parseExecutionState({ ...header, context, timings: timingsOf(header.timings, timed) });
+}
+
+/** The header's own `timings` (older checkpoints), then the entries in their places. */
+function timingsOf(
+  inHeader: unknown,
+  timed: { id: string; at: number; timing: unknown }[],
+): unknown {
+  if (timed.length === 0) return inHeader ?? {};
+  const timings: Record<string, unknown> =
+    inHeader !== null && typeof inHeader === 'object' ? { ...inHeader } : {};
+  timed.sort((a, b) => a.at - b.at);
+  for (const { id, timing } of timed) putOwn(timings, id, timing);
+  return timings;
+}
+
+function timingEntry(nodeId: string, value: unknown): { at: number; timing: unknown } {
+  const entry = value as { at?: unknown; timing?: unknown } | null;
+  if (typeof entry !== 'object' || entry === null || !Number.isSafeInteger(entry.at))
+    throw new StateCorruptError(`timing entry of node ${JSON.stringify(nodeId)} is not valid`);
+  return { at: entry.at as number, timing: entry.timing };
+}
+
+// defineProperty, not assignment: a node id may be `__proto__`.
+function putOwn(record: Record<string, unknown>, id: string, value: unknown): void {
+  Object.defineProperty(record, id, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
 }
 
 function nodesOf(state: ExecutionState): Record<string, unknown> {

@@ -23,6 +23,11 @@ export interface SaveOptions {
    * the other entries are unchanged.
    */
   changedNodes?: readonly string[];
+  /**
+   * With `changedNodes`: the `timings` ids added, changed or removed since the last save. When
+   * absent, every timing entry is written again (a removed one stays stored: list it here).
+   */
+  changedTimings?: readonly string[];
   /** Called with the bytes this save encodes (header and written node results), before any I/O. */
   onEncoded?: (bytes: number) => void;
 }

@@ -2,6 +2,7 @@ import type { ErrorRecord } from '../errors.js';
 import type { ExecutionState, InboxEvent } from '../state/execution-state.js';
 import type { Lease } from '../store/execution-store.js';
 import type { HandlingResult } from './decide.js';
+import { changedTimings } from './changed-timings.js';
 import { toCancelled, toError } from './state-transitions.js';
 import { timerId, visitOf } from './wait-timers.js';
 import type { WorkerDeps } from './worker-deps.js';
@@ -16,6 +17,7 @@ export class FencedWriter {
   failedNode: string | null = null;
   /** For logs: which delivery of the message this work is. */
   deliveryCount = 1;
+  #savedOnce = false;
 
   constructor(
     private readonly deps: WorkerDeps,
@@ -37,6 +39,11 @@ export class FencedWriter {
     await this.deps.store.save(state, {
       fence: { generation: this.lease.generation },
       ...(changedNodes ? { changedNodes } : {}),
+      // Only against a state this writer saved: the loaded one may be stored in the layout
+      // before timing entries (timings in the header), which the first save rewrites whole.
+      ...(changedNodes && this.#savedOnce
+        ? { changedTimings: changedTimings(this.state.timings, state.timings) }
+        : {}),
       ...(this.deps.metrics ? { onEncoded: this.#observeBytes } : {}),
     });
     const ms = performance.now() - started;
@@ -54,6 +61,7 @@ export class FencedWriter {
         'execution checkpoint',
       );
     this.state = state;
+    this.#savedOnce = true;
   }
 
   /** Writes a terminal error decided by the decision table (context: the last good checkpoint). */

@@ -8,6 +8,7 @@ import type { PlaitaError } from '../../src/errors.js';
 import type { ExecutionStore, ExecutionStoreOptions } from '../../src/store/execution-store.js';
 import { newExecutionState, type ExecutionState } from '../../src/state/execution-state.js';
 import { findDifference } from '../state/strict-difference.js';
+import type { LegacyLayoutHook } from './timing-entries.cases.js';
 
 /**
  * Opens a store with these options (terminalTtlMs, maxStateBytes, connectTimeoutMs; absent
@@ -39,6 +40,8 @@ export interface ExecutionStoreSuiteOptions {
   expiresBySweep?: boolean;
   /** fast-check runs of the round-trip property (default 60). */
   propertyRuns?: number;
+  /** Rewrites a saved execution in the layout before timing entries (a persistent backend). */
+  legacyLayout?: LegacyLayoutHook;
 }
 
 export interface Harness {

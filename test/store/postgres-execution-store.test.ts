@@ -2,7 +2,13 @@ import { afterAll } from 'vitest';
 import { PostgresExecutionStore } from '../../src/store/postgres/postgres-execution-store.js';
 import { describeExecutionStore } from '../contracts/execution-store.contract.js';
 import { POSTGRES_URL, postgresGate } from '../support/services.js';
-import { dropSchema, terminateWhileLocked, testSchema } from './support/postgres-schema.js';
+import { legacyHeader, TIMING_KEY_PREFIX } from '../contracts/timing-entries.cases.js';
+import {
+  dropSchema,
+  terminateWhileLocked,
+  testSchema,
+  withAdmin,
+} from './support/postgres-schema.js';
 
 const gate = await postgresGate();
 const schema = testSchema('plaita_contract');
@@ -19,6 +25,25 @@ gate.describe('PostgreSQL', () => {
         { connectionString: POSTGRES_URL },
         { schema, applicationName, ...options },
       ),
-    { outage: () => terminateWhileLocked(schema, applicationName), propertyRuns: 60 },
+    {
+      outage: () => terminateWhileLocked(schema, applicationName),
+      propertyRuns: 60,
+      legacyLayout: (_store, state) =>
+        withAdmin(async (client) => {
+          const header = legacyHeader(state);
+          const key = [state.tenantId, state.executionId];
+          await client.query(
+            `DELETE FROM "${schema}".node_results WHERE tenant_id = $1 AND execution_id = $2 AND left(node_id, 2) = $3`,
+            [...key, TIMING_KEY_PREFIX],
+          );
+          await client.query(
+            `UPDATE "${schema}".executions SET header = $3, header_bytes = $4::integer,
+               state_bytes = $4::bigint + (SELECT coalesce(sum(bytes), 0) FROM "${schema}".node_results
+                 WHERE tenant_id = $1 AND execution_id = $2)
+             WHERE tenant_id = $1 AND execution_id = $2`,
+            [...key, header, Buffer.byteLength(header)],
+          );
+        }),
+    },
   );
 });

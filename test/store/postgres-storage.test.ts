@@ -54,7 +54,7 @@ gate.describe('PostgreSQL storage layout', () => {
       expect(stored.header.text).toBe(expected.header);
       expect(stored.header.status).toBe('running');
       expect(stored.nodes).toEqual(
-        expected.nodes.map((n) => ({ node_id: n.nodeId, value: n.text })),
+        expected.entries.map((e) => ({ node_id: e.key, value: e.text })),
       );
     },
   );

@@ -1,6 +1,10 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { RedisExecutionStore } from '../../src/store/redis/redis-execution-store.js';
+import { RedisKeys } from '../../src/store/redis/redis-keys.js';
+import type { ExecutionStore } from '../../src/store/execution-store.js';
+import type { ExecutionState } from '../../src/state/execution-state.js';
+import { legacyHeader, TIMING_KEY_PREFIX } from '../contracts/timing-entries.cases.js';
 import { describeExecutionStore } from '../contracts/execution-store.contract.js';
 import { outageCases } from '../contracts/outage.cases.js';
 import { startRedisServer, type PrivateRedisServer } from '../support/redis-server.js';
@@ -16,10 +20,34 @@ import { REDIS_URL, redisGate, uniqueName } from '../support/services.js';
 const gate = await redisGate();
 const prefix = uniqueName('plaita-contract');
 
+/** The layout before timing entries: timings back in the header, their fields gone. */
+async function writeLegacyLayout(_store: ExecutionStore, state: ExecutionState): Promise<void> {
+  const admin = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  try {
+    const keys = new RedisKeys(prefix, 1).execution(state.tenantId, state.executionId);
+    const header = legacyHeader(state);
+    const fields = await admin.hkeys(keys.nodes);
+    let nodeBytes = 0;
+    for (const field of fields) {
+      const bytes = await admin.hstrlen(keys.nodes, field);
+      if (field.startsWith(TIMING_KEY_PREFIX)) await admin.hdel(keys.nodes, field);
+      else nodeBytes += bytes;
+    }
+    await admin.hset(keys.header, {
+      header,
+      headerBytes: Buffer.byteLength(header),
+      nodeBytes,
+    });
+  } finally {
+    admin.disconnect();
+  }
+}
+
 if (gate.available) {
   describeExecutionStore(
     'redis',
     (options) => new RedisExecutionStore({ url: REDIS_URL }, { prefix, ...options }),
+    { legacyLayout: writeLegacyLayout },
   );
 
   describe('ExecutionStore conformance: redis (private server, outage)', () => {

@@ -6,6 +6,8 @@ import { afterAll } from 'vitest';
 import { SqliteExecutionStore } from '../../src/store/sqlite/sqlite-execution-store.js';
 import { describeExecutionStore } from '../contracts/execution-store.contract.js';
 import type { ExecutionStore } from '../../src/store/execution-store.js';
+import type { ExecutionState } from '../../src/state/execution-state.js';
+import { legacyHeader, TIMING_KEY_PREFIX } from '../contracts/timing-entries.cases.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'plaita-sqlite-contract-'));
 const path = join(dir, 'plaita.db');
@@ -23,7 +25,30 @@ function holdWriteLock(_store: ExecutionStore): Promise<() => Promise<void>> {
 }
 
 // Every store of the suite opens the same real file, as separate connections.
+/** The layout before timing entries: timings back in the header, their rows gone. */
+function writeLegacyLayout(_store: ExecutionStore, state: ExecutionState): Promise<void> {
+  const db = new Database(path);
+  try {
+    const key = { tenantId: state.tenantId, executionId: state.executionId };
+    const header = legacyHeader(state);
+    db.prepare(
+      'DELETE FROM node_results WHERE tenant_id = @tenantId AND execution_id = @executionId AND substr(node_id, 1, 2) = @prefix',
+    ).run({ ...key, prefix: TIMING_KEY_PREFIX });
+    db.prepare(
+      `UPDATE executions SET header = @header, header_bytes = @headerBytes,
+         state_bytes = @headerBytes + (SELECT coalesce(sum(bytes), 0) FROM node_results
+           WHERE tenant_id = @tenantId AND execution_id = @executionId)
+       WHERE tenant_id = @tenantId AND execution_id = @executionId`,
+    ).run({ ...key, header, headerBytes: Buffer.byteLength(header) });
+  } finally {
+    db.close();
+  }
+  return Promise.resolve();
+}
+
+// Every store of the suite opens the same real file, as separate connections.
 describeExecutionStore('sqlite', (options) => new SqliteExecutionStore({ path, ...options }), {
   outage: holdWriteLock,
   propertyRuns: 100,
+  legacyLayout: writeLegacyLayout,
 });

@@ -37,6 +37,28 @@ describe('FencedWriter', () => {
     expect(writer.state.version).toBe(2);
   });
 
+  it('names the changed timings only against a state it saved itself (a loaded one may keep them in its header)', async () => {
+    const { store, deps, state, lease } = await setup();
+    const options: (string[] | undefined)[] = [];
+    const save = store.save.bind(store);
+    store.save = (s, o) => {
+      options.push(o?.changedTimings && [...o.changedTimings]);
+      return save(s, o);
+    };
+    const started = {
+      startedAt: '2030-01-01T00:00:00.000Z',
+      endedAt: null,
+      attempts: 1,
+      durationMs: null,
+    };
+    const writer = new FencedWriter(deps, lease, state);
+    await writer.persist({ ...state, status: 'running', timings: { a: started } }, []);
+    await writer.persist({ ...writer.state, timings: { a: started, b: started } }, ['a']);
+    await writer.persist({ ...writer.state, status: 'completed' }, null);
+    expect(options).toEqual([undefined, ['b'], undefined]);
+    expect((await store.load('e1'))!.timings).toEqual({ a: started, b: started });
+  });
+
   it('a writer whose lease was taken over is refused, and the new owner’s state stands', async () => {
     const { store, deps, state, lease } = await setup();
     const stale = new FencedWriter(deps, lease, state);

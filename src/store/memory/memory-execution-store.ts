@@ -1,5 +1,5 @@
 import type { ExecutionState } from '../../state/execution-state.js';
-import { assembleState, type EncodedNode } from '../checkpoint-parts.js';
+import { assembleState, type EncodedEntry } from '../checkpoint-parts.js';
 import {
   DEFAULT_TENANT,
   type ExecutionStore,
@@ -28,7 +28,8 @@ import { compareCodePoints } from './compare-code-points.js';
 interface StoredExecution {
   row: ExecutionRow;
   /** Encoded node results; Map order is the order results were first recorded. */
-  nodes: Map<string, EncodedNode>;
+  /** By stored key: node results and timing entries. */
+  entries: Map<string, EncodedEntry>;
   stateBytes: number;
   lease: { owner: string; expiresAt: number } | null;
   /** Survives release, so the next acquisition still gets a larger generation. */
@@ -75,7 +76,7 @@ export class MemoryExecutionStore implements ExecutionStore {
       if (stored === undefined) return null;
       return assembleState(
         stored.row.header,
-        [...stored.nodes.values()].map((n) => [n.nodeId, n.text] as const),
+        [...stored.entries.values()].map((e) => [e.key, e.text] as const),
       );
     });
   }
@@ -227,7 +228,7 @@ export class MemoryExecutionStore implements ExecutionStore {
       this.tenants.set(plan.row.tenantId, (executions = new Map<string, StoredExecution>()));
     executions.set(plan.row.executionId, {
       row: plan.row,
-      nodes: new Map(plan.checkpoint.nodes.map((node) => [node.nodeId, node])),
+      entries: new Map(plan.checkpoint.entries.map((entry) => [entry.key, entry])),
       stateBytes: fullRewriteBytes(plan),
       // An expired execution that is saved again starts over, as in the SQL stores.
       lease: current?.lease ?? null,
@@ -236,25 +237,26 @@ export class MemoryExecutionStore implements ExecutionStore {
     });
   }
 
-  /** Incremental save: checks the running total first, then writes only the changed nodes. */
+  /** Incremental save: checks the running total first, then writes only the changed entries. */
   private update(plan: SavePlan, stored: StoredExecution): void {
+    const { entries, removedKeys } = plan.checkpoint;
     let replaced = 0;
-    for (const id of [...plan.removedNodeIds, ...plan.checkpoint.nodes.map((n) => n.nodeId)])
-      replaced += stored.nodes.get(id)?.bytes ?? 0;
+    for (const key of removedKeys) replaced += stored.entries.get(key)?.bytes ?? 0;
+    for (const entry of entries) replaced += stored.entries.get(entry.key)?.bytes ?? 0;
     const total =
       stored.stateBytes -
       stored.row.headerBytes +
       plan.row.headerBytes -
       replaced +
-      plan.writtenNodeBytes;
+      plan.writtenEntryBytes;
     if (total > this.options.maxStateBytes)
       rejectOversized(
         plan,
-        [...stored.nodes].map(([id, n]) => [id, n.bytes] as const),
+        [...stored.entries].map(([key, e]) => [key, e.bytes] as const),
         this.options.maxStateBytes,
       );
-    for (const id of plan.removedNodeIds) stored.nodes.delete(id);
-    for (const node of plan.checkpoint.nodes) stored.nodes.set(node.nodeId, node);
+    for (const key of removedKeys) stored.entries.delete(key);
+    for (const entry of entries) stored.entries.set(entry.key, entry);
     stored.row = plan.row;
     stored.stateBytes = total;
   }

@@ -16,7 +16,6 @@ import {
 import { decodeSummary } from '../shared/execution-row.js';
 import { planList, toPage } from '../shared/list-plan.js';
 import { listSql } from '../sql/list-sql.js';
-import { fromNodeKey } from '../shared/node-key.js';
 import { resolveStoreOptions, type ResolvedStoreOptions } from '../shared/store-options.js';
 import { executionKey } from '../shared/stored-key.js';
 import { assertStorableOwner, assertTtl } from '../shared/stored-text.js';
@@ -101,7 +100,7 @@ export class PostgresExecutionStore implements ExecutionStore {
     if (header === null) return null;
     return assembleState(
       header,
-      rows.slice(1).map((row) => [fromNodeKey(row.node_key!), row.text] as const),
+      rows.slice(1).map((row) => [row.node_key!, row.text] as const),
     );
   }
 
@@ -189,7 +188,7 @@ export class PostgresExecutionStore implements ExecutionStore {
       () =>
         assembleState(
           first.o_text!,
-          rows.slice(1).map((row) => [fromNodeKey(row.o_key!), row.o_text!] as const),
+          rows.slice(1).map((row) => [row.o_key!, row.o_text!] as const),
         ),
       () => this.releaseLease(executionId, { ...key, ...lease }),
     );

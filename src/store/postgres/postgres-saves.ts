@@ -3,7 +3,6 @@ import { errorCode } from '../../errors.js';
 import type { ExecutionState } from '../../state/execution-state.js';
 import type { SaveOptions } from '../execution-store.js';
 import { fenceRejected } from '../shared/fence.js';
-import { fromNodeKey, toNodeKey } from '../shared/node-key.js';
 import { asFullRewrite, rejectOversized, type SavePlan } from '../shared/save-plan.js';
 import type { ResolvedStoreOptions } from '../shared/store-options.js';
 import { MAX_INLINE_VALUES, type ExecutionSql } from './postgres-execution-sql.js';
@@ -134,9 +133,7 @@ export class PostgresSaves {
       case 'too_large':
         return rejectOversized(
           plan,
-          (reply.node_keys ?? []).map(
-            (key, i) => [fromNodeKey(key), reply.node_bytes![i]!] as const,
-          ),
+          (reply.node_keys ?? []).map((key, i) => [key, reply.node_bytes![i]!] as const),
           this.options.maxStateBytes,
         );
       default:
@@ -150,17 +147,17 @@ export class PostgresSaves {
     now: number,
     wait: boolean,
   ): Promise<SaveReply> {
-    const nodes = plan.checkpoint.nodes;
+    const { entries: nodes, removedKeys } = plan.checkpoint;
     const values = [
       ...rowValues(plan),
       plan.checkpoint.fullRewrite,
       plan.fence,
       now,
       this.options.maxStateBytes,
-      plan.removedNodeIds.map(toNodeKey),
-      nodes.map((n) => toNodeKey(n.nodeId)),
+      removedKeys,
+      nodes.map((n) => n.key),
       nodes.map((n) => n.bytes),
-      plan.writtenNodeBytes,
+      plan.writtenEntryBytes,
       wait,
       ...(nodes.length > MAX_INLINE_VALUES ? [nodes.map((n) => n.text)] : nodes.map((n) => n.text)),
     ];
@@ -193,17 +190,17 @@ function rowValues(plan: SavePlan): unknown[] {
 function batchValues(batch: readonly PlannedSave[], options: ResolvedStoreOptions): unknown[] {
   const columns: unknown[][] = Array.from({ length: 22 }, () => []);
   for (const { plan, now } of batch) {
-    const nodes = plan.checkpoint.nodes;
+    const { entries: nodes, removedKeys } = plan.checkpoint;
     const entry = [
       ...rowValues(plan),
       plan.checkpoint.fullRewrite,
       plan.fence,
       now,
-      JSON.stringify(plan.removedNodeIds.map(toNodeKey)),
-      JSON.stringify(nodes.map((n) => toNodeKey(n.nodeId))),
+      JSON.stringify(removedKeys),
+      JSON.stringify(nodes.map((n) => n.key)),
       `[${nodes.map((n) => n.text).join(',')}]`,
       JSON.stringify(nodes.map((n) => n.bytes)),
-      plan.writtenNodeBytes,
+      plan.writtenEntryBytes,
     ];
     for (let c = 0; c < entry.length; c++) columns[c]!.push(entry[c]);
   }

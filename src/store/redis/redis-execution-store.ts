@@ -18,7 +18,6 @@ import {
 } from '../execution-store.js';
 import { decodeSummary, type ExecutionRow } from '../shared/execution-row.js';
 import { fenceRejected } from '../shared/fence.js';
-import { fromNodeKey, toNodeKey } from '../shared/node-key.js';
 import { asFullRewrite, planSave, rejectOversized, type SavePlan } from '../shared/save-plan.js';
 import { resolveStoreOptions, type ResolvedStoreOptions } from '../shared/store-options.js';
 import { executionKey, type ExecutionKey } from '../shared/stored-key.js';
@@ -151,12 +150,12 @@ export class RedisExecutionStore implements ExecutionStore {
       row.status,
       this.#options.maxStateBytes,
       row.expiresAt ?? '',
-      plan.removedNodeIds.length,
+      checkpoint.removedKeys.length,
       index === null ? 0 : index.args.length,
       ...(index === null ? [] : index.args),
-      ...plan.removedNodeIds.map(toNodeKey),
+      ...checkpoint.removedKeys,
     ];
-    for (const node of checkpoint.nodes) args.push(toNodeKey(node.nodeId), node.text);
+    for (const entry of checkpoint.entries) args.push(entry.key, entry.text);
     const scriptKeys =
       index === null ? [keys.header, keys.nodes] : [keys.header, keys.nodes, ...index.keys];
     const raw = await this.#connection.call(`save of execution ${row.executionId}`, (client) =>
@@ -181,7 +180,7 @@ export class RedisExecutionStore implements ExecutionStore {
         return { kind: 'missing' };
       case 'TOO_LARGE': {
         const sizes = flatPairs(values.slice(1), 'save-state').map(
-          ([key, bytes]): [string, number] => [fromNodeKey(key), Number(bytes)],
+          ([key, bytes]): [string, number] => [key, Number(bytes)],
         );
         return { kind: 'too_large', sizes };
       }
@@ -385,9 +384,8 @@ function decodeRecord(
   script: string,
 ): ExecutionState {
   const { executionId, tenantId } = key;
-  const nodes = flatPairs(flatNodes, script);
-  for (const pair of nodes) pair[0] = fromNodeKey(pair[0]);
-  const state = decodeStored(executionId, () => assembleState(header, nodes));
+  const entries = flatPairs(flatNodes, script);
+  const state = decodeStored(executionId, () => assembleState(header, entries));
   if (state.executionId !== executionId || state.tenantId !== tenantId) {
     throw new StateCorruptError(
       `the record kept for execution ${executionId} of tenant ${tenantId} names ${state.executionId} of ${state.tenantId}`,

@@ -23,3 +23,32 @@ export function fromNodeKey(key: string): string {
     throw new StateCorruptError(`stored node id ${JSON.stringify(key)} is not a valid escape`);
   return nodeId;
 }
+
+/**
+ * A node's timing entry (its `timings` and `attempts` values) is stored beside its result,
+ * under `\t` + the node key. No node key starts that way (a node key's `\` is always followed
+ * by `\` or `u`), so the two kinds never collide, whatever the node ids.
+ */
+const TIMING_PREFIX = '\\t';
+
+export function timingKey(nodeId: string): string {
+  return TIMING_PREFIX + toNodeKey(nodeId);
+}
+
+/** What a stored entry key names: a node's result or its timing entry. */
+export interface EntryRef {
+  kind: 'result' | 'timing';
+  nodeId: string;
+}
+
+export function parseEntryKey(key: string): EntryRef {
+  return key.startsWith(TIMING_PREFIX)
+    ? { kind: 'timing', nodeId: fromNodeKey(key.slice(TIMING_PREFIX.length)) }
+    : { kind: 'result', nodeId: fromNodeKey(key) };
+}
+
+/** Where an entry lives in the state, for errors: `$NODE.<id>` or `state.timings.<id>`. */
+export function entryPath(key: string): string {
+  const { kind, nodeId } = parseEntryKey(key);
+  return kind === 'result' ? `$NODE.${nodeId}` : `state.timings.${nodeId}`;
+}

@@ -1,6 +1,7 @@
 import type { LargestEntry } from '../../errors.js';
 import type { ExecutionState } from '../../state/execution-state.js';
 import { checkTotalSize, encodeCheckpoint, type EncodedCheckpoint } from '../checkpoint-parts.js';
+import { entryPath } from './node-key.js';
 import type { SaveOptions } from '../execution-store.js';
 import { executionRow, type ExecutionRow } from './execution-row.js';
 import type { ResolvedStoreOptions } from './store-options.js';
@@ -10,10 +11,8 @@ import { assertStorableKeys } from './stored-text.js';
 export interface SavePlan {
   row: ExecutionRow;
   checkpoint: EncodedCheckpoint;
-  /** Ids named in `changedNodes` that are no longer in `$NODE`: their stored results go. */
-  removedNodeIds: string[];
-  /** Bytes of the node results in `checkpoint.nodes`. */
-  writtenNodeBytes: number;
+  /** Bytes of the entries in `checkpoint.entries`. */
+  writtenEntryBytes: number;
   /** The required lease generation, or null for an unfenced save. */
   fence: number | null;
 }
@@ -27,16 +26,21 @@ export function planSave(
   const fence = options.fence?.generation ?? null;
   if (fence !== null && (!Number.isSafeInteger(fence) || fence < 0))
     throw new RangeError(`fence generation must be a non-negative integer, got ${String(fence)}`);
-  const changed = options.changedNodes === undefined ? undefined : unique(options.changedNodes);
+  const changed =
+    options.changedNodes === undefined
+      ? undefined
+      : {
+          nodes: unique(options.changedNodes),
+          timings: options.changedTimings && unique(options.changedTimings),
+        };
   const checkpoint = encodeCheckpoint(state, changed, store.maxStateBytes);
   assertStorableKeys(state);
-  const writtenNodeBytes = nodeBytes(checkpoint);
-  options.onEncoded?.(checkpoint.headerBytes + writtenNodeBytes);
+  const writtenEntryBytes = entryBytes(checkpoint);
+  options.onEncoded?.(checkpoint.headerBytes + writtenEntryBytes);
   return {
     row: executionRow(state, checkpoint.header, checkpoint.headerBytes, nowMs, store.terminalTtlMs),
     checkpoint,
-    removedNodeIds: removedIds(changed, checkpoint),
-    writtenNodeBytes,
+    writtenEntryBytes,
     fence,
   };
 }
@@ -47,19 +51,9 @@ function unique(ids: readonly string[]): string[] {
   return [...new Set(ids)];
 }
 
-/** Changed ids with no result to write: `nodes` holds the others, in the same order. */
-function removedIds(
-  changed: readonly string[] | undefined,
-  checkpoint: EncodedCheckpoint,
-): string[] {
-  if (changed === undefined || changed.length === checkpoint.nodes.length) return [];
-  const written = new Set(checkpoint.nodes.map((n) => n.nodeId));
-  return changed.filter((id) => !written.has(id));
-}
-
-function nodeBytes(checkpoint: EncodedCheckpoint): number {
+function entryBytes(checkpoint: EncodedCheckpoint): number {
   let sum = 0;
-  for (const node of checkpoint.nodes) sum += node.bytes;
+  for (const entry of checkpoint.entries) sum += entry.bytes;
   return sum;
 }
 
@@ -74,18 +68,13 @@ export function asFullRewrite(
 ): SavePlan {
   if (plan.checkpoint.fullRewrite) return plan;
   const checkpoint = encodeCheckpoint(state, undefined, store.maxStateBytes);
-  return {
-    ...plan,
-    checkpoint,
-    removedNodeIds: [],
-    writtenNodeBytes: nodeBytes(checkpoint),
-  };
+  return { ...plan, checkpoint, writtenEntryBytes: entryBytes(checkpoint) };
 }
 
 /**
- * Incremental saves: the stored total is rebuilt from the node sizes already kept. Called only
- * once the running total is over the limit, to name the three largest entries; always throws
- * StateTooLargeError (via checkTotalSize).
+ * Incremental saves: the stored total is rebuilt from the entry sizes already kept (by stored
+ * key). Called only once the running total is over the limit, to name the three largest
+ * entries; always throws StateTooLargeError (via checkTotalSize).
  */
 export function rejectOversized(
   plan: SavePlan,
@@ -93,16 +82,19 @@ export function rejectOversized(
   maxStateBytes: number,
 ): never {
   const sizes = new Map<string, number>();
-  for (const [nodeId, bytes] of stored) sizes.set(nodeId, bytes);
-  for (const id of plan.removedNodeIds) sizes.delete(id);
-  for (const node of plan.checkpoint.nodes) sizes.set(node.nodeId, node.bytes);
-  const entries: LargestEntry[] = [...sizes].map(([id, bytes]) => ({ path: `$NODE.${id}`, bytes }));
+  for (const [key, bytes] of stored) sizes.set(key, bytes);
+  for (const key of plan.checkpoint.removedKeys) sizes.delete(key);
+  for (const entry of plan.checkpoint.entries) sizes.set(entry.key, entry.bytes);
+  const entries: LargestEntry[] = [...sizes].map(([key, bytes]) => ({
+    path: entryPath(key),
+    bytes,
+  }));
   checkTotalSize(plan.row.headerBytes, entries, maxStateBytes);
   // Only reachable if the stored sizes changed under us; the caller's total said otherwise.
   throw new Error('rejectOversized called for a state within the limit');
 }
 
-/** The stored total of a full rewrite: header plus every node result. */
+/** The stored total of a full rewrite: header plus every entry. */
 export function fullRewriteBytes(plan: SavePlan): number {
-  return plan.row.headerBytes + plan.writtenNodeBytes;
+  return plan.row.headerBytes + plan.writtenEntryBytes;
 }

@@ -15,7 +15,6 @@ import {
 import { decodeSummary } from '../shared/execution-row.js';
 import { planList, toPage } from '../shared/list-plan.js';
 import { listSql } from '../sql/list-sql.js';
-import { fromNodeKey } from '../shared/node-key.js';
 import { resolveStoreOptions, type ResolvedStoreOptions } from '../shared/store-options.js';
 import { executionKey, type ExecutionKey } from '../shared/stored-key.js';
 import { assertStorableOwner, assertTtl } from '../shared/stored-text.js';
@@ -77,7 +76,7 @@ export class SqliteExecutionStore implements ExecutionStore {
     return stored
       ? assembleState(
           stored.header,
-          stored.nodes.map((n) => [fromNodeKey(n.nodeKey), n.value] as const),
+          stored.nodes.map((n) => [n.nodeKey, n.value] as const),
         )
       : null;
   }
@@ -172,7 +171,7 @@ export class SqliteExecutionStore implements ExecutionStore {
       () =>
         assembleState(
           read.header,
-          read.nodes.map((n) => [fromNodeKey(n.nodeKey), n.value] as const),
+          read.nodes.map((n) => [n.nodeKey, n.value] as const),
         ),
       () => this.releaseLease(executionId, { ...key, ...lease }),
     );

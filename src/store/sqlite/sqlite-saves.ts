@@ -1,7 +1,6 @@
 import type { ExecutionState } from '../../state/execution-state.js';
 import type { SaveOptions } from '../execution-store.js';
 import { fenceRejected } from '../shared/fence.js';
-import { fromNodeKey, toNodeKey } from '../shared/node-key.js';
 import { asFullRewrite, rejectOversized, type SavePlan } from '../shared/save-plan.js';
 import type { ResolvedStoreOptions } from '../shared/store-options.js';
 import * as sql from './sqlite-execution-sql.js';
@@ -85,7 +84,7 @@ export class SqliteSaves {
     try {
       rejectOversized(
         plan,
-        sizes.map((s) => [fromNodeKey(s.nodeKey), s.bytes] as const),
+        sizes.map((s) => [s.nodeKey, s.bytes] as const),
         this.options.maxStateBytes,
       );
     } catch (refusal) {
@@ -102,15 +101,15 @@ export class SqliteSaves {
   private writeNodes(plan: SavePlan): void {
     const { tenantId, executionId } = plan.row;
     if (plan.checkpoint.fullRewrite) this.database.run(sql.DELETE_NODES, { tenantId, executionId });
-    for (const id of plan.removedNodeIds)
-      this.database.run(sql.DELETE_NODE, { tenantId, executionId, nodeKey: toNodeKey(id) });
-    const nodes = plan.checkpoint.nodes;
+    for (const nodeKey of plan.checkpoint.removedKeys)
+      this.database.run(sql.DELETE_NODE, { tenantId, executionId, nodeKey });
+    const nodes = plan.checkpoint.entries;
     for (let index = 0; index < nodes.length; index++) {
       const node = nodes[index]!;
       this.database.run(sql.UPSERT_NODE, {
         tenantId,
         executionId,
-        nodeKey: toNodeKey(node.nodeId),
+        nodeKey: node.key,
         nodeCount: nodes.length,
         index,
         value: node.text,
@@ -139,8 +138,8 @@ function saveParams(plan: SavePlan, now: number, maxStateBytes: number): Record<
     header: row.header,
     headerBytes: row.headerBytes,
     summary: row.summary,
-    writtenBytes: plan.writtenNodeBytes,
-    nodeCount: checkpoint.nodes.length,
+    writtenBytes: plan.writtenEntryBytes,
+    nodeCount: checkpoint.entries.length,
     changedKey: keys.length === 1 ? keys[0] : null,
     changedKeys: keys.length > 1 ? JSON.stringify(keys) : null,
     fence: plan.fence,
@@ -152,14 +151,13 @@ function saveParams(plan: SavePlan, now: number, maxStateBytes: number): Record<
 /** Which UPDATE fits the save (see SaveShape). */
 function saveShape(plan: SavePlan): sql.SaveShape {
   if (plan.checkpoint.fullRewrite) return 'full';
-  const changed = plan.removedNodeIds.length + plan.checkpoint.nodes.length;
+  const changed = plan.checkpoint.removedKeys.length + plan.checkpoint.entries.length;
   return changed === 0 ? 'none' : changed === 1 ? 'one' : 'many';
 }
 
-/** The stored keys of the nodes an incremental save replaces or removes. */
+/** The stored keys of the entries an incremental save replaces or removes. */
 function changedKeys(plan: SavePlan): string[] {
-  const keys: string[] = [];
-  for (const id of plan.removedNodeIds) keys.push(toNodeKey(id));
-  for (const node of plan.checkpoint.nodes) keys.push(toNodeKey(node.nodeId));
+  const keys = [...plan.checkpoint.removedKeys];
+  for (const entry of plan.checkpoint.entries) keys.push(entry.key);
   return keys;
 }
