@@ -123,9 +123,10 @@ export function describeControlStore(
 
     it('an expired record is absent for every operation, before any sweep', async () => {
       const store = await open();
-      expect(await store.create(key('e'), 1, { ttlMs: 50 })).toBe(true);
+      // Long enough that a loaded CI machine still reads the record before it expires.
+      expect(await store.create(key('e'), 1, { ttlMs: 1000 })).toBe(true);
       expect((await store.get(key('e')))!.expiresAt).toBeGreaterThan(Date.now());
-      await new Promise((resolve) => setTimeout(resolve, 120));
+      await new Promise((resolve) => setTimeout(resolve, 1100));
       expect(await store.get(key('e'))).toBeNull();
       expect(await store.take(key('e'))).toBeNull();
       expect(await store.replace(key('e'), 2, 1)).toBe(false);
