@@ -21,6 +21,11 @@ export interface OpenSqliteOptions {
  *   crashes (a power loss may drop the last commits, WAL's documented trade-off);
  * - `busy_timeout = busyTimeoutMs`: a locked file waits that long, then SQLITE_BUSY →
  *   StoreUnavailableError;
+ * - `wal_autocheckpoint = 4000` pages (16 MB of WAL, SQLite's default is 1000): a busy file
+ *   rewrites the same hot pages (the executions row, its indexes, the queue) all the time, and a
+ *   checkpoint copies each once however often it changed, so checkpointing a quarter as often
+ *   copies far less; at 1000 the checkpoints took about a quarter of the embedded tier's time.
+ *   The WAL stays bounded; the power-loss window of NORMAL is still the OS's writeback delay;
  * - `temp_store = MEMORY`: scratch b-trees in memory, not temp files — the store's save
  *   (`IN (SELECT … json_each)`) and the queue's claim (`UPDATE … RETURNING`) build one per call,
  *   and on disk that costs more than the rest of the statement.
@@ -35,6 +40,7 @@ export function openSqliteFile(path: string, options: OpenSqliteOptions): Sqlite
     try {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
+      db.pragma('wal_autocheckpoint = 4000');
       db.pragma('temp_store = MEMORY');
       options.migrate?.(db);
     } catch (error) {
