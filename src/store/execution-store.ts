@@ -24,8 +24,9 @@ export interface SaveOptions {
    */
   changedNodes?: readonly string[];
   /**
-   * With `changedNodes`: the `timings` ids added, changed or removed since the last save. When
-   * absent, every timing entry is written again (a removed one stays stored: list it here).
+   * With `changedNodes`: the `timings` ids added, changed, removed, or moved to another place
+   * in the map since the last save. When absent, every timing entry is written again (a removed
+   * one stays stored: list it here).
    */
   changedTimings?: readonly string[];
   /** Called with the bytes this save encodes (header and written node results), before any I/O. */

@@ -94,6 +94,14 @@ export function timingEntryCases(factory: ExecutionStoreFactory, legacy?: Legacy
       const loaded = await load(v1.executionId);
       expectSameState(loaded, v3);
       expect(Object.keys(loaded!.timings)).toEqual(['a', 'b', 'd', 'c']);
+      // Dropped and started again in one save: it and every id after it have a new place.
+      const v5 = {
+        ...v3,
+        version: 5,
+        timings: { a: a, d: d, c: v3.timings.c, b: timing(50, false) },
+      };
+      await h.store.save(v5, { changedNodes: [], changedTimings: ['d', 'c', 'b'] });
+      expect(Object.keys((await load(v1.executionId))!.timings)).toEqual(['a', 'd', 'c', 'b']);
     });
 
     it('without changedTimings an incremental save writes every timing', async () => {

@@ -22,7 +22,13 @@ describe('changedTimings', () => {
       ['b', 'c'],
     ],
     ['a restart counted', { ...saved, b: { ...open(T0), attempts: 2 } }, ['b']],
-    ['a timing removed (operator retry)', { a: closed(T0) }, ['b']],
+    ['a timing removed', { a: closed(T0) }, ['b']],
+    [
+      'a timing removed and started again (operator retry): it and those after it move',
+      { b: open('2030-01-01T00:00:01.000Z'), a: closed(T0) },
+      ['b', 'a'],
+    ],
+    ['the first of two removed: the other moves', { b: open(T0) }, ['b', 'a']],
     [
       '`__proto__` as a node id',
       JSON.parse(
