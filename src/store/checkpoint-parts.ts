@@ -10,17 +10,19 @@ import {
   type NodeTiming,
   parseExecutionState,
 } from '../state/execution-state.js';
-import { parseEntryKey, timingKey, toNodeKey } from './shared/node-key.js';
+import { INPUT_KEY, parseEntryKey, timingKey, toNodeKey } from './shared/node-key.js';
 
 /**
  * How every store lays a state out: a small *header* rewritten on each save (every field but
- * `timings`, and the context without `$NODE`), plus per node a result entry (its `$NODE`
- * value) and a timing entry (its `timings` value), each written only when it changed. So a
- * checkpoint's cost does not grow with the nodes already run. All go through the one codec,
- * so every backend stores the same text.
+ * `timings`, and the context without `$NODE` and with `$INPUT` as a null placeholder that keeps
+ * its place), plus per node a result entry (its `$NODE` value) and a timing entry (its `timings`
+ * value), and one input entry (`$INPUT`), each written only when it changed. So a checkpoint's
+ * cost grows neither with the nodes already run nor with the size of the input. All go through
+ * the one codec, so every backend stores the same text.
  *
- * Checkpoints written before timing entries existed kept `timings` in the header; they load
- * unchanged (the header's `timings` is used when it has one).
+ * Checkpoints written before these entries existed kept `timings` and `$INPUT` in the header;
+ * they load unchanged. A header without `timings` is of this layout: its `$INPUT` placeholder
+ * must have an input entry, or the record is corrupt (never a silent null input).
  */
 
 /** One stored entry: its key (stored as is), where it is in the state, and its text. */
@@ -48,6 +50,8 @@ export interface ChangedEntries {
   nodes: readonly string[];
   /** Absent: every timing entry is written (correct, just more bytes). */
   timings?: readonly string[] | undefined;
+  /** True when `$INPUT` is the value last saved: its entry is not written again. */
+  inputUnchanged?: boolean | undefined;
 }
 
 const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
@@ -64,14 +68,18 @@ export function encodeCheckpoint(
   maxStateBytes: number,
 ): EncodedCheckpoint {
   const nodeMap = nodesOf(state);
-  // The header keeps an empty `$NODE` as a marker that the context had one; results go apart.
-  const context = Object.hasOwn(state.context, '$NODE')
-    ? { ...state.context, $NODE: {} }
-    : state.context;
+  const hasInput = Object.hasOwn(state.context, '$INPUT');
   // encodeState validates every field and tags the header with `state.` paths.
-  const header = encodeState({ ...state, context }, { maxStateBytes, omitTimings: true });
+  const header = encodeState(
+    { ...state, context: headerContext(state.context, hasInput) },
+    { maxStateBytes, omitTimings: true },
+  );
   const entries: EncodedEntry[] = [];
   const removedKeys: string[] = [];
+  if (changed?.inputUnchanged !== true) {
+    if (hasInput) entries.push(encodeInput(state.context.$INPUT));
+    else if (changed !== undefined) removedKeys.push(INPUT_KEY);
+  }
   for (const id of changed?.nodes ?? Object.keys(nodeMap)) {
     if (Object.hasOwn(nodeMap, id)) entries.push(encodeNode(id, nodeMap[id]));
     else removedKeys.push(toNodeKey(id));
@@ -96,6 +104,27 @@ export function encodeCheckpoint(
         { path: entry.path, bytes: entry.bytes },
       ]);
   return encoded;
+}
+
+/**
+ * The context as the header keeps it: an empty `$NODE` marks that the context had one (results
+ * go apart), a null `$INPUT` keeps the input's place among the keys (the input goes apart).
+ */
+function headerContext(
+  context: Record<string, unknown>,
+  hasInput: boolean,
+): Record<string, unknown> {
+  const hasNodes = Object.hasOwn(context, '$NODE');
+  if (!hasNodes && !hasInput) return context;
+  const copy = { ...context };
+  if (hasNodes) copy.$NODE = {};
+  if (hasInput) copy.$INPUT = null;
+  return copy;
+}
+
+function encodeInput(input: unknown): EncodedEntry {
+  const text = encodeValue(input, '$INPUT');
+  return { key: INPUT_KEY, path: '$INPUT', text, bytes: utf8Bytes(text) };
 }
 
 export function encodeNode(nodeId: string, value: unknown): EncodedEntry {
@@ -167,10 +196,12 @@ export function assembleState(
   };
   const decoded = new Map<string, unknown>();
   const timed: { id: string; at: number; timing: unknown }[] = [];
+  let input: { value: unknown } | undefined;
   for (const [key, text] of storedEntries) {
-    const { kind, nodeId } = parseEntryKey(key);
-    if (kind === 'result') decoded.set(nodeId, decodeValue(text));
-    else timed.push({ id: nodeId, ...timingEntry(nodeId, decodeValue(text)) });
+    const entry = parseEntryKey(key);
+    if (entry.kind === 'input') input = { value: decodeValue(text) };
+    else if (entry.kind === 'result') decoded.set(entry.nodeId, decodeValue(text));
+    else timed.push({ id: entry.nodeId, ...timingEntry(entry.nodeId, decodeValue(text)) });
   }
   const $NODE: Record<string, unknown> = {};
   const visits = header.context?.$VISITS;
@@ -179,8 +210,11 @@ export function assembleState(
   }
   for (const [id, value] of decoded) if (!Object.hasOwn($NODE, id)) putOwn($NODE, id, value);
   const hadNodes = header.context !== undefined && Object.hasOwn(header.context, '$NODE');
-  const context =
-    hadNodes || decoded.size > 0 ? { ...(header.context ?? {}), $NODE } : (header.context ?? {});
+  const context: Record<string, unknown> =
+    hadNodes || decoded.size > 0 ? { ...(header.context ?? {}), $NODE } : { ...header.context };
+  if (input !== undefined) putOwn(context, '$INPUT', input.value);
+  else if (!Object.hasOwn(header, 'timings') && Object.hasOwn(context, '$INPUT'))
+    throw new StateCorruptError('the stored input ($INPUT) is missing');
   return parseExecutionState({ ...header, context, timings: timingsOf(header.timings, timed) });
 }
 

@@ -29,6 +29,12 @@ export interface SaveOptions {
    * one stays stored: list it here).
    */
   changedTimings?: readonly string[];
+  /**
+   * With `changedNodes`: true when `context.$INPUT` is the value of the last save (the input
+   * is stored apart and written only when it changed). Like stored `$NODE` results, an input
+   * must not be changed in place.
+   */
+  unchangedInput?: boolean;
   /** Called with the bytes this save encodes (header and written node results), before any I/O. */
   onEncoded?: (bytes: number) => void;
 }

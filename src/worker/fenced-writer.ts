@@ -42,7 +42,10 @@ export class FencedWriter {
       // Only against a state this writer saved: the loaded one may be stored in the layout
       // before timing entries (timings in the header), which the first save rewrites whole.
       ...(changedNodes && this.#savedOnce
-        ? { changedTimings: changedTimings(this.state.timings, state.timings) }
+        ? {
+            changedTimings: changedTimings(this.state.timings, state.timings),
+            unchangedInput: sameInput(this.state, state),
+          }
         : {}),
       ...(this.deps.metrics ? { onEncoded: this.#observeBytes } : {}),
     });
@@ -97,4 +100,13 @@ export class FencedWriter {
         .catch(() => false);
     }
   }
+}
+
+/** The engine never changes a context value in place (a mutating `$F` call detaches it first). */
+function sameInput(saved: ExecutionState, next: ExecutionState): boolean {
+  return (
+    Object.hasOwn(saved.context, '$INPUT') &&
+    Object.hasOwn(next.context, '$INPUT') &&
+    saved.context.$INPUT === next.context.$INPUT
+  );
 }

@@ -21,7 +21,7 @@ import { listCases } from './list.cases.js';
 import { outageCases } from './outage.cases.js';
 import { roundTripCases } from './round-trip.cases.js';
 import { serializationCases } from './serialization.cases.js';
-import { timingEntryCases } from './timing-entries.cases.js';
+import { layoutEntryCases } from './layout-entries.cases.js';
 import type { ExecutionStoreFactory, ExecutionStoreSuiteOptions } from './store-harness.js';
 
 export type {
@@ -41,7 +41,7 @@ export function describeExecutionStore(
     corpusCases(factory);
     hostileIdCases(factory);
     checkpointCases(factory);
-    timingEntryCases(factory, options.legacyLayout);
+    layoutEntryCases(factory, options.legacyLayout);
     leaseCases(factory);
     claimCases(factory);
     groupCommitCases(factory);

@@ -8,7 +8,7 @@ import type { PlaitaError } from '../../src/errors.js';
 import type { ExecutionStore, ExecutionStoreOptions } from '../../src/store/execution-store.js';
 import { newExecutionState, type ExecutionState } from '../../src/state/execution-state.js';
 import { findDifference } from '../state/strict-difference.js';
-import type { LegacyLayoutHook } from './timing-entries.cases.js';
+import type { LegacyLayoutHook } from './layout-entries.cases.js';
 
 /**
  * Opens a store with these options (terminalTtlMs, maxStateBytes, connectTimeoutMs; absent

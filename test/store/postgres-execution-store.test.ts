@@ -2,7 +2,7 @@ import { afterAll } from 'vitest';
 import { PostgresExecutionStore } from '../../src/store/postgres/postgres-execution-store.js';
 import { describeExecutionStore } from '../contracts/execution-store.contract.js';
 import { POSTGRES_URL, postgresGate } from '../support/services.js';
-import { legacyHeader, TIMING_KEY_PREFIX } from '../contracts/timing-entries.cases.js';
+import { legacyHeader, LAYOUT_KEY_PREFIXES } from '../contracts/layout-entries.cases.js';
 import {
   dropSchema,
   terminateWhileLocked,
@@ -33,8 +33,8 @@ gate.describe('PostgreSQL', () => {
           const header = legacyHeader(state);
           const key = [state.tenantId, state.executionId];
           await client.query(
-            `DELETE FROM "${schema}".node_results WHERE tenant_id = $1 AND execution_id = $2 AND left(node_id, 2) = $3`,
-            [...key, TIMING_KEY_PREFIX],
+            `DELETE FROM "${schema}".node_results WHERE tenant_id = $1 AND execution_id = $2 AND left(node_id, 2) = ANY($3)`,
+            [...key, LAYOUT_KEY_PREFIXES],
           );
           await client.query(
             `UPDATE "${schema}".executions SET header = $3, header_bytes = $4::integer,

@@ -4,7 +4,7 @@ import { RedisExecutionStore } from '../../src/store/redis/redis-execution-store
 import { RedisKeys } from '../../src/store/redis/redis-keys.js';
 import type { ExecutionStore } from '../../src/store/execution-store.js';
 import type { ExecutionState } from '../../src/state/execution-state.js';
-import { legacyHeader, TIMING_KEY_PREFIX } from '../contracts/timing-entries.cases.js';
+import { legacyHeader, LAYOUT_KEY_PREFIXES } from '../contracts/layout-entries.cases.js';
 import { describeExecutionStore } from '../contracts/execution-store.contract.js';
 import { outageCases } from '../contracts/outage.cases.js';
 import { startRedisServer, type PrivateRedisServer } from '../support/redis-server.js';
@@ -30,7 +30,7 @@ async function writeLegacyLayout(_store: ExecutionStore, state: ExecutionState):
     let nodeBytes = 0;
     for (const field of fields) {
       const bytes = await admin.hstrlen(keys.nodes, field);
-      if (field.startsWith(TIMING_KEY_PREFIX)) await admin.hdel(keys.nodes, field);
+      if (LAYOUT_KEY_PREFIXES.some((p) => field.startsWith(p))) await admin.hdel(keys.nodes, field);
       else nodeBytes += bytes;
     }
     await admin.hset(keys.header, {

@@ -102,9 +102,10 @@ gate.describe('RedisExecutionStore storage layout', () => {
     async () => {
       const first = withNodes('inc', { a: big('a'), b: big('b', 500), c: 3 });
       await store.save(first);
-      expect(lastSaveWrote()).toEqual(['a', 'b', 'c']);
+      // `\i`: the input, stored beside the results (checkpoint-parts.ts).
+      expect(lastSaveWrote()).toEqual(['\\i', 'a', 'b', 'c']);
       const before = await storedNodes('inc');
-      expect(before.fields).toEqual(['a', 'b', 'c']);
+      expect(before.fields).toEqual(['\\i', 'a', 'b', 'c']);
       expect(before.kept).toBe(before.total);
 
       // The caller vouches that only `d` changed: `a` (changed here behind the store's back) is
@@ -114,24 +115,24 @@ gate.describe('RedisExecutionStore storage layout', () => {
         { a: 'CHANGED', b: big('b', 500), c: 3, d: { new: true } },
         { version: 1 },
       );
-      await store.save(second, { changedNodes: ['d'] });
+      await store.save(second, { changedNodes: ['d'], unchangedInput: true });
       expect(lastSaveWrote()).toEqual(['d']);
       const after = await storedNodes('inc');
-      expect(after.fields).toEqual(['a', 'b', 'c', 'd']);
+      expect(after.fields).toEqual(['\\i', 'a', 'b', 'c', 'd']);
       expect(after.sizes.a).toBe(before.sizes.a);
       expect(after.kept).toBe(after.total);
 
       // A listed node that is gone from $NODE is deleted; the running total follows.
       const third = withNodes('inc', { a: big('a'), c: 3, d: { new: true } }, { version: 2 });
-      await store.save(third, { changedNodes: ['b'] });
+      await store.save(third, { changedNodes: ['b'], unchangedInput: true });
       expect(lastSaveWrote()).toEqual([]);
       const removed = await storedNodes('inc');
-      expect(removed.fields).toEqual(['a', 'c', 'd']);
+      expect(removed.fields).toEqual(['\\i', 'a', 'c', 'd']);
       expect(removed.kept).toBe(removed.total);
 
       // A full rewrite removes every field not in the context.
       await store.save(withNodes('inc', { c: 4 }, { version: 3 }));
-      expect((await storedNodes('inc')).fields).toEqual(['c']);
+      expect((await storedNodes('inc')).fields).toEqual(['\\i', 'c']);
       expect((await store.load('inc'))?.context.$NODE).toEqual({ c: 4 });
     },
   );

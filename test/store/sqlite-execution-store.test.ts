@@ -7,7 +7,7 @@ import { SqliteExecutionStore } from '../../src/store/sqlite/sqlite-execution-st
 import { describeExecutionStore } from '../contracts/execution-store.contract.js';
 import type { ExecutionStore } from '../../src/store/execution-store.js';
 import type { ExecutionState } from '../../src/state/execution-state.js';
-import { legacyHeader, TIMING_KEY_PREFIX } from '../contracts/timing-entries.cases.js';
+import { legacyHeader, LAYOUT_KEY_PREFIXES } from '../contracts/layout-entries.cases.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'plaita-sqlite-contract-'));
 const path = join(dir, 'plaita.db');
@@ -32,8 +32,8 @@ function writeLegacyLayout(_store: ExecutionStore, state: ExecutionState): Promi
     const key = { tenantId: state.tenantId, executionId: state.executionId };
     const header = legacyHeader(state);
     db.prepare(
-      'DELETE FROM node_results WHERE tenant_id = @tenantId AND execution_id = @executionId AND substr(node_id, 1, 2) = @prefix',
-    ).run({ ...key, prefix: TIMING_KEY_PREFIX });
+      'DELETE FROM node_results WHERE tenant_id = @tenantId AND execution_id = @executionId AND substr(node_id, 1, 2) IN (@timing, @input)',
+    ).run({ ...key, timing: LAYOUT_KEY_PREFIXES[0], input: LAYOUT_KEY_PREFIXES[1] });
     db.prepare(
       `UPDATE executions SET header = @header, header_bytes = @headerBytes,
          state_bytes = @headerBytes + (SELECT coalesce(sum(bytes), 0) FROM node_results

@@ -37,12 +37,12 @@ describe('FencedWriter', () => {
     expect(writer.state.version).toBe(2);
   });
 
-  it('names the changed timings only against a state it saved itself (a loaded one may keep them in its header)', async () => {
+  it('names the changed timings and an unchanged input only against a state it saved itself (a loaded one may keep them in its header)', async () => {
     const { store, deps, state, lease } = await setup();
-    const options: (string[] | undefined)[] = [];
+    const options: [string[] | undefined, boolean | undefined][] = [];
     const save = store.save.bind(store);
     store.save = (s, o) => {
-      options.push(o?.changedTimings && [...o.changedTimings]);
+      options.push([o?.changedTimings && [...o.changedTimings], o?.unchangedInput]);
       return save(s, o);
     };
     const started = {
@@ -55,7 +55,13 @@ describe('FencedWriter', () => {
     await writer.persist({ ...state, status: 'running', timings: { a: started } }, []);
     await writer.persist({ ...writer.state, timings: { a: started, b: started } }, ['a']);
     await writer.persist({ ...writer.state, status: 'completed' }, null);
-    expect(options).toEqual([undefined, ['b'], undefined]);
+    await writer.persist({ ...writer.state, context: { $INPUT: { edited: true } } }, []);
+    expect(options).toEqual([
+      [undefined, undefined],
+      [['b'], true],
+      [undefined, undefined],
+      [[], false],
+    ]);
     expect((await store.load('e1'))!.timings).toEqual({ a: started, b: started });
   });
 

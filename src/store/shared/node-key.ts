@@ -25,30 +25,31 @@ export function fromNodeKey(key: string): string {
 }
 
 /**
- * A node's timing entry (its `timings` and `attempts` values) is stored beside its result,
- * under `\t` + the node key. No node key starts that way (a node key's `\` is always followed
- * by `\` or `u`), so the two kinds never collide, whatever the node ids.
+ * Beside the node results are stored a node's timing entry, under `\t` + the node key, and the
+ * execution's input, under `\i`. No node key starts that way (a node key's `\` is always
+ * followed by `\` or `u`), so the kinds never collide, whatever the node ids.
  */
 const TIMING_PREFIX = '\\t';
+export const INPUT_KEY = '\\i';
 
 export function timingKey(nodeId: string): string {
   return TIMING_PREFIX + toNodeKey(nodeId);
 }
 
-/** What a stored entry key names: a node's result or its timing entry. */
-export interface EntryRef {
-  kind: 'result' | 'timing';
-  nodeId: string;
-}
+/** What a stored entry key names: a node's result, a node's timing, or the input. */
+export type EntryRef =
+  { kind: 'result' | 'timing'; nodeId: string } | { kind: 'input'; nodeId: null };
 
 export function parseEntryKey(key: string): EntryRef {
+  if (key === INPUT_KEY) return { kind: 'input', nodeId: null };
   return key.startsWith(TIMING_PREFIX)
     ? { kind: 'timing', nodeId: fromNodeKey(key.slice(TIMING_PREFIX.length)) }
     : { kind: 'result', nodeId: fromNodeKey(key) };
 }
 
-/** Where an entry lives in the state, for errors: `$NODE.<id>` or `state.timings.<id>`. */
+/** Where an entry lives in the state, for errors: `$NODE.<id>`, `state.timings.<id>`, `$INPUT`. */
 export function entryPath(key: string): string {
-  const { kind, nodeId } = parseEntryKey(key);
-  return kind === 'result' ? `$NODE.${nodeId}` : `state.timings.${nodeId}`;
+  const entry = parseEntryKey(key);
+  if (entry.kind === 'input') return '$INPUT';
+  return entry.kind === 'result' ? `$NODE.${entry.nodeId}` : `state.timings.${entry.nodeId}`;
 }

@@ -32,6 +32,7 @@ export function planSave(
       : {
           nodes: unique(options.changedNodes),
           timings: options.changedTimings && unique(options.changedTimings),
+          inputUnchanged: options.unchangedInput,
         };
   const checkpoint = encodeCheckpoint(state, changed, store.maxStateBytes);
   assertStorableKeys(state);

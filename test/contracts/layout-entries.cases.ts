@@ -11,8 +11,8 @@ import {
 
 /**
  * Rewrites what `store` holds for `state` (already saved) in the layout written before timing
- * entries existed: `timings` in the header, no timing entries. What an execution in flight
- * across the upgrade is stored as.
+ * and input entries existed: `timings` and `$INPUT` in the header, no such entries. What an
+ * execution in flight across the upgrade is stored as.
  */
 export type LegacyLayoutHook = (store: ExecutionStore, state: ExecutionState) => Promise<void>;
 
@@ -38,8 +38,8 @@ function ranNodes(base: ExecutionState, count: number): ExecutionState {
   return { ...withNodes(base, results), timings, attempts, version: base.version + 1 };
 }
 
-export function timingEntryCases(factory: ExecutionStoreFactory, legacy?: LegacyLayoutHook): void {
-  describe('timing entries', () => {
+export function layoutEntryCases(factory: ExecutionStoreFactory, legacy?: LegacyLayoutHook): void {
+  describe('timing and input entries', () => {
     const h = useHarness(factory);
     const load = (id: string) => h.store.load(id, { tenantId: h.tenant });
 
@@ -112,8 +112,42 @@ export function timingEntryCases(factory: ExecutionStoreFactory, legacy?: Legacy
       expectSameState(await load(v1.executionId), v2);
     });
 
+    it('the input is written once: a checkpoint costs the same with a 200 KB input', async () => {
+      const input = { document: 'x'.repeat(200 * 1024), id: 7 };
+      const base = { ...h.state({ status: 'running' }), version: 0 };
+      const v1 = ranNodes({ ...base, context: { ...base.context, $INPUT: input } }, 1);
+      let bytes = 0;
+      const onEncoded = (b: number) => (bytes = b);
+      await h.store.save(v1, { onEncoded });
+      expect(bytes).toBeGreaterThan(200 * 1024);
+      const v2 = ranNodes(v1, 2);
+      await h.store.save(v2, {
+        changedNodes: ['n1'],
+        changedTimings: ['n1', 'n2'],
+        unchangedInput: true,
+        onEncoded,
+      });
+      expect(bytes).toBeLessThan(4 * 1024);
+      const loaded = await load(v1.executionId);
+      expectSameState(loaded, v2);
+      // The input keeps its place among the context's keys.
+      expect(Object.keys(loaded!.context)).toEqual(Object.keys(v2.context));
+    });
+
+    it('a changed input is written again unless said unchanged; a removed one goes', async () => {
+      const v1 = ranNodes({ ...h.state(), version: 0 }, 1);
+      await h.store.save(v1);
+      const v2 = { ...v1, version: 2, context: { ...v1.context, $INPUT: { edited: true } } };
+      await h.store.save(v2, { changedNodes: [] });
+      expectSameState(await load(v1.executionId), v2);
+      const { $INPUT: _dropped, ...withoutInput } = v2.context;
+      const v3 = { ...v2, version: 3, context: withoutInput };
+      await h.store.save(v3, { changedNodes: [] });
+      expectSameState(await load(v1.executionId), v3);
+    });
+
     if (legacy)
-      it('a checkpoint written before timing entries (timings in the header) loads and saves on', async () => {
+      it('a checkpoint written before these entries (timings, input in the header) loads and saves on', async () => {
         const v1 = ranNodes({ ...h.state({ status: 'running' }), version: 0 }, 3);
         await h.store.save(v1);
         await legacy(h.store, v1);
@@ -123,13 +157,17 @@ export function timingEntryCases(factory: ExecutionStoreFactory, legacy?: Legacy
         await h.store.save(v2, { changedNodes: ['n3'] });
         expectSameState(await load(v1.executionId), v2);
         const v3 = ranNodes(v2, 5);
-        await h.store.save(v3, { changedNodes: ['n4'], changedTimings: ['n4', 'n5'] });
+        await h.store.save(v3, {
+          changedNodes: ['n4'],
+          changedTimings: ['n4', 'n5'],
+          unchangedInput: true,
+        });
         expectSameState(await load(v1.executionId), v3);
       });
   });
 }
 
-/** The header text the layout before timing entries wrote for `state` (timings included). */
+/** The header text the layout before these entries wrote for `state` (timings, input included). */
 export function legacyHeader(state: ExecutionState): string {
   const context = Object.hasOwn(state.context, '$NODE')
     ? { ...state.context, $NODE: {} }
@@ -137,5 +175,8 @@ export function legacyHeader(state: ExecutionState): string {
   return encodeState({ ...state, context });
 }
 
-/** Stored keys of timing entries start with `\t` (store/shared/node-key.ts). */
-export const TIMING_KEY_PREFIX = '\\t';
+/**
+ * Stored keys of timing entries start with `\t`, the input's is `\i` (store/shared/node-key.ts):
+ * a stored key starting with either is not a node result.
+ */
+export const LAYOUT_KEY_PREFIXES = ['\\t', '\\i'] as const;
