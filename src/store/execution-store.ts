@@ -26,7 +26,9 @@ export interface SaveOptions {
   /**
    * With `changedNodes`: the `timings` ids added, changed, removed, or moved to another place
    * in the map since the last save. When absent, every timing entry is written again (a removed
-   * one stays stored: list it here).
+   * one stays stored: list it here). Only against a state the caller itself saved, never one it
+   * loaded: a record stored before timing entries keeps its timings in its header, and only a
+   * save without `changedTimings` (and without `unchangedInput`) moves them out.
    */
   changedTimings?: readonly string[];
   /**

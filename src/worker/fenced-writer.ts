@@ -18,6 +18,7 @@ export class FencedWriter {
   /** For logs: which delivery of the message this work is. */
   deliveryCount = 1;
   #savedOnce = false;
+  #storedUnknown = false;
 
   constructor(
     private readonly deps: WorkerDeps,
@@ -36,19 +37,28 @@ export class FencedWriter {
   async persist(next: ExecutionState, changedNodes: readonly string[] | null): Promise<void> {
     const state = { ...next, version: this.state.version + 1 };
     const started = performance.now();
-    await this.deps.store.save(state, {
-      fence: { generation: this.lease.generation },
-      ...(changedNodes ? { changedNodes } : {}),
-      // Only against a state this writer saved: the loaded one may be stored in the layout
-      // before timing entries (timings in the header), which the first save rewrites whole.
-      ...(changedNodes && this.#savedOnce
-        ? {
-            changedTimings: changedTimings(this.state.timings, state.timings),
-            unchangedInput: sameInput(this.state, state),
-          }
-        : {}),
-      ...(this.deps.metrics ? { onEncoded: this.#observeBytes } : {}),
-    });
+    // After a failed save what is stored is unknown (a timeout may come after the server
+    // applied it), so nothing can be said unchanged: the next save rewrites the whole state.
+    const incremental = changedNodes !== null && !this.#storedUnknown;
+    try {
+      await this.deps.store.save(state, {
+        fence: { generation: this.lease.generation },
+        ...(incremental ? { changedNodes } : {}),
+        // Only against a state this writer saved: the loaded one may be stored in the layout
+        // before timing and input entries (both in the header), which the first save rewrites.
+        ...(incremental && this.#savedOnce
+          ? {
+              changedTimings: changedTimings(this.state.timings, state.timings),
+              unchangedInput: sameInput(this.state, state),
+            }
+          : {}),
+        ...(this.deps.metrics ? { onEncoded: this.#observeBytes } : {}),
+      });
+    } catch (error) {
+      this.#storedUnknown = true;
+      throw error;
+    }
+    this.#storedUnknown = false;
     const ms = performance.now() - started;
     this.deps.metrics?.checkpointSeconds.observe(ms / 1000);
     if (this.deps.log.isLevelEnabled?.('info') !== false)
@@ -104,9 +114,8 @@ export class FencedWriter {
 
 /** The engine never changes a context value in place (a mutating `$F` call detaches it first). */
 function sameInput(saved: ExecutionState, next: ExecutionState): boolean {
+  const had = Object.hasOwn(saved.context, '$INPUT');
   return (
-    Object.hasOwn(saved.context, '$INPUT') &&
-    Object.hasOwn(next.context, '$INPUT') &&
-    saved.context.$INPUT === next.context.$INPUT
+    had === Object.hasOwn(next.context, '$INPUT') && saved.context.$INPUT === next.context.$INPUT
   );
 }

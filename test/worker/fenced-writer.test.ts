@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FenceRejectedError } from '../../src/errors.js';
+import { FenceRejectedError, StoreUnavailableError } from '../../src/errors.js';
 import { LocalQueue } from '../../src/queue/local/local-queue.js';
 import { newExecutionState } from '../../src/state/execution-state.js';
 import { MemoryExecutionStore } from '../../src/store/memory/memory-execution-store.js';
@@ -63,6 +63,44 @@ describe('FencedWriter', () => {
       [[], false],
     ]);
     expect((await store.load('e1'))!.timings).toEqual({ a: started, b: started });
+  });
+
+  it('after a save that failed but was applied (a timeout after the commit), the next save rewrites the whole state', async () => {
+    const { store, deps, state, lease } = await setup();
+    const started = (at: string) => ({
+      startedAt: at,
+      endedAt: null,
+      attempts: 1,
+      durationMs: null,
+    });
+    const writer = new FencedWriter(deps, lease, state);
+    const s0 = {
+      ...state,
+      status: 'running' as const,
+      context: { $INPUT: {}, $NODE: { a: 1 } },
+      timings: { a: started('2030-01-01T00:00:00.000Z') },
+    };
+    await writer.persist(s0, []);
+    await writer.persist({ ...writer.state }, ['a']);
+    // The next step is stored, but its reply never arrives.
+    const save = store.save.bind(store);
+    store.save = async (s, o) => {
+      store.save = save;
+      await save(s, o);
+      throw new StoreUnavailableError('timed out after the write');
+    };
+    const s1 = {
+      ...writer.state,
+      context: { $INPUT: {}, $NODE: { a: 1, b: 2 } },
+      timings: { ...writer.state.timings, b: started('2030-01-01T00:00:01.000Z') },
+    };
+    await expect(writer.persist(s1, ['b'])).rejects.toBeInstanceOf(StoreUnavailableError);
+    // The decision table ends it with the last good checkpoint: nothing of s1 may remain.
+    await writer.writeError({ code: 'x', name: 'X', message: 'gave up', retryable: false });
+    const stored = await store.load('e1');
+    expect(stored!.status).toBe('error');
+    expect(stored!.context.$NODE).toEqual({ a: 1 });
+    expect(Object.keys(stored!.timings)).toEqual(['a']);
   });
 
   it('a writer whose lease was taken over is refused, and the new owner’s state stands', async () => {
