@@ -12,10 +12,15 @@ const EXPIRED = '(executions.expires_at IS NOT NULL AND executions.expires_at <=
 
 /**
  * What a save writes besides the header, which picks its UPDATE: a full rewrite, or an
- * incremental save replacing no stored node, exactly one (the usual checkpoint: `@changedKey`)
- * or several (`@changedKeys`, a JSON array; json_each costs more than the one-key lookup).
+ * incremental save replacing no stored entry, exactly one (`@changedKey`), up to
+ * {@link FEW_KEYS} (the usual checkpoint: a node's result, its timing and the next node's
+ * timing, as `@changed0`… with NULL for the unused ones) or more (`@changedKeys`, a JSON array;
+ * json_each costs more than a lookup per key).
  */
-export type SaveShape = 'full' | 'none' | 'one' | 'many';
+export type SaveShape = 'full' | 'none' | 'one' | 'few' | 'many';
+
+export const FEW_KEYS = 4;
+const FEW_PARAMS = Array.from({ length: FEW_KEYS }, (_, i) => `@changed${i}`).join(', ');
 
 /**
  * The new size total: a full rewrite's is what it writes; an incremental save moves the stored
@@ -27,6 +32,10 @@ const NEW_TOTAL: Record<SaveShape, string> = {
   one: `state_bytes - header_bytes + @headerBytes + @writtenBytes - coalesce((
       SELECT bytes FROM node_results n
       WHERE n.tenant_id = @tenantId AND n.execution_id = @executionId AND n.node_id = @changedKey), 0)`,
+  few: `state_bytes - header_bytes + @headerBytes + @writtenBytes - coalesce((
+      SELECT sum(bytes) FROM node_results n
+      WHERE n.tenant_id = @tenantId AND n.execution_id = @executionId
+        AND n.node_id IN (${FEW_PARAMS})), 0)`,
   many: `state_bytes - header_bytes + @headerBytes + @writtenBytes - coalesce((
       SELECT sum(bytes) FROM node_results n
       WHERE n.tenant_id = @tenantId AND n.execution_id = @executionId
@@ -80,7 +89,7 @@ const ASSIGNED: Record<Assigned, readonly IndexedColumn[]> = {
   all: ['status', 'flow_id', 'flow_hash', 'created_at'],
 };
 
-const SHAPES: readonly SaveShape[] = ['full', 'none', 'one', 'many'];
+const SHAPES: readonly SaveShape[] = ['full', 'none', 'one', 'few', 'many'];
 
 /** The save's UPDATEs, in the order to try them, each per shape. */
 export const UPDATES: readonly Record<SaveShape, string>[] = (

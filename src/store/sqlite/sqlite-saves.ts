@@ -141,7 +141,8 @@ function saveParams(plan: SavePlan, now: number, maxStateBytes: number): Record<
     writtenBytes: plan.writtenEntryBytes,
     nodeCount: checkpoint.entries.length,
     changedKey: keys.length === 1 ? keys[0] : null,
-    changedKeys: keys.length > 1 ? JSON.stringify(keys) : null,
+    changedKeys: keys.length > sql.FEW_KEYS ? JSON.stringify(keys) : null,
+    ...fewKeys(keys),
     fence: plan.fence,
     maxStateBytes,
     now,
@@ -152,7 +153,8 @@ function saveParams(plan: SavePlan, now: number, maxStateBytes: number): Record<
 function saveShape(plan: SavePlan): sql.SaveShape {
   if (plan.checkpoint.fullRewrite) return 'full';
   const changed = plan.checkpoint.removedKeys.length + plan.checkpoint.entries.length;
-  return changed === 0 ? 'none' : changed === 1 ? 'one' : 'many';
+  if (changed <= 1) return changed === 0 ? 'none' : 'one';
+  return changed <= sql.FEW_KEYS ? 'few' : 'many';
 }
 
 /** The stored keys of the entries an incremental save replaces or removes. */
@@ -160,4 +162,12 @@ function changedKeys(plan: SavePlan): string[] {
   const keys = [...plan.checkpoint.removedKeys];
   for (const entry of plan.checkpoint.entries) keys.push(entry.key);
   return keys;
+}
+
+/** `@changed0`… of the `few` shape: the keys, NULL (which matches nothing) for the rest. */
+function fewKeys(keys: readonly string[]): Record<string, string | null> {
+  const params: Record<string, string | null> = {};
+  const few = keys.length > 1 && keys.length <= sql.FEW_KEYS;
+  for (let i = 0; i < sql.FEW_KEYS; i++) params[`changed${i}`] = few ? (keys[i] ?? null) : null;
+  return params;
 }
