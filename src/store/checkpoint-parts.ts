@@ -212,10 +212,29 @@ export function assembleState(
   const hadNodes = header.context !== undefined && Object.hasOwn(header.context, '$NODE');
   const context: Record<string, unknown> =
     hadNodes || decoded.size > 0 ? { ...(header.context ?? {}), $NODE } : { ...header.context };
+  const ofThisLayout = !Object.hasOwn(header, 'timings');
   if (input !== undefined) putOwn(context, '$INPUT', input.value);
-  else if (!Object.hasOwn(header, 'timings') && Object.hasOwn(context, '$INPUT'))
+  else if (ofThisLayout && Object.hasOwn(context, '$INPUT'))
     throw new StateCorruptError('the stored input ($INPUT) is missing');
-  return parseExecutionState({ ...header, context, timings: timingsOf(header.timings, timed) });
+  const state = parseExecutionState({
+    ...header,
+    context,
+    timings: timingsOf(header.timings, timed),
+  });
+  if (ofThisLayout) assembledFromEntries.add(state);
+  return state;
+}
+
+const assembledFromEntries = new WeakSet<ExecutionState>();
+
+/**
+ * Whether `state` is, object for object, what a store loaded from a record of this layout: a
+ * save may then name what changed against it (`changedTimings`, `unchangedInput`). A record
+ * of the layout before keeps its timings and input in its header, and its first save must
+ * write them out whole.
+ */
+export function isStoredAsEntries(state: ExecutionState): boolean {
+  return assembledFromEntries.has(state);
 }
 
 /** The header's own `timings` (older checkpoints), then the entries in their places. */

@@ -2,6 +2,7 @@ import type { ErrorRecord } from '../errors.js';
 import type { ExecutionState, InboxEvent } from '../state/execution-state.js';
 import type { Lease } from '../store/execution-store.js';
 import type { HandlingResult } from './decide.js';
+import { isStoredAsEntries } from '../store/checkpoint-parts.js';
 import { changedTimings } from './changed-timings.js';
 import { toCancelled, toError } from './state-transitions.js';
 import { timerId, visitOf } from './wait-timers.js';
@@ -17,14 +18,17 @@ export class FencedWriter {
   failedNode: string | null = null;
   /** For logs: which delivery of the message this work is. */
   deliveryCount = 1;
-  #savedOnce = false;
+  /** `state` is what is stored, in the entry layout: a save may name what changed against it. */
+  #diffable: boolean;
   #storedUnknown = false;
 
   constructor(
     private readonly deps: WorkerDeps,
     readonly lease: Lease,
     public state: ExecutionState,
-  ) {}
+  ) {
+    this.#diffable = isStoredAsEntries(state);
+  }
 
   now(): Date {
     return new Date(this.deps.clock.now());
@@ -44,9 +48,9 @@ export class FencedWriter {
       await this.deps.store.save(state, {
         fence: { generation: this.lease.generation },
         ...(incremental ? { changedNodes } : {}),
-        // Only against a state this writer saved: the loaded one may be stored in the layout
-        // before timing and input entries (both in the header), which the first save rewrites.
-        ...(incremental && this.#savedOnce
+        // Not against a state loaded from a record of the layout before timing and input
+        // entries (both in its header): its first save writes them out whole.
+        ...(incremental && this.#diffable
           ? {
               changedTimings: changedTimings(this.state.timings, state.timings),
               unchangedInput: sameInput(this.state, state),
@@ -74,7 +78,7 @@ export class FencedWriter {
         'execution checkpoint',
       );
     this.state = state;
-    this.#savedOnce = true;
+    this.#diffable = true;
   }
 
   /** Writes a terminal error decided by the decision table (context: the last good checkpoint). */

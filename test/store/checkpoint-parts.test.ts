@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { StateCorruptError } from '../../src/errors.js';
 import { newExecutionState } from '../../src/state/execution-state.js';
-import { assembleState, encodeCheckpoint } from '../../src/store/checkpoint-parts.js';
+import { encodeState } from '../../src/state/codec.js';
+import {
+  assembleState,
+  encodeCheckpoint,
+  isStoredAsEntries,
+} from '../../src/store/checkpoint-parts.js';
 
 /** The layout's own invariants, below the stores (the store contract covers the rest). */
 describe('checkpoint parts', () => {
@@ -39,5 +44,20 @@ describe('checkpoint parts', () => {
         entries.map((e) => [e.key, e.text] as const),
       ),
     ).toEqual(state);
+  });
+
+  it('only a state loaded from this layout may be saved with what changed named against it', () => {
+    const { header, entries } = encodeCheckpoint(state, undefined, 1 << 24);
+    const pairs = entries.map((e) => [e.key, e.text] as const);
+    expect(isStoredAsEntries(assembleState(header, pairs))).toBe(true);
+    // The layout before: timings and input in the header, only result entries.
+    const legacy = encodeState({ ...state, context: { ...state.context, $NODE: {} } });
+    const loaded = assembleState(
+      legacy,
+      pairs.filter(([key]) => !key.startsWith('\\')),
+    );
+    expect(loaded).toEqual(state);
+    expect(isStoredAsEntries(loaded)).toBe(false);
+    expect(isStoredAsEntries({ ...loaded })).toBe(false);
   });
 });

@@ -65,6 +65,26 @@ describe('FencedWriter', () => {
     expect((await store.load('e1'))!.timings).toEqual({ a: started, b: started });
   });
 
+  it('names what changed against a state loaded from a record of the entry layout, from the first save', async () => {
+    const { store, deps, state, lease } = await setup();
+    const loaded = (await store.load('e1'))!;
+    const options: (string[] | undefined)[] = [];
+    const save = store.save.bind(store);
+    store.save = (s, o) => {
+      options.push(o?.changedTimings && [...o.changedTimings]);
+      return save(s, o);
+    };
+    const started = {
+      startedAt: '2030-01-01T00:00:00.000Z',
+      endedAt: null,
+      attempts: 1,
+      durationMs: null,
+    };
+    await new FencedWriter(deps, lease, loaded).persist({ ...loaded, timings: { a: started } }, []);
+    await new FencedWriter(deps, lease, state).persist({ ...state, timings: { a: started } }, []);
+    expect(options).toEqual([['a'], undefined]);
+  });
+
   it('after a save that failed but was applied (a timeout after the commit), the next save rewrites the whole state', async () => {
     const { store, deps, state, lease } = await setup();
     const started = (at: string) => ({
