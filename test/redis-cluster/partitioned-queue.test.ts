@@ -17,6 +17,7 @@ import { partitionKeys, queueKeys } from '../../src/queue/redis-stream/redis-str
 import type { Delivery } from '../../src/queue/task-queue.js';
 import type { TaskMessage } from '../../src/queue/task-message.js';
 import { describeTaskQueue } from '../contracts/task-queue.contract.js';
+import { monitorRedis } from '../support/redis-monitor.js';
 import { REDIS_URL, redisGate, uniqueName } from '../support/services.js';
 
 /**
@@ -189,17 +190,15 @@ gate.describe('partitioned RedisStreamQueue on Redis', () => {
     for (let i = 0; i < 120; i++) await queue.enqueue(run(`busy-${i}`));
     await queue.stats(); // connected and its scripts loaded before the count starts
     // MONITOR sees every client of the shared server: count only this queue's reads.
-    const monitor = await raw.monitor();
-    const reads: string[] = [];
-    monitor.on('monitor', (_time: string, args: string[]) => {
-      if (args[0]?.toLowerCase() === 'xreadgroup' && args.some((a) => a.startsWith(prefix)))
-        reads.push(args.join(' '));
-    });
+    const monitor = await monitorRedis(REDIS_URL);
     for (let call = 0; call < 6; call++)
       expect(await queue.receive('c1', { max: 6, blockMs: 0 })).toHaveLength(6);
     await raw.ping(); // MONITOR lines precede the reply of a later command on the server
     await new Promise((resolve) => setTimeout(resolve, 50));
-    monitor.disconnect();
+    monitor.close();
+    const reads = monitor.lines.filter(
+      (line) => /"xreadgroup"/i.test(line) && line.includes(`"${prefix}`),
+    );
     expect(reads).toHaveLength(6);
   });
 
