@@ -122,15 +122,18 @@ function headerContext(
   return copy;
 }
 
+/** One entry through the codec; `path` roots the paths a StateSerializationError names. */
+function encodeEntry(key: string, path: string, value: unknown): EncodedEntry {
+  const text = encodeValue(value, path);
+  return { key, path, text, bytes: utf8Bytes(text) };
+}
+
 function encodeInput(input: unknown): EncodedEntry {
-  const text = encodeValue(input, '$INPUT');
-  return { key: INPUT_KEY, path: '$INPUT', text, bytes: utf8Bytes(text) };
+  return encodeEntry(INPUT_KEY, '$INPUT', input);
 }
 
 export function encodeNode(nodeId: string, value: unknown): EncodedEntry {
-  const path = `$NODE.${nodeId}`;
-  const text = encodeValue(value, path);
-  return { key: toNodeKey(nodeId), path, text, bytes: utf8Bytes(text) };
+  return encodeEntry(toNodeKey(nodeId), `$NODE.${nodeId}`, value);
 }
 
 /**
@@ -155,10 +158,8 @@ function encodeTimings(
   if (write.length === 0) return;
   const places = write === ids ? undefined : placesOf(ids);
   write.forEach((id, i) => {
-    const path = `state.timings.${id}`;
     const at = places === undefined ? i : places.get(id)!;
-    const text = encodeValue({ at, timing: timings[id] }, path);
-    entries.push({ key: timingKey(id), path, text, bytes: utf8Bytes(text) });
+    entries.push(encodeEntry(timingKey(id), `state.timings.${id}`, { at, timing: timings[id] }));
   });
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FenceRejectedError, StoreUnavailableError } from '../../src/errors.js';
 import { LocalQueue } from '../../src/queue/local/local-queue.js';
 import { newExecutionState } from '../../src/state/execution-state.js';
+import type { SaveOptions } from '../../src/store/execution-store.js';
 import { MemoryExecutionStore } from '../../src/store/memory/memory-execution-store.js';
 import { FakeClock } from '../../src/util/fake-clock.js';
 import { silentLogger } from '../../src/util/logger.js';
@@ -26,6 +27,25 @@ async function setup() {
   return { store, queue, clock, deps, state, lease };
 }
 
+/** A node timing started at `at` and not finished. */
+const started = (at = '2030-01-01T00:00:00.000Z') => ({
+  startedAt: at,
+  endedAt: null,
+  attempts: 1,
+  durationMs: null,
+});
+
+/** The options of every save made through `store` from now on. */
+function recordSaveOptions(store: MemoryExecutionStore): SaveOptions[] {
+  const options: SaveOptions[] = [];
+  const save = store.save.bind(store);
+  store.save = (s, o = {}) => {
+    options.push(o);
+    return save(s, o);
+  };
+  return options;
+}
+
 describe('FencedWriter', () => {
   it('writes one version after the last, under the lease', async () => {
     const { store, deps, state, lease } = await setup();
@@ -37,62 +57,38 @@ describe('FencedWriter', () => {
     expect(writer.state.version).toBe(2);
   });
 
-  it('names the changed timings and an unchanged input only against a state it saved itself (a loaded one may keep them in its header)', async () => {
+  it('names the changed timings and an unchanged input only against a state it saved itself (one it was handed may keep them in its header)', async () => {
     const { store, deps, state, lease } = await setup();
-    const options: [string[] | undefined, boolean | undefined][] = [];
-    const save = store.save.bind(store);
-    store.save = (s, o) => {
-      options.push([o?.changedTimings && [...o.changedTimings], o?.unchangedInput]);
-      return save(s, o);
-    };
-    const started = {
-      startedAt: '2030-01-01T00:00:00.000Z',
-      endedAt: null,
-      attempts: 1,
-      durationMs: null,
-    };
+    const saves = recordSaveOptions(store);
     const writer = new FencedWriter(deps, lease, state);
-    await writer.persist({ ...state, status: 'running', timings: { a: started } }, []);
-    await writer.persist({ ...writer.state, timings: { a: started, b: started } }, ['a']);
+    await writer.persist({ ...state, status: 'running', timings: { a: started() } }, []);
+    await writer.persist({ ...writer.state, timings: { a: started(), b: started() } }, ['a']);
     await writer.persist({ ...writer.state, status: 'completed' }, null);
     await writer.persist({ ...writer.state, context: { $INPUT: { edited: true } } }, []);
+    const options = saves.map((o) => [o.changedTimings, o.unchangedInput]);
     expect(options).toEqual([
       [undefined, undefined],
       [['b'], true],
       [undefined, undefined],
       [[], false],
     ]);
-    expect((await store.load('e1'))!.timings).toEqual({ a: started, b: started });
+    expect((await store.load('e1'))!.timings).toEqual({ a: started(), b: started() });
   });
 
   it('names what changed against a state loaded from a record of the entry layout, from the first save', async () => {
     const { store, deps, state, lease } = await setup();
     const loaded = (await store.load('e1'))!;
-    const options: (string[] | undefined)[] = [];
-    const save = store.save.bind(store);
-    store.save = (s, o) => {
-      options.push(o?.changedTimings && [...o.changedTimings]);
-      return save(s, o);
-    };
-    const started = {
-      startedAt: '2030-01-01T00:00:00.000Z',
-      endedAt: null,
-      attempts: 1,
-      durationMs: null,
-    };
-    await new FencedWriter(deps, lease, loaded).persist({ ...loaded, timings: { a: started } }, []);
-    await new FencedWriter(deps, lease, state).persist({ ...state, timings: { a: started } }, []);
-    expect(options).toEqual([['a'], undefined]);
+    const saves = recordSaveOptions(store);
+    await new FencedWriter(deps, lease, loaded).persist(
+      { ...loaded, timings: { a: started() } },
+      [],
+    );
+    await new FencedWriter(deps, lease, state).persist({ ...state, timings: { a: started() } }, []);
+    expect(saves.map((o) => o.changedTimings)).toEqual([['a'], undefined]);
   });
 
   it('after a save that failed but was applied (a timeout after the commit), the next save rewrites the whole state', async () => {
     const { store, deps, state, lease } = await setup();
-    const started = (at: string) => ({
-      startedAt: at,
-      endedAt: null,
-      attempts: 1,
-      durationMs: null,
-    });
     const writer = new FencedWriter(deps, lease, state);
     const s0 = {
       ...state,

@@ -266,12 +266,12 @@ export class ExecutionIndex {
   }
 }
 
-/** JSON of [tenantId, executionId, flowId, flowHash]: all the sweep needs once the record is gone. */
 /** An execution in `#failed`: tenant NUL id. */
 function refKey(ref: Pick<ExpiringRef, 'tenantId' | 'executionId'>): string {
   return `${ref.tenantId}\u0000${ref.executionId}`;
 }
 
+/** JSON of [tenantId, executionId, flowId, flowHash]: all the sweep needs once the record is gone. */
 export function expiringMember(ref: ExpiringRef): string {
   return JSON.stringify([ref.tenantId, ref.executionId, ref.flowId, ref.flowHash]);
 }
