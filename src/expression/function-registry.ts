@@ -1,3 +1,4 @@
+import { isBuiltin } from './call-info.js';
 import { editDistance } from './edit-distance.js';
 import { FunctionRegistrationError } from './errors.js';
 import { registerArrayFunctions } from './functions/array.js';
@@ -53,6 +54,8 @@ const MAX_SUGGESTIONS = 3;
  */
 export class FunctionRegistry {
   private readonly functions = new Map<string, RegisteredFunction>();
+  /** Names registered with a function that is not one of plaita's own (`markBuiltin`). */
+  #hostFunctions = new Set<string>();
 
   register(name: string, fn: ExpressionFunction, options: FunctionOptions = {}): this {
     if (!CALLABLE_NAME.test(name)) {
@@ -69,7 +72,14 @@ export class FunctionRegistry {
       );
     }
     this.functions.set(name, Object.freeze(describe(name, fn, options)));
+    if (isBuiltin(fn)) this.#hostFunctions.delete(name);
+    else this.#hostFunctions.add(name);
     return this;
+  }
+
+  /** Every function is plaita's own: evaluating an expression runs no host code. */
+  onlyBuiltins(): boolean {
+    return this.#hostFunctions.size === 0;
   }
 
   get(name: string): RegisteredFunction | undefined {
@@ -88,6 +98,7 @@ export class FunctionRegistry {
   copy(): FunctionRegistry {
     const copy = new FunctionRegistry();
     for (const [name, registered] of this.functions) copy.functions.set(name, registered);
+    copy.#hostFunctions = new Set(this.#hostFunctions);
     return copy;
   }
 

@@ -141,6 +141,13 @@ export interface NodeType<Fields = Record<string, unknown>> {
   /** Branches without `next` target their `name`. */
   readonly branchNameAsTarget?: boolean | undefined;
   readonly suspending?: boolean | undefined;
+  /**
+   * Runs no host code but `$F` functions, has no side effect and never waits; its expressions
+   * are bounded in time and memory (it may fail, as a flow error). A durable worker may run
+   * such a node before its start is checkpointed, when every `$F` function is a built-in: a
+   * crash there replays nothing, and the node cannot be what crashed the worker.
+   */
+  readonly inert?: boolean | undefined;
   /** Validator for the node-specific fields; failures become definition errors with paths. */
   readonly schema?: { parse(raw: unknown): unknown } | undefined;
   /** Built-ins: turn the raw fields into the definition (child flows, conditions, spellings). */

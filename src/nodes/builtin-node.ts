@@ -11,6 +11,7 @@ export interface BuiltinSpec<S extends z.ZodObject, F> {
   branching?: boolean;
   targets?(def: NodeDef<NoInfer<F>>): string[];
   suspending?: boolean;
+  inert?: boolean;
   resume?(
     ctx: NodeContext<NoInfer<F>>,
     type: ResumeType,
@@ -28,6 +29,7 @@ export function builtinNode<S extends z.ZodObject, F>(spec: BuiltinSpec<S, F>): 
     branching: spec.branching,
     branchNameAsTarget: spec.branching ? true : undefined,
     suspending: spec.suspending,
+    inert: spec.inert,
     load: (raw, loader) => spec.load(raw as z.infer<S>, loader) as Record<string, unknown>,
     run: (ctx) => spec.run(ctx as unknown as NodeContext<F>),
     resume: spec.resume

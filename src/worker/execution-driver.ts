@@ -1,6 +1,7 @@
 import type { EngineOptions } from '../engine/engine-options.js';
 import type { ResumeKind, StepOutcome } from '../engine/run-step.js';
 import { Stepper } from '../engine/stepper.js';
+import { defaultFunctions } from '../expression/function-registry.js';
 import type { Flow } from '../flow/flow.js';
 import type { FlowError } from '../flow-errors.js';
 import type { TaskMessage } from '../queue/task-message.js';
@@ -42,6 +43,11 @@ export class ExecutionDriver {
 
   persist(next: ExecutionState, changedNodes: readonly string[] | null): Promise<void> {
     return this.writer.persist(next, changedNodes);
+  }
+
+  /** Adopts `next` unsaved: the next step's checkpoint writes it (see FencedWriter.stage). */
+  stage(next: ExecutionState): void {
+    this.writer.stage(next);
   }
 
   cancel(reason: string): Promise<HandlingResult> {
@@ -140,6 +146,14 @@ export class ExecutionDriver {
   /** The node the next step runs (the crash-loop guard counts its start before it runs). */
   get nextNodeId(): string | null {
     return this.#stepper().nextNodeId;
+  }
+
+  /** The next node runs nothing its start must be durable for (NodeType.inert). */
+  get nextNodeIsInert(): boolean {
+    const nodeId = this.nextNodeId;
+    if (nodeId === null || this.flow.nodesById.get(nodeId)?.nodeType.inert !== true) return false;
+    // A host's own `$F` function may do anything, and an inert node's expressions may call it.
+    return (this.deps.engine.functions ?? defaultFunctions).onlyBuiltins();
   }
 
   /** Ends the delivery's live execution. */

@@ -21,6 +21,8 @@ export class FencedWriter {
   /** `state` is what is stored, in the entry layout: a save may name what changed against it. */
   #diffable: boolean;
   #storedUnknown = false;
+  /** What the last save stored (first: what was loaded); `state` may be ahead of it, staged. */
+  #stored: ExecutionState;
 
   constructor(
     private readonly deps: WorkerDeps,
@@ -28,6 +30,15 @@ export class FencedWriter {
     public state: ExecutionState,
   ) {
     this.#diffable = isStoredAsEntries(state);
+    this.#stored = state;
+  }
+
+  /**
+   * Adopts `next` without saving it: the next save writes it with that save's own change. For
+   * a transition that need not be durable by itself (an inert node's start: NodeType.inert).
+   */
+  stage(next: ExecutionState): void {
+    this.state = next;
   }
 
   now(): Date {
@@ -52,8 +63,8 @@ export class FencedWriter {
         // entries (both in its header): its first save writes them out whole.
         ...(incremental && this.#diffable
           ? {
-              changedTimings: changedTimings(this.state.timings, state.timings),
-              unchangedInput: sameInput(this.state, state),
+              changedTimings: changedTimings(this.#stored.timings, state.timings),
+              unchangedInput: sameInput(this.#stored, state),
             }
           : {}),
         ...(this.deps.metrics ? { onEncoded: this.#observeBytes } : {}),
@@ -78,6 +89,7 @@ export class FencedWriter {
         'execution checkpoint',
       );
     this.state = state;
+    this.#stored = state;
     this.#diffable = true;
   }
 

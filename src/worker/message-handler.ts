@@ -140,7 +140,11 @@ export class MessageHandler {
       unfinishedStarts(state, nextNode) >= this.deps.settings.maxNodeAttempts
     )
       return { kind: 'crash_loop', nodeId: nextNode };
-    await driver.persist(toRunning(state, nextNode, this.#now()), []);
+    const running = toRunning(state, nextNode, this.#now());
+    // An inert first node (a fresh execution's `start`) runs before anything is saved: its
+    // step's checkpoint also records the move to `running`, one save fewer per execution.
+    if (driver.nextNodeIsInert) driver.stage(running);
+    else await driver.persist(running, []);
     return driver.run();
   }
 

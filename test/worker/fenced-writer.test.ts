@@ -75,6 +75,22 @@ describe('FencedWriter', () => {
     expect((await store.load('e1'))!.timings).toEqual({ a: started(), b: started() });
   });
 
+  it('a staged state is written by the next save: what changed is named against what was stored', async () => {
+    const { store, deps, state, lease } = await setup();
+    const writer = new FencedWriter(deps, lease, state);
+    await writer.persist({ ...state, status: 'running', timings: { a: started() } }, []);
+    const saves = recordSaveOptions(store);
+    // An inert node's start: adopted unsaved, then its step's checkpoint carries it.
+    writer.stage({ ...writer.state, timings: { ...writer.state.timings, b: started() } });
+    expect((await store.load('e1'))!.timings).toEqual({ a: started() });
+    await writer.persist({ ...writer.state, context: { $INPUT: {}, $LAST_NODE: 'b' } }, []);
+    expect(saves.map((o) => o.changedTimings)).toEqual([['b']]);
+    expect(await store.load('e1')).toMatchObject({
+      version: 2,
+      timings: { a: started(), b: started() },
+    });
+  });
+
   it('names what changed against a state loaded from a record of the entry layout, from the first save', async () => {
     const { store, deps, state, lease } = await setup();
     const loaded = (await store.load('e1'))!;

@@ -4,6 +4,7 @@ import { builtinNode } from '../builtin-node.js';
 /** docs/flow-format.md §3.1: the entry; result null. */
 export const startNode = builtinNode({
   type: 'start',
+  inert: true,
   schema: z.looseObject({}),
   load: () => ({}),
   run: () => null,
