@@ -17,7 +17,8 @@ Returns
   {'MISSING'}                         no such execution: nothing created
 ]]
 local header = KEYS[1]
-local stored = redis.call('HMGET', header, 'header', 'leaseOwner', 'leaseExpiresAt', 'cancelRequested')
+local stored = redis.call('HMGET', header, 'header', 'leaseOwner', 'leaseExpiresAt', 'cancelRequested',
+  'leaseGen')
 if not stored[1] then return {'MISSING'} end
 
 local t = redis.call('TIME')
@@ -30,11 +31,11 @@ if owner and owner ~= ARGV[1] and expires > now then return {'HELD', owner, expi
 -- The holder re-acquiring counts up by one. A new holder gets at least the server's clock in
 -- ms: after a failover that lost the previous holder's acquisition (asynchronous replication),
 -- the promoted replica hands out a generation that holder never had, so its fence stays stale.
-local generation = tonumber(redis.call('HGET', header, 'leaseGen') or '0') + 1
+local generation = tonumber(stored[5] or '0') + 1
 if owner ~= ARGV[1] or expires <= now then generation = math.max(generation, now) end
-redis.call('HSET', header, 'leaseGen', string.format('%.0f', generation))
 local expiresAt = now + tonumber(ARGV[2])
-redis.call('HSET', header, 'leaseOwner', ARGV[1], 'leaseExpiresAt', string.format('%.0f', expiresAt))
+redis.call('HSET', header, 'leaseGen', string.format('%.0f', generation), 'leaseOwner', ARGV[1],
+  'leaseExpiresAt', string.format('%.0f', expiresAt))
 local cancelRequested = 0
 if stored[4] == '1' then cancelRequested = 1 end
 return {'OK', generation, expiresAt, stored[1], redis.call('HGETALL', KEYS[2]), cancelRequested}
