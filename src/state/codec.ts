@@ -68,6 +68,11 @@ export interface EncodeStateOptions {
    * timing entries are written apart (store/checkpoint-parts.ts).
    */
   omitTimings?: boolean;
+  /**
+   * With `omitTimings`: what the header keeps of them anyway, as its last field `openTimings`
+   * (the timings of nodes still running, which the next save changes again).
+   */
+  openTimings?: Record<string, unknown> | undefined;
 }
 
 /** Encodes one value; `path` roots the paths named by a `StateSerializationError`. */
@@ -124,7 +129,13 @@ export function encodeState(state: ExecutionState, options: EncodeStateOptions =
   if (issue !== undefined)
     throw new StateSerializationError(`state.${issue.path}`, `invalid field (${issue.message})`);
   const omitTimings = options.omitTimings === true;
-  const text = stringifyTagged((tag) => tagState(state, tag, omitTimings));
+  const { openTimings } = options;
+  const text = stringifyTagged((tag) => {
+    const record: Record<string, unknown> = tagState(state, tag, omitTimings);
+    if (omitTimings && openTimings !== undefined)
+      record.openTimings = tag(openTimings, 'state.timings');
+    return record;
+  });
   checkSize(text, state.context, options.maxStateBytes ?? DEFAULT_MAX_STATE_BYTES);
   return text;
 }

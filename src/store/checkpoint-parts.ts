@@ -14,9 +14,10 @@ import { INPUT_KEY, parseEntryKey, timingKey, toNodeKey } from './shared/node-ke
 
 /**
  * How every store lays a state out: a small *header* rewritten on each save (every field but
- * `timings`, and the context without `$NODE` and with `$INPUT` as a null placeholder that keeps
- * its place), plus per node a result entry (its `$NODE` value) and a timing entry (its `timings`
- * value), and one input entry (`$INPUT`), each written only when it changed. So a checkpoint's
+ * `timings`, whose running nodes' entries it keeps as `openTimings`, and the context without
+ * `$NODE` and with `$INPUT` as a null placeholder that keeps its place), plus per node a result
+ * entry (its `$NODE` value) and, once it finished, a timing entry (its `timings` value), and one
+ * input entry (`$INPUT`), each written only when it changed. So a checkpoint's
  * cost grows neither with the nodes already run nor with the size of the input. All go through
  * the one codec, so every backend stores the same text.
  *
@@ -69,13 +70,16 @@ export function encodeCheckpoint(
 ): EncodedCheckpoint {
   const nodeMap = nodesOf(state);
   const hasInput = Object.hasOwn(state.context, '$INPUT');
+  const entries: EncodedEntry[] = [];
+  const removedKeys: string[] = [];
+  // Before the header, which keeps the running ones; their entries go after the results.
+  const timingEntries: EncodedEntry[] = [];
+  const openTimings = encodeTimings(state.timings, changed?.timings, timingEntries, removedKeys);
   // encodeState validates every field and tags the header with `state.` paths.
   const header = encodeState(
     { ...state, context: headerContext(state.context, hasInput) },
-    { maxStateBytes, omitTimings: true },
+    { maxStateBytes, omitTimings: true, openTimings },
   );
-  const entries: EncodedEntry[] = [];
-  const removedKeys: string[] = [];
   if (changed?.inputUnchanged !== true) {
     if (hasInput) entries.push(encodeInput(state.context.$INPUT));
     else if (changed !== undefined) removedKeys.push(INPUT_KEY);
@@ -84,7 +88,7 @@ export function encodeCheckpoint(
     if (Object.hasOwn(nodeMap, id)) entries.push(encodeNode(id, nodeMap[id]));
     else removedKeys.push(toNodeKey(id));
   }
-  encodeTimings(state.timings, changed?.timings, entries, removedKeys);
+  for (const entry of timingEntries) entries.push(entry);
   const encoded: EncodedCheckpoint = {
     header,
     headerBytes: utf8Bytes(header),
@@ -137,30 +141,47 @@ export function encodeNode(nodeId: string, value: unknown): EncodedEntry {
 }
 
 /**
- * A timing entry holds the node's place in `timings` (`at`: the map's key order is the order
- * nodes first started, which the stored entries must give back) and the timing itself. The
- * places of stored entries stay right because a changed timing keeps its key's place and a new
- * one is appended; a removed one would shift the others, so then every timing is rewritten.
+ * A finished node's timing is an entry holding its place in `timings` (`at`: the map's key
+ * order is the order nodes first started, which the stored entries must give back) and the
+ * timing itself. A running node's timing (not ended) stays in the header, as `openTimings`
+ * with its place: the next save changes it again, so as an entry it would be written twice.
+ * The places of stored entries stay right because a changed timing keeps its key's place and
+ * a new one is appended; a removed one would shift the others, so then every timing is
+ * rewritten. Returns the header's `openTimings`, or undefined when no node is running.
  */
 function encodeTimings(
   timings: Record<string, NodeTiming>,
   changed: readonly string[] | undefined,
   entries: EncodedEntry[],
   removedKeys: string[],
-): void {
+): Record<string, TimingEntry> | undefined {
   const ids = Object.keys(timings);
+  let open: Record<string, TimingEntry> | undefined;
+  ids.forEach((id, at) => {
+    const timing = timings[id]!;
+    if (timing.endedAt === null) putOwn((open ??= {}), id, { at, timing });
+  });
   let write: readonly string[] = ids;
   if (changed !== undefined) {
     const removed = changed.filter((id) => !Object.hasOwn(timings, id));
     for (const id of removed) removedKeys.push(timingKey(id));
     if (removed.length === 0) write = changed;
   }
-  if (write.length === 0) return;
+  if (write.length === 0) return open;
   const places = write === ids ? undefined : placesOf(ids);
   write.forEach((id, i) => {
+    const timing = timings[id]!;
+    if (timing.endedAt === null) return;
     const at = places === undefined ? i : places.get(id)!;
-    entries.push(encodeEntry(timingKey(id), `state.timings.${id}`, { at, timing: timings[id] }));
+    entries.push(encodeEntry(timingKey(id), `state.timings.${id}`, { at, timing }));
   });
+  return open;
+}
+
+/** A timing as stored: in an entry of its own, or in the header's `openTimings`. */
+interface TimingEntry {
+  at: number;
+  timing: NodeTiming;
 }
 
 function placesOf(ids: readonly string[]): Map<string, number> {
@@ -191,9 +212,10 @@ export function assembleState(
   headerText: string,
   storedEntries: Iterable<readonly [string, string]>,
 ): ExecutionState {
-  const header = decodeValue(headerText) as {
+  const { openTimings, ...header } = decodeValue(headerText) as {
     context?: Record<string, unknown>;
     timings?: unknown;
+    openTimings?: unknown;
   };
   const decoded = new Map<string, unknown>();
   const timed: { id: string; at: number; timing: unknown }[] = [];
@@ -220,7 +242,7 @@ export function assembleState(
   const state = parseExecutionState({
     ...header,
     context,
-    timings: timingsOf(header.timings, timed),
+    timings: timingsOf(header.timings, withOpen(timed, openTimings)),
   });
   if (ofThisLayout) assembledFromEntries.add(state);
   return state;
@@ -249,6 +271,22 @@ function timingsOf(
   timed.sort((a, b) => a.at - b.at);
   for (const { id, timing } of timed) putOwn(timings, id, timing);
   return timings;
+}
+
+/** The header's running timings replace any entry a node kept from an earlier visit. */
+function withOpen(
+  timed: { id: string; at: number; timing: unknown }[],
+  openTimings: unknown,
+): { id: string; at: number; timing: unknown }[] {
+  if (openTimings === undefined) return timed;
+  if (typeof openTimings !== 'object' || openTimings === null)
+    throw new StateCorruptError('the stored openTimings are not valid');
+  const open = Object.entries(openTimings).map(([id, value]) => ({
+    id,
+    ...timingEntry(id, value),
+  }));
+  const ids = new Set(open.map((o) => o.id));
+  return [...timed.filter((t) => !ids.has(t.id)), ...open];
 }
 
 function timingEntry(nodeId: string, value: unknown): { at: number; timing: unknown } {
