@@ -72,7 +72,9 @@ export class FunctionRegistry {
       );
     }
     this.functions.set(name, Object.freeze(describe(name, fn, options)));
-    if (isBuiltin(fn)) this.#hostFunctions.delete(name);
+    // A built-in's cost estimate is plaita's own too; a host's cost is host code run per call.
+    if (isBuiltin(fn) && (options.cost === undefined || isBuiltin(options.cost)))
+      this.#hostFunctions.delete(name);
     else this.#hostFunctions.add(name);
     return this;
   }

@@ -144,8 +144,10 @@ export interface NodeType<Fields = Record<string, unknown>> {
   /**
    * Runs no host code but `$F` functions, has no side effect and never waits; its expressions
    * are bounded in time and memory (it may fail, as a flow error). A durable worker may run
-   * such a node before its start is checkpointed, when every `$F` function is a built-in: a
-   * crash there replays nothing, and the node cannot be what crashed the worker.
+   * such a node as a fresh execution's first step before its start is checkpointed, when every
+   * `$F` function is a built-in and no hook is set: a crash there replays nothing, and the
+   * node cannot be what crashed the worker. A type that sets it vouches for its `run`: one that
+   * copies a built-in's fields with a `run` of its own must not copy this.
    */
   readonly inert?: boolean | undefined;
   /** Validator for the node-specific fields; failures become definition errors with paths. */

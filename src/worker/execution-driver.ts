@@ -148,12 +148,20 @@ export class ExecutionDriver {
     return this.#stepper().nextNodeId;
   }
 
-  /** The next node runs nothing its start must be durable for (NodeType.inert). */
-  get nextNodeIsInert(): boolean {
+  /**
+   * The first step of a fresh execution runs no host code, so its start need not be durable
+   * before it runs (NodeType.inert): its node is inert and retries nothing (a retry waits with
+   * the record still `queued`), every `$F` function is a built-in, and no engine hook is set
+   * (hooks are host code, and they fire in that step).
+   */
+  get freshStepIsInert(): boolean {
     const nodeId = this.nextNodeId;
-    if (nodeId === null || this.flow.nodesById.get(nodeId)?.nodeType.inert !== true) return false;
-    // A host's own `$F` function may do anything, and an inert node's expressions may call it.
-    return (this.deps.engine.functions ?? defaultFunctions).onlyBuiltins();
+    if (!this.#isFresh() || nodeId === null) return false;
+    const node = this.flow.nodesById.get(nodeId);
+    if (node?.nodeType.inert !== true || node.def.errorHandler.retryTimes > 0) return false;
+    const { hooks, functions } = this.deps.engine;
+    if (hooks !== undefined && (!Array.isArray(hooks) || hooks.length > 0)) return false;
+    return (functions ?? defaultFunctions).onlyBuiltins();
   }
 
   /** Ends the delivery's live execution. */

@@ -141,9 +141,9 @@ export class MessageHandler {
     )
       return { kind: 'crash_loop', nodeId: nextNode };
     const running = toRunning(state, nextNode, this.#now());
-    // An inert first node (a fresh execution's `start`) runs before anything is saved: its
-    // step's checkpoint also records the move to `running`, one save fewer per execution.
-    if (driver.nextNodeIsInert) driver.stage(running);
+    // A fresh execution whose first step runs no host code: that step's checkpoint also
+    // records the move to `running`, one save fewer per execution.
+    if (driver.freshStepIsInert) driver.stage(running);
     else await driver.persist(running, []);
     return driver.run();
   }

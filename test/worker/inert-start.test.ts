@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { defaultFunctions, defaultRegistry, defineNode } from '../../src/index.js';
 import { PlaitaClient } from '../../src/client/plaita-client.js';
 import { LocalQueue } from '../../src/queue/local/local-queue.js';
+import type { EngineOptions } from '../../src/engine/engine-options.js';
 import type { ExecutionState } from '../../src/state/execution-state.js';
 import type { SaveOptions } from '../../src/store/execution-store.js';
 import { MemoryExecutionStore } from '../../src/store/memory/memory-execution-store.js';
@@ -42,7 +43,7 @@ afterEach(async () => {
 /** Runs `nodes` on a worker over a recording store; also what `probe` nodes saw stored. */
 async function run(
   nodes: Record<string, unknown>[],
-  functions = defaultFunctions,
+  engine: EngineOptions = {},
 ): Promise<{ store: RecordingStore; final: ExecutionState; probed: ExecutionState[] }> {
   const store = new RecordingStore();
   const probed: ExecutionState[] = [];
@@ -63,7 +64,7 @@ async function run(
     queue,
     registry,
     pollBlockMs: 20,
-    engine: { functions },
+    engine,
   });
   const client = new PlaitaClient({ store, flows, queue, registry });
   worker.start();
@@ -75,6 +76,14 @@ async function run(
   const final = await client.waitFor(id, { timeoutMs: 5000 });
   return { store, final, probed };
 }
+
+/** The saves of a run whose first node's start is saved before it runs (the pickup). */
+const savedStartFirst = [
+  ['queued', []],
+  ['running', ['a']],
+  ['running', ['end']],
+  ['completed', []],
+];
 
 const assignFirst = [
   { type: 'start', id: 'start', next: 'a' },
@@ -127,14 +136,36 @@ describe('the pickup checkpoint: a node’s start is durable before it runs, unl
         { type: 'assignment', id: 'a', output: '$F.twice($INPUT.n)', next: 'end' },
         { type: 'end', id: 'end', output: '$NODE.a' },
       ],
-      functions,
+      { functions },
     );
     expect(final.result).toBe(2);
-    expect(store.saves.map((s) => [s.status, s.open])).toEqual([
-      ['queued', []],
-      ['running', ['a']],
-      ['running', ['end']],
-      ['completed', []],
+    expect(store.saves.map((s) => [s.status, s.open])).toEqual(savedStartFirst);
+  });
+
+  it('so does an engine hook (host code that fires in that step), and a retry policy on the node', async () => {
+    const seen: string[] = [];
+    const hooked = await run(assignFirst, { hooks: { onNodeStart: (e) => seen.push(e.node) } });
+    expect(seen).toEqual(['start', 'a', 'end']);
+    expect(hooked.store.saves.map((s) => [s.status, s.open])).toEqual(savedStartFirst);
+    await stop?.();
+    const retrying = await run([
+      { type: 'start', id: 'start', next: 'a' },
+      { ...assignFirst[1], errorHandler: { retryTimes: 2, retryDelay: 10 } },
+      assignFirst[2]!,
     ]);
+    expect(retrying.final.result).toBe(2);
+    expect(retrying.store.saves.map((s) => [s.status, s.open])).toEqual(savedStartFirst);
+  });
+
+  it('a host cost estimate on a built-in function is host code too', () => {
+    const builtin = defaultFunctions.get('add')!;
+    const costed = defaultFunctions.copy().register('add', builtin.fn, {
+      override: true,
+      cost: () => 1,
+    });
+    expect(defaultFunctions.onlyBuiltins()).toBe(true);
+    expect(costed.onlyBuiltins()).toBe(false);
+    const back = costed.copy().register('add', builtin.fn, { override: true });
+    expect(back.onlyBuiltins()).toBe(true);
   });
 });

@@ -29,7 +29,7 @@ export function defineBuiltins(
       sideEffects: spec.sideEffects === true,
       minArgs: spec.minArgs,
       ...(spec.maxArgs === undefined ? {} : { maxArgs: spec.maxArgs }),
-      ...(spec.cost === undefined ? {} : { cost: spec.cost }),
+      ...(spec.cost === undefined ? {} : { cost: markBuiltin(spec.cost) }),
     });
   }
 }
