@@ -19,6 +19,7 @@ import { RedisFlowStore } from '../dist/store/redis/redis-flow-store.js';
 import { RedisStreamQueue } from '../dist/queue/redis-stream/redis-stream-queue.js';
 import { silentLogger } from '../dist/util/logger.js';
 import { chainFlowDocument } from './chain-flow.mjs';
+import { onCompleted } from './on-completed.mjs';
 
 const N = Number(process.env.BENCH_CLUSTER_EXECUTIONS ?? 2000);
 const CONCURRENCY = 50;
@@ -156,8 +157,8 @@ async function measure(title, url, replicas, masters, options) {
     pollBlockMs: 200,
     logger: silentLogger,
     metrics: null,
-    engine: { hooks: { onFlowEnd: () => void (++done === N && resolveDone()) } },
   });
+  onCompleted(store, () => void (++done === N && resolveDone()));
   const client = new PlaitaClient({ store, flows, queue });
   await client.start(flow, { i: -1 }); // publish and warm the connections, outside the timing
   done = -1;

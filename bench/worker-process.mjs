@@ -7,6 +7,7 @@ import { RedisExecutionStore } from '../dist/store/redis/redis-execution-store.j
 import { RedisFlowStore } from '../dist/store/redis/redis-flow-store.js';
 import { RedisStreamQueue } from '../dist/queue/redis-stream/redis-stream-queue.js';
 import { silentLogger } from '../dist/util/logger.js';
+import { onCompleted } from './on-completed.mjs';
 
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = process.env.PREFIX;
@@ -21,8 +22,8 @@ const worker = new FlowWorker({
   concurrency: Number(process.env.CONCURRENCY ?? 50),
   pollBlockMs: 200,
   logger: silentLogger,
-  engine: { hooks: { onFlowEnd: () => void counter.incr(`${prefix}:done`) } },
 });
+onCompleted(store, () => void counter.incr(`${prefix}:done`));
 process.on('message', (message) => {
   if (message === 'go') worker.start();
 });

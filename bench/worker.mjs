@@ -30,6 +30,7 @@ import { silentLogger } from '../dist/util/logger.js';
 import { runAnchor, ratio } from './anchors.mjs';
 import { postgresUpdateRate, redisSetRate, sqliteCommitRate } from './server-limits.mjs';
 import { chainFlowDocument } from './chain-flow.mjs';
+import { onCompleted } from './on-completed.mjs';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PG_BASE = process.env.PGURL ?? 'postgresql://postgres:postgres@127.0.0.1:5432';
@@ -54,13 +55,10 @@ async function runWorkload({ store, flows, queue, count, concurrency = CONCURREN
   };
   let resolveDone;
   const allDone = new Promise((resolve) => (resolveDone = resolve));
-  const hooks = {
-    onFlowEnd: (e) => {
-      if (++done === count) resolveDone();
-      if (sample && done % sample.every === 0) sample.fn(done);
-      void e;
-    },
-  };
+  onCompleted(store, () => {
+    if (++done === count) resolveDone();
+    if (sample && done % sample.every === 0) sample.fn(done);
+  });
   const worker = new FlowWorker({
     store,
     flows,
@@ -68,7 +66,6 @@ async function runWorkload({ store, flows, queue, count, concurrency = CONCURREN
     concurrency,
     pollBlockMs: 200,
     logger: silentLogger,
-    engine: { hooks },
   });
   const client = new PlaitaClient({ store, flows, queue });
   await client.start(flow, { i: -1 }); // publish the flow (and warm the connections) before timing
