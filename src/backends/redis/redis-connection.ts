@@ -219,7 +219,7 @@ export class RedisConnection {
    * here). A worker with 50 executions in flight pays one syscall per turn, not per command. Unlike ioredis's auto-pipelining this adds no
    * promise, pipeline or timer per command, and never holds commands back until the previous
    * batch is answered. Owned clients only: a borrowed client's socket is not ours to cork.
-   * A cluster client corks every node's socket: a tick's commands go out as one write per node.
+   * A cluster client corks every node's socket: a turn's commands go out as one write per node.
    */
   #batchWrites(): void {
     if (this.#corked) return;
