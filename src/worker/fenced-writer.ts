@@ -18,7 +18,7 @@ export class FencedWriter {
   failedNode: string | null = null;
   /** For logs: which delivery of the message this work is. */
   deliveryCount = 1;
-  /** `state` is what is stored, in the entry layout: a save may name what changed against it. */
+  /** `#stored` is in the entry layout: a save may name what changed against it. */
   #diffable: boolean;
   #storedUnknown = false;
   /** What the last save stored (first: what was loaded); `state` may be ahead of it, staged. */

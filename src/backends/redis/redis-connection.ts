@@ -216,10 +216,11 @@ export class RedisConnection {
    * Node writes everything buffered in between with one writev. Not the end of the tick: the
    * replies of one turn arrive in several socket reads, and each read's continuations would
    * otherwise be a write of their own (a syscall costs as much as a checkpoint's encoding
-   * here). A worker with 50 executions in flight pays one syscall per turn, not per command. Unlike ioredis's auto-pipelining this adds no
-   * promise, pipeline or timer per command, and never holds commands back until the previous
-   * batch is answered. Owned clients only: a borrowed client's socket is not ours to cork.
-   * A cluster client corks every node's socket: a turn's commands go out as one write per node.
+   * here). A worker with 50 executions in flight pays one syscall per turn, not per command.
+   * Unlike ioredis's auto-pipelining this adds no promise, pipeline or timer per command, and
+   * never holds commands back until the previous batch is answered. Owned clients only: a
+   * borrowed client's socket is not ours to cork. A cluster client corks every node's socket:
+   * a turn's commands go out as one write per node.
    */
   #batchWrites(): void {
     if (this.#corked) return;

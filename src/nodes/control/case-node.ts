@@ -11,7 +11,7 @@ const caseShape = z.looseObject({
 /** docs/flow-format.md §3.6: the first case whose value equals the target wins; no match → `default`. */
 export const caseNode = builtinNode({
   type: 'case',
-  inert: true, // expressions only: bounded in time and memory, no side effect
+  inert: true,
   branching: true,
   schema: z.looseObject({
     target: z.unknown().optional(),

@@ -12,7 +12,7 @@ const errorShape = z.looseObject({
 /** docs/flow-format.md §3.2: success → the evaluated output; nop → null; error → a business failure. */
 export const endNode = builtinNode({
   type: 'end',
-  inert: true, // expressions only: bounded in time and memory, no side effect
+  inert: true,
   schema: z.looseObject({
     resultType: z.string().optional(),
     result_type: z.string().optional(),

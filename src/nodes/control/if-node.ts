@@ -4,7 +4,7 @@ import { builtinNode } from '../builtin-node.js';
 /** docs/flow-format.md §3.5: `next` (default the literal id "true") when the condition matches, else `else_next` ("false"). */
 export const ifNode = builtinNode({
   type: 'if',
-  inert: true, // expressions only: bounded in time and memory, no side effect
+  inert: true,
   branching: true,
   schema: z.looseObject({
     condition: z.unknown().optional(),

@@ -27,7 +27,7 @@ const branchShape = z.looseObject({
  */
 export const switchNode = builtinNode({
   type: 'switch',
-  inert: true, // expressions only: bounded in time and memory, no side effect
+  inert: true,
   branching: true,
   schema: z.looseObject({
     branches: z.array(branchShape).optional(),

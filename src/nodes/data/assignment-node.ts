@@ -20,7 +20,7 @@ export class OutputTypeMismatchError extends Error {
  */
 export const assignmentNode = builtinNode({
   type: 'assignment',
-  inert: true, // expressions only: bounded in time and memory, no side effect
+  inert: true,
   schema: z.looseObject({
     outputType: z.unknown().optional(),
     output_type: z.unknown().optional(),
