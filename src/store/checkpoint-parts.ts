@@ -156,19 +156,20 @@ function encodeTimings(
   removedKeys: string[],
 ): Record<string, TimingEntry> | undefined {
   const ids = Object.keys(timings);
-  let open: Record<string, TimingEntry> | undefined;
-  ids.forEach((id, at) => {
-    const timing = timings[id]!;
-    if (timing.endedAt === null) putOwn((open ??= {}), id, { at, timing });
-  });
   let write: readonly string[] = ids;
   if (changed !== undefined) {
     const removed = changed.filter((id) => !Object.hasOwn(timings, id));
     for (const id of removed) removedKeys.push(timingKey(id));
     if (removed.length === 0) write = changed;
   }
-  if (write.length === 0) return open;
-  const places = write === ids ? undefined : placesOf(ids);
+  // One pass over every timing: the running ones, and the places a subset written needs.
+  const places = write === ids ? undefined : new Map<string, number>();
+  let open: Record<string, TimingEntry> | undefined;
+  ids.forEach((id, at) => {
+    places?.set(id, at);
+    const timing = timings[id]!;
+    if (timing.endedAt === null) putOwn((open ??= {}), id, { at, timing });
+  });
   write.forEach((id, i) => {
     const timing = timings[id]!;
     if (timing.endedAt === null) return;
@@ -182,12 +183,6 @@ function encodeTimings(
 interface TimingEntry {
   at: number;
   timing: NodeTiming;
-}
-
-function placesOf(ids: readonly string[]): Map<string, number> {
-  const places = new Map<string, number>();
-  ids.forEach((id, i) => places.set(id, i));
-  return places;
 }
 
 /** Total = header + every stored entry; over the limit names the three largest entries. */
