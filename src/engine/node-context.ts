@@ -18,6 +18,8 @@ class NodeContextImpl implements NodeContext {
   readonly nodeId: string;
   readonly idempotencyKey: string;
   #log: Logger | undefined;
+  /** Host code that may change what it reads in place (NodeType.leavesValuesAlone unset). */
+  readonly #mayChangeReads: boolean;
 
   constructor(
     readonly execution: Execution,
@@ -29,12 +31,19 @@ class NodeContextImpl implements NodeContext {
     this.def = node.def;
     this.nodeId = node.def.id;
     this.idempotencyKey = `${execution.executionId}:${node.def.id}:${visit}`;
+    this.#mayChangeReads = node.nodeType.leavesValuesAlone !== true;
+  }
+
+  /** Before host code gets a reference into the context: see NodeType.leavesValuesAlone. */
+  #beforeRead(): void {
+    if (this.#mayChangeReads) this.execution.beforeMutation();
   }
 
   evaluate(value: unknown): MaybePromise<unknown> {
     // Literals (numbers, booleans, null) need no budget; strings and containers get one each.
     if (typeof value !== 'object' && typeof value !== 'string') return value;
     if (value === null) return null;
+    this.#beforeRead();
     return evaluateValue(value, this.execution, { fallback: true, meter: this.#meter() });
   }
 
@@ -55,10 +64,12 @@ class NodeContextImpl implements NodeContext {
   }
 
   get input(): unknown {
+    this.#beforeRead();
     return this.execution.context.$INPUT;
   }
 
   get(key: string): unknown {
+    this.#beforeRead();
     const context = this.execution.context;
     return Object.hasOwn(context, key) ? context[key] : undefined;
   }

@@ -150,6 +150,15 @@ export interface NodeType<Fields = Record<string, unknown>> {
    * copies a built-in's fields with a `run` of its own must not copy this.
    */
   readonly inert?: boolean | undefined;
+  /**
+   * Its `run` and `resume` never change in place a value they read through `ctx.input`,
+   * `ctx.get` or `ctx.evaluate` (those are the execution's own values, not copies). The
+   * built-ins set it. Without it, such a read by the node (host code, which may change what it
+   * got) makes that step's checkpoint a whole one, taken after the context is detached from
+   * the checkpoint before: a change made in place is then stored, not kept by the live run
+   * alone.
+   */
+  readonly leavesValuesAlone?: boolean | undefined;
   /** Validator for the node-specific fields; failures become definition errors with paths. */
   readonly schema?: { parse(raw: unknown): unknown } | undefined;
   /** Built-ins: turn the raw fields into the definition (child flows, conditions, spellings). */

@@ -30,6 +30,7 @@ export function builtinNode<S extends z.ZodObject, F>(spec: BuiltinSpec<S, F>): 
     branchNameAsTarget: spec.branching ? true : undefined,
     suspending: spec.suspending,
     inert: spec.inert,
+    leavesValuesAlone: true,
     load: (raw, loader) => spec.load(raw as z.infer<S>, loader) as Record<string, unknown>,
     run: (ctx) => spec.run(ctx as unknown as NodeContext<F>),
     resume: spec.resume
