@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { serve, type ServerType } from '@hono/node-server';
-import type { HttpBindings } from '@hono/node-server';
 import { createApiApp } from '../../server/api-app.js';
+import { clientAddressResolver, TRUSTED_PROXY_PRESETS } from '../../server/client-address.js';
 import { startServerTasks } from '../../server/server-tasks.js';
 import { getDefaultLogger } from '../../util/logger.js';
 import { FlowWorker } from '../../worker/flow-worker.js';
@@ -26,6 +26,7 @@ interface ServeFlags extends DurableFlags {
   allowPrivateNetworks?: boolean;
   withWorker?: string;
   metricsPublic?: boolean;
+  trustProxy?: string;
 }
 
 const env = process.env;
@@ -72,6 +73,11 @@ export function registerServe(program: Command, context: CommandContext): void {
         env.PLAITA_WITH_WORKER,
       )
       .option(
+        '--trust-proxy <addresses>',
+        `proxies whose X-Forwarded-For is believed: addresses, CIDR ranges, ${TRUSTED_PROXY_PRESETS.join(', ')} (comma-separated; PLAITA_TRUST_PROXY)`,
+        env.PLAITA_TRUST_PROXY,
+      )
+      .option(
         '--metrics-public',
         'serve /metrics without a key (PLAITA_METRICS_PUBLIC=1)',
         env.PLAITA_METRICS_PUBLIC === '1',
@@ -80,6 +86,7 @@ export function registerServe(program: Command, context: CommandContext): void {
     const port = positive(opts.port, '--port');
     const maxBodyBytes = positive(opts.maxBody, '--max-body');
     const perSecond = nonNegative(opts.rateLimit, '--rate-limit');
+    const clientAddress = clientAddressFor(opts.trustProxy);
     const withWorker =
       opts.withWorker === undefined ? undefined : positive(opts.withWorker, '--with-worker');
     if (!opts.auth && !isLoopback(opts.host))
@@ -127,8 +134,7 @@ export function registerServe(program: Command, context: CommandContext): void {
       metricsPublic: opts.metricsPublic === true,
       metrics: () => metrics.registry.metrics(),
       logger: log,
-      clientAddress: (c) =>
-        (c.env as HttpBindings | undefined)?.incoming?.socket.remoteAddress ?? null,
+      clientAddress,
       consoleDir: consoleDirectory(),
     });
     const url =
@@ -215,4 +221,20 @@ function nonNegative(raw: string, flag: string): number {
   if (!Number.isFinite(value) || value < 0)
     throw new CliError(`${flag} ${raw}: expected a number ≥ 0`, EXIT.usage);
   return value;
+}
+
+/** `--trust-proxy a,b,…` (client-address.ts); a malformed entry is a usage error naming it. */
+function clientAddressFor(list: string | undefined) {
+  const entries = (list ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  try {
+    return clientAddressResolver(entries);
+  } catch (error) {
+    throw new CliError(
+      `--trust-proxy: ${(error as Error).message} (expected IP addresses, CIDR ranges or ${TRUSTED_PROXY_PRESETS.join(', ')}, comma-separated)`,
+      EXIT.usage,
+    );
+  }
 }
