@@ -61,16 +61,18 @@ export default function ApiKeysPage() {
             <tbody>
               {items.map((key) => (
                 <tr key={key.id}>
-                  <td>{key.name}</td>
-                  <td>
+                  <td data-label="Name">{key.name}</td>
+                  <td data-label="Key id">
                     <CopyId id={key.id} />
                   </td>
-                  <td>{key.role}</td>
-                  <td class="wide-only">{key.tenant}</td>
-                  <td class="wide-only">
+                  <td data-label="Role">{key.role}</td>
+                  <td data-label="Tenant" class="wide-only">
+                    {key.tenant}
+                  </td>
+                  <td data-label="Last used" class="wide-only">
                     <Time iso={key.lastUsedAt} />
                   </td>
-                  <td>
+                  <td data-label="State">
                     {key.revokedAt ? (
                       <span class="muted">
                         revoked <Time iso={key.revokedAt} />

@@ -47,19 +47,23 @@ export default function AuditPage() {
             <tbody>
               {items.map((entry) => (
                 <tr key={entry.id}>
-                  <td>
+                  <td data-label="Time">
                     <Time iso={entry.at} />
                   </td>
-                  <td>
+                  <td data-label="Action">
                     <code>{entry.action}</code>
                   </td>
-                  <td class="detail">{entry.target}</td>
-                  <td class="wide-only">
+                  <td data-label="Target" class="detail">
+                    {entry.target}
+                  </td>
+                  <td data-label="Key" class="wide-only">
                     {entry.keyId ? <CopyId id={entry.keyId} short /> : '—'}{' '}
                     <span class="muted">{entry.role}</span>
                   </td>
-                  <td class="wide-only">{entry.tenant}</td>
-                  <td class="wide-only">
+                  <td data-label="Tenant" class="wide-only">
+                    {entry.tenant}
+                  </td>
+                  <td data-label="Request" class="wide-only">
                     <CopyId id={entry.requestId} short />
                   </td>
                 </tr>

@@ -110,21 +110,21 @@ export default function DeadLettersPage() {
             <tbody>
               {items.map((letter) => (
                 <tr key={letter.id} data-dead-letter={letter.id}>
-                  <td>
+                  <td data-label="Dead letter">
                     <CopyId id={letter.id} short />
                     <details class="payload">
                       <summary class="small">message</summary>
                       <JsonView value={payloadOf(letter)} label={`message of ${letter.id}`} />
                     </details>
                   </td>
-                  <td>
+                  <td data-label="Reason">
                     <code>{letter.reason}</code>
                     {letter.kind ? <span class="muted"> ({letter.kind})</span> : null}
                     {letter.lastError ? (
                       <div class="error-text small">{letter.lastError}</div>
                     ) : null}
                   </td>
-                  <td>
+                  <td data-label="Execution">
                     {letter.executionId ? (
                       <CopyId
                         id={letter.executionId}
@@ -135,8 +135,10 @@ export default function DeadLettersPage() {
                       '—'
                     )}
                   </td>
-                  <td class="wide-only num">{letter.deliveryCount}</td>
-                  <td>
+                  <td data-label="Deliveries" class="wide-only num">
+                    {letter.deliveryCount}
+                  </td>
+                  <td data-label="At">
                     <Time iso={letter.at} />
                   </td>
                   <td>

@@ -563,7 +563,7 @@ function Timeline(props: {
           <tbody>
             {shown.map((node) => (
               <tr key={node.nodeId} class={props.selected === node.nodeId ? 'selected' : ''}>
-                <td>
+                <td data-label="Node">
                   <button
                     type="button"
                     class="link-button mono"
@@ -573,15 +573,19 @@ function Timeline(props: {
                     {node.nodeId}
                   </button>
                 </td>
-                <td>{node.type ?? '—'}</td>
-                <td>
+                <td data-label="Type">{node.type ?? '—'}</td>
+                <td data-label="Status">
                   <StatusBadge status={node.status} />
                 </td>
-                <td>
+                <td data-label="Started">
                   <Time iso={node.startedAt} />
                 </td>
-                <td class="num">{formatDuration(node.durationMs)}</td>
-                <td class="num">{node.attempts}</td>
+                <td data-label="Duration" class="num">
+                  {formatDuration(node.durationMs)}
+                </td>
+                <td data-label="Attempts" class="num">
+                  {node.attempts}
+                </td>
                 <td class="wide-only span-cell" aria-hidden="true">
                   <div class="span-track">
                     <div class={`span-bar state-${node.status}`} style={bar(node)} />

@@ -156,17 +156,17 @@ export function ExecutionsPage() {
                       onChange={() => toggle(item.executionId)}
                     />
                   </td>
-                  <td>
+                  <td data-label="Execution">
                     <CopyId
                       id={item.executionId}
                       href={`/executions/${seg(item.executionId)}`}
                       short
                     />
                   </td>
-                  <td>
+                  <td data-label="Status">
                     <StatusBadge status={item.status} />
                   </td>
-                  <td>
+                  <td data-label="Flow">
                     {item.flowId ? (
                       <a
                         href={`/flows/${seg(item.flowId)}${item.flowVersion ? `?version=${seg(item.flowVersion)}` : ''}`}
@@ -178,15 +178,15 @@ export function ExecutionsPage() {
                       <span class="muted">inline</span>
                     )}
                   </td>
-                  <td>
+                  <td data-label="Created">
                     <Time iso={item.createdAt} />
                   </td>
-                  <td class="wide-only num">
+                  <td data-label="Duration" class="wide-only num">
                     {item.endedAt
                       ? formatDuration(Date.parse(item.endedAt) - Date.parse(item.createdAt))
                       : '—'}
                   </td>
-                  <td class="wide-only detail">
+                  <td data-label="Detail" class="wide-only detail">
                     {item.error ? (
                       <span class="error-text" title={item.error.message}>
                         {item.error.nodeId ? `${item.error.nodeId}: ` : ''}

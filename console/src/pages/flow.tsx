@@ -592,12 +592,16 @@ function DryRun(props: {
             <tbody>
               {r.trace.map((step, i) => (
                 <tr key={`${step.nodeId}-${i}`}>
-                  <td class="mono">{step.nodeId}</td>
-                  <td>
+                  <td data-label="Node" class="mono">
+                    {step.nodeId}
+                  </td>
+                  <td data-label="Status">
                     <StatusBadge status={step.status} />
                   </td>
-                  <td class="num">{formatDuration(step.durationMs)}</td>
-                  <td>
+                  <td data-label="Duration" class="num">
+                    {formatDuration(step.durationMs)}
+                  </td>
+                  <td data-label="Output">
                     <JsonView
                       value={step.output}
                       label={`dry-run output of ${step.nodeId}`}

@@ -47,12 +47,16 @@ export default function FlowsPage() {
             <tbody>
               {items.map((flow) => (
                 <tr key={flow.flowId}>
-                  <td>
+                  <td data-label="Flow">
                     <a href={`/flows/${seg(flow.flowId)}`}>{flow.flowId}</a>
                   </td>
-                  <td>{flow.latestVersion ?? <span class="muted">none (drafts only)</span>}</td>
-                  <td class="num">{flow.versionCount}</td>
-                  <td>
+                  <td data-label="Latest published">
+                    {flow.latestVersion ?? <span class="muted">none (drafts only)</span>}
+                  </td>
+                  <td data-label="Versions" class="num">
+                    {flow.versionCount}
+                  </td>
+                  <td data-label="Updated">
                     <Time iso={flow.updatedAt} />
                   </td>
                 </tr>

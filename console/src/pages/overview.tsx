@@ -163,12 +163,18 @@ function MinuteTable({ stats }: { stats: ExecutionStats }) {
           <tbody>
             {rows.map((b) => (
               <tr key={b.at}>
-                <td>
+                <td data-label="Minute">
                   <Time iso={b.at} />
                 </td>
-                <td class="num">{b.started}</td>
-                <td class="num">{b.completed}</td>
-                <td class="num">{b.failed}</td>
+                <td data-label="Started" class="num">
+                  {b.started}
+                </td>
+                <td data-label="Completed" class="num">
+                  {b.completed}
+                </td>
+                <td data-label="Failed" class="num">
+                  {b.failed}
+                </td>
               </tr>
             ))}
           </tbody>

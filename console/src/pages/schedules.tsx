@@ -91,7 +91,7 @@ function ScheduleList() {
             <tbody>
               {items.map((s) => (
                 <tr key={s.id}>
-                  <td>
+                  <td data-label="Flow">
                     <a
                       href={`/schedules/${seg(s.id)}`}
                       aria-label={`Edit the schedule of ${s.flowId}, ${s.cron}`}
@@ -100,10 +100,10 @@ function ScheduleList() {
                       {s.version ? <span class="muted">@{s.version}</span> : null}
                     </a>
                   </td>
-                  <td>
+                  <td data-label="Cron">
                     <code>{s.cron}</code> <span class="muted small">{s.timezone}</span>
                   </td>
-                  <td>
+                  <td data-label="Enabled">
                     {can(caller, 'admin') ? (
                       <label class="switch">
                         <input
@@ -122,10 +122,10 @@ function ScheduleList() {
                       'off'
                     )}
                   </td>
-                  <td>
+                  <td data-label="Next run">
                     <Time iso={s.nextRunAt} />
                   </td>
-                  <td class="wide-only">
+                  <td data-label="Last run" class="wide-only">
                     <Time iso={s.lastRunAt} />
                     {s.lastExecutionId ? (
                       <>

@@ -40,20 +40,22 @@ export default function WorkersPage() {
             <tbody>
               {items.map((w) => (
                 <tr key={w.id}>
-                  <td>
+                  <td data-label="Worker">
                     <CopyId id={w.id} short />
                   </td>
-                  <td>
+                  <td data-label="Host">
                     {w.host} <span class="muted">pid {w.pid}</span>
                   </td>
-                  <td class="num">
+                  <td data-label="In flight" class="num">
                     {w.inFlight} / {w.concurrency}
                   </td>
-                  <td class="wide-only">{w.version}</td>
-                  <td class="wide-only">
+                  <td data-label="Version" class="wide-only">
+                    {w.version}
+                  </td>
+                  <td data-label="Started" class="wide-only">
                     <Time iso={w.startedAt} />
                   </td>
-                  <td>
+                  <td data-label="Last seen">
                     <Time iso={w.lastSeenAt} />
                   </td>
                 </tr>
