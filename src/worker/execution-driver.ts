@@ -14,7 +14,13 @@ import type { HandlingResult } from './decide.js';
 import { envelope, eventMatches } from './event-matching.js';
 import type { FencedWriter } from './fenced-writer.js';
 import type { LeaseKeeper } from './lease-keeper.js';
-import { afterStep, flowErrorRecord, toCompleted, toSuspended } from './state-transitions.js';
+import {
+  afterStep,
+  flowErrorRecord,
+  toCompleted,
+  toSuspended,
+  withEntryTiming,
+} from './state-transitions.js';
 import { timerId, visitOf } from './wait-timers.js';
 import type { WorkerDeps } from './worker-deps.js';
 
@@ -223,6 +229,7 @@ export class ExecutionDriver {
   /** Persists one step's outcome; returns the handling result when the loop should stop. */
   private async settle(outcome: StepOutcome, fresh: boolean): Promise<HandlingResult | null> {
     const now = this.#now();
+    if (fresh) this.writer.state = withEntryTiming(this.state, this.flow.startNode?.def.id ?? null);
     if (outcome.status === 'failed') return this.fail(outcome.error);
     // The first step wrote `start` and one node into a context that had none: write it whole.
     const changed = fresh ? null : outcome.changedNodes;

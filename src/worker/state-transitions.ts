@@ -47,6 +47,25 @@ export function countStart(
   };
 }
 
+/**
+ * The entry node (`start`) runs in the first step, just before the node after it, with no
+ * start of its own counted: it gets a closed, zero-length timing at the time the first step
+ * started, first in the map, so the timeline lists every node that ran, in order.
+ */
+export function withEntryTiming(state: ExecutionState, entryId: string | null): ExecutionState {
+  if (entryId === null || getOwn(state.timings, entryId) !== undefined) return state;
+  const first = Object.values(state.timings)[0];
+  const at = first?.startedAt ?? state.updatedAt;
+  return {
+    ...state,
+    attempts: withOwn(state.attempts, entryId, (getOwn(state.attempts, entryId) ?? 0) + 1),
+    timings: {
+      [entryId]: { startedAt: at, endedAt: at, attempts: 1, durationMs: 0 },
+      ...state.timings,
+    },
+  };
+}
+
 /** Starts of the current visit of `nodeId` that never finished (0 when it is not mid-visit). */
 export function unfinishedStarts(state: ExecutionState, nodeId: string | null): number {
   const timing = nodeId === null ? undefined : getOwn(state.timings, nodeId);

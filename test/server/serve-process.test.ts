@@ -98,8 +98,15 @@ async function approvalWalk(base: string, adminKey: string): Promise<void> {
     await call(base, `/v1/executions/${executionId}`, token),
   );
   expect(view.result).toEqual({ status: 'approved', expense: 'EXP-9', decidedBy: 'ann@x.io' });
-  // The timeline: every node that recorded a result, in order (`start` records none).
-  expect(view.nodes.map((n) => n.nodeId)).toEqual(['prepare', 'approve', 'decide', 'approved']);
+  // The timeline: every node that ran, in order, `start` (run with the first step) included.
+  expect(view.nodes.map((n) => n.nodeId)).toEqual([
+    'start',
+    'prepare',
+    'approve',
+    'decide',
+    'approved',
+  ]);
+  expect(view.nodes[0]).toMatchObject({ status: 'done', durationMs: 0, attempts: 1 });
 }
 
 describe('plaita serve, embedded default (SQLite + in-process worker)', () => {

@@ -114,17 +114,23 @@ describe('the pickup checkpoint: a node’s start is durable before it runs, unl
     expect(final.result).toBe(2);
     expect(store.saves).toEqual([
       { status: 'queued', version: 0, nodes: [], open: [], closed: [] },
-      { status: 'running', version: 1, nodes: ['start', 'a'], open: ['end'], closed: ['a'] },
+      {
+        status: 'running',
+        version: 1,
+        nodes: ['start', 'a'],
+        open: ['end'],
+        closed: ['start', 'a'],
+      },
       {
         status: 'completed',
         version: 2,
         nodes: ['start', 'a', 'end'],
         open: [],
-        closed: ['a', 'end'],
+        closed: ['start', 'a', 'end'],
       },
     ]);
     // Nothing an operator reads is lost with the pickup save.
-    expect(final.attempts).toEqual({ a: 1, end: 1 });
+    expect(final.attempts).toEqual({ start: 1, a: 1, end: 1 });
     expect(final.timings.a?.startedAt).toEqual(expect.any(String));
   });
 
