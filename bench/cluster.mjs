@@ -4,7 +4,9 @@
 // over the masters. On a 2-core machine a cluster cannot be faster in total; what matters is
 // that the partitioned cluster costs ≤ 1.3x the CPU per execution of one Redis and that no
 // master carries more than 45% of the commands. Each set-up is measured BENCH_CLUSTER_ROUNDS times
-// (default 3), in turn, and the ratio is taken between medians.
+// (default 3), in turn, and the ratio is taken between medians. Beside it, the same ratio against
+// one Redis feeding a replica (each master feeds one): what the cluster costs over a replicated
+// single Redis, which is what it replaces in a deployment that keeps a copy.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -206,11 +208,19 @@ console.log(
 );
 const ROUNDS = Number(process.env.BENCH_CLUSTER_ROUNDS ?? 3);
 const single = await startServer([]);
+// One Redis feeding one replica, as a deployment that keeps a copy would run it: each cluster
+// master feeds its replica too, so this is the like-for-like figure (printed beside the target's).
+const primary = await startServer([]);
+const replica = await startServer(['--replicaof', '127.0.0.1', String(primary.port)]);
+for (let i = 0; !(await primary.admin.info('replication')).includes('connected_slaves:1'); i++) {
+  if (i > 200) throw new Error('the replica of the single Redis did not connect');
+  await new Promise((r) => setTimeout(r, 50));
+}
 const cluster = await startCluster();
 const replicas = cluster.nodes.filter((n) => !cluster.masters.includes(n));
 // The three set-ups measured in turn, ROUNDS times: one short run's Node CPU swings by ±20% on
 // these machines, so the ratio is taken between medians, and every round's ratio is printed.
-const rows = { one: [], c1: [], c6: [] };
+const rows = { one: [], replicated: [], c1: [], c6: [] };
 // Round 0 warms the JIT on every path (not counted): measured cold, the first set-up would pay
 // for the compilation of the code all three share.
 for (let round = 0; round <= ROUNDS; round++) {
@@ -219,6 +229,13 @@ for (let round = 0; round <= ROUNDS; round++) {
     store: {},
     queue: {},
   });
+  const replicated = await measure(
+    'one Redis + 1 replica',
+    `redis://127.0.0.1:${primary.port}`,
+    [replica],
+    [primary],
+    { store: {}, queue: {} },
+  );
   const c1 = await measure('cluster, 1 partition', cluster.url, replicas, cluster.masters, {
     store: {},
     queue: {},
@@ -235,6 +252,7 @@ for (let round = 0; round <= ROUNDS; round++) {
   );
   if (round === 0) continue;
   rows.one.push(one);
+  rows.replicated.push(replicated);
   rows.c1.push(c1);
   rows.c6.push(c6);
 }
@@ -254,9 +272,12 @@ console.log(
   `6-partition cluster ÷ one Redis = ${ratio.toFixed(2)}x   (target ≤ 1.3x; per round ${perRound.join(', ')}; replication to the replicas is printed beside, not counted)`,
 );
 console.log(
+  `like for like, against one Redis feeding one replica (${cpuOf(rows.replicated).toFixed(2)} ms): ${(cpuOf(rows.c6) / cpuOf(rows.replicated)).toFixed(2)}x`,
+);
+console.log(
   `busiest master with 6 partitions: ${(busiest * 100).toFixed(0)}% of commands   (target ≤ 45%); with 1 partition: ${(Math.max(...rows.c1.flatMap((r) => r.spread)) * 100).toFixed(0)}%`,
 );
-for (const s of [single, ...cluster.nodes]) {
+for (const s of [single, primary, replica, ...cluster.nodes]) {
   s.admin.disconnect();
   s.child.kill('SIGKILL');
   rmSync(s.dir, { recursive: true, force: true });
