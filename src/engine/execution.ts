@@ -78,12 +78,17 @@ export class Execution implements EvaluationScope {
     return this.options.hookNames.has(name);
   }
 
+  /**
+   * Before a value of this context may change in place. A child's expressions fall back to its
+   * parent's values (docs/flow-format.md §5.5), so the ancestors are detached and marked too.
+   */
   beforeMutation(): void {
     this.#mutated = true;
     if (this.#shared) {
       this.#context = cloneContext(this.#context);
       this.#shared = false;
     }
+    this.parent?.beforeMutation();
   }
 
   warn(message: string): void {
@@ -184,7 +189,10 @@ export class Execution implements EvaluationScope {
     const context = initialContext(spec.flow, this.options, id, spec.input, parentSnapshot);
     const deadline = spec.flow.timeoutMs === null ? null : this.clock.now() + spec.flow.timeoutMs;
     const budget = new Budget(spec.nodeBudget, deadline, 'flow', spec.signal ? [spec.signal] : []);
-    return new Execution(spec.flow, this.options, 'run', context, budget, this);
+    const child = new Execution(spec.flow, this.options, 'run', context, budget, this);
+    // Its input and `$PARENT` are the parent's own values: a change in place must not reach them.
+    child.markShared();
+    return child;
   }
 }
 

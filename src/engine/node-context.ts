@@ -39,6 +39,14 @@ class NodeContextImpl implements NodeContext {
     if (this.#mayChangeReads) this.execution.beforeMutation();
   }
 
+  /** `key`'s value for host code; a number or string cannot be changed in place, so it costs nothing. */
+  #read(key: string): unknown {
+    const value = entry(this.execution.context, key);
+    if (typeof value !== 'object' || value === null || !this.#mayChangeReads) return value;
+    this.execution.beforeMutation();
+    return entry(this.execution.context, key); // the detached copy's, if there was one to make
+  }
+
   evaluate(value: unknown): MaybePromise<unknown> {
     // Literals (numbers, booleans, null) need no budget; strings and containers get one each.
     if (typeof value !== 'object' && typeof value !== 'string') return value;
@@ -64,14 +72,11 @@ class NodeContextImpl implements NodeContext {
   }
 
   get input(): unknown {
-    this.#beforeRead();
-    return this.execution.context.$INPUT;
+    return this.#read('$INPUT');
   }
 
   get(key: string): unknown {
-    this.#beforeRead();
-    const context = this.execution.context;
-    return Object.hasOwn(context, key) ? context[key] : undefined;
+    return this.#read(key);
   }
 
   set(key: string, value: unknown): void {
@@ -159,16 +164,26 @@ class NodeContextImpl implements NodeContext {
   }
 }
 
+function entry(context: Context, key: string): unknown {
+  return Object.hasOwn(context, key) ? context[key] : undefined;
+}
+
 /** A copy of the context with extra roots, e.g. `$LOOP-ITEM` (docs/flow-format.md §3.9). */
 function extendedScope(execution: Execution, extraRoots: Context): EvaluationScope {
-  return {
+  const scope = {
     context: { ...execution.context, ...extraRoots },
     functions: execution.functions,
     timeZone: execution.timeZone,
     clock: execution.clock,
-    beforeMutation: () => execution.beforeMutation(),
-    warn: (m) => execution.warn(m),
+    beforeMutation: () => {
+      execution.beforeMutation();
+      // The live context may be a copy now (detached from a checkpoint): what a mutating
+      // function changes next must be that copy, not the objects the checkpoint still holds.
+      scope.context = { ...execution.context, ...extraRoots };
+    },
+    warn: (m: string) => execution.warn(m),
   };
+  return scope;
 }
 
 export function createNodeContext(

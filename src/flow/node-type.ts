@@ -156,7 +156,8 @@ export interface NodeType<Fields = Record<string, unknown>> {
    * built-ins set it. Without it, such a read by the node (host code, which may change what it
    * got) makes that step's checkpoint a whole one, taken after the context is detached from
    * the checkpoint before: a change made in place is then stored, not kept by the live run
-   * alone.
+   * alone (a number, string, boolean or null read costs nothing). A type that copies a
+   * built-in's fields with a `run` of its own must not copy this.
    */
   readonly leavesValuesAlone?: boolean | undefined;
   /** Validator for the node-specific fields; failures become definition errors with paths. */

@@ -9,6 +9,8 @@ export interface NodeClass {
   readonly branching?: boolean;
   readonly branchNameAsTarget?: boolean;
   readonly suspending?: boolean;
+  /** NodeType.leavesValuesAlone: its instances never change in place what they read. */
+  readonly leavesValuesAlone?: boolean;
   readonly schema?: { parse(raw: unknown): unknown };
   validate?(def: NodeDef): string[] | undefined | void;
   new (def: NodeDef): {
@@ -106,6 +108,7 @@ function fromClass(cls: NodeClass): NodeType {
     branching: cls.branching,
     branchNameAsTarget: cls.branchNameAsTarget,
     suspending: cls.suspending,
+    leavesValuesAlone: cls.leavesValuesAlone,
     schema: cls.schema,
     validate: cls.validate ? (def) => cls.validate?.(def) : undefined,
     run: (ctx) => instanceFor(ctx.def).run(ctx),

@@ -145,3 +145,70 @@ describe('the engine, for a plugin node that reads a value', () => {
     expect(ended).toMatchObject({ status: 'completed', result: { items: ['given', 'added'] } });
   });
 });
+
+describe('a plugin node inside a child flow', () => {
+  const registry = defaultRegistry.copy().register(
+    defineNode({
+      type: 'append',
+      run: async (ctx) => {
+        const target = ctx.def.fallback ? await ctx.evaluate('$NODE.a') : ctx.input;
+        (target as { list: number[] }).list.push(2);
+        return 'appended';
+      },
+    }),
+  );
+  const parent = (fallback: boolean) =>
+    parseFlow(
+      {
+        nodes: [
+          { type: 'start', id: 's', next: 'a' },
+          { type: 'assignment', id: 'a', output: { list: [1] }, next: 'c' },
+          {
+            type: 'child',
+            id: 'c',
+            input: '$NODE.a',
+            childFlow: {
+              nodes: [
+                { type: 'start', id: 's', next: 'm' },
+                { type: 'append', id: 'm', fallback, next: 'e' },
+                { type: 'end', id: 'e', output: '$INPUT' },
+              ],
+            },
+            next: 'e',
+          },
+          { type: 'end', id: 'e', output: '$NODE.a' },
+        ],
+      },
+      { registry },
+    );
+
+  async function steps(fallback: boolean) {
+    const stepper = new Stepper(parent(fallback), { input: {}, executionId: 'p' }, { registry });
+    const seen: Array<{ changed: string[] | null; a: unknown }> = [];
+    for (;;) {
+      const outcome = await stepper.step();
+      if (outcome.status === 'failed') throw outcome.error;
+      seen.push({
+        changed: outcome.changedNodes,
+        a: (outcome.context.$NODE as Items & Record<string, unknown>).a,
+      });
+      if (outcome.status === 'completed') {
+        stepper.dispose();
+        return { seen, result: outcome.result };
+      }
+    }
+  }
+
+  it('changes its own copy of the input it was given: the parent’s value and checkpoints stay', async () => {
+    const { seen, result } = await steps(false);
+    expect(seen.map((s) => s.a)).toEqual([{ list: [1] }, { list: [1] }, { list: [1] }]);
+    expect(result).toEqual({ list: [1] });
+  });
+
+  it('a parent value reached by fallback and changed in place is stored whole; the checkpoint before stays', async () => {
+    const { seen, result } = await steps(true);
+    expect(seen.map((s) => s.a)).toEqual([{ list: [1] }, { list: [1, 2] }, { list: [1, 2] }]);
+    expect(seen[1]!.changed).toBeNull();
+    expect(result).toEqual({ list: [1, 2] });
+  });
+});

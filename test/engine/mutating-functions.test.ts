@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { Stepper } from '../../src/engine/stepper.js';
+import { parseFlow } from '../../src/index.js';
+
+/**
+ * A `$F` function with side effects (`pop`, `setListItem`, …) changes a value in place; the
+ * engine detaches the live context from the checkpoints it handed out first (§6.6: a checkpoint
+ * never changes after it was taken). A condition evaluated with extra roots (`$LOOP-ITEM`,
+ * `$LOOP-INDEX`) used to keep the context from before that copy, so the function changed the
+ * checkpoint's objects and not the live ones.
+ */
+describe('a mutating $F function in a condition with extra roots (while)', () => {
+  const flow = parseFlow({
+    nodes: [
+      { type: 'start', id: 's', next: 'a' },
+      { type: 'assignment', id: 'a', output: { list: [1, 2, 3] }, next: 'w' },
+      {
+        type: 'while',
+        id: 'w',
+        maxIterations: 10,
+        condition: { field: '$F.pop($NODE.a.list, 0)', operator: 'eq', value: 1 },
+        childFlow: {
+          nodes: [
+            { type: 'start', id: 's', next: 'e' },
+            { type: 'end', id: 'e', output: 1 },
+          ],
+        },
+        next: 'e',
+      },
+      { type: 'end', id: 'e', output: '$NODE.a.list' },
+    ],
+  });
+
+  it('changes the live context, never the checkpoint taken before', async () => {
+    const stepper = new Stepper(flow, { input: {}, executionId: 'x' });
+    const lists: unknown[] = [];
+    const changed: Array<string[] | null> = [];
+    for (;;) {
+      const outcome = await stepper.step();
+      if (outcome.status === 'failed') throw outcome.error;
+      lists.push((outcome.context.$NODE as { a: { list: number[] } }).a.list);
+      changed.push(outcome.changedNodes);
+      if (outcome.status === 'completed') {
+        stepper.dispose();
+        // Each condition check pops once: 1 (go on), then 2 (stop).
+        expect(outcome.result).toEqual([3]);
+        break;
+      }
+    }
+    expect(lists).toEqual([[1, 2, 3], [3], [3]]);
+    expect(changed[1]).toBeNull();
+  });
+});
