@@ -43,36 +43,48 @@ export default function ApiKeysPage() {
       {keys.loading && !keys.data ? <Loading /> : null}
       {keys.data ? (
         <div class="table-wrap">
-          <table class="data">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key id</th>
-                <th scope="col">Role</th>
-                <th scope="col" class="wide-only">
+          <table class="data" role="table">
+            <thead role="rowgroup">
+              <tr role="row">
+                <th scope="col" role="columnheader">
+                  Name
+                </th>
+                <th scope="col" role="columnheader">
+                  Key id
+                </th>
+                <th scope="col" role="columnheader">
+                  Role
+                </th>
+                <th scope="col" role="columnheader" class="wide-only">
                   Tenant
                 </th>
-                <th scope="col" class="wide-only">
+                <th scope="col" role="columnheader" class="wide-only">
                   Last used
                 </th>
-                <th scope="col">State</th>
+                <th scope="col" role="columnheader">
+                  State
+                </th>
               </tr>
             </thead>
-            <tbody>
+            <tbody role="rowgroup">
               {items.map((key) => (
-                <tr key={key.id}>
-                  <td data-label="Name">{key.name}</td>
-                  <td data-label="Key id">
+                <tr role="row" key={key.id}>
+                  <td role="cell" data-label="Name">
+                    {key.name}
+                  </td>
+                  <td role="cell" data-label="Key id">
                     <CopyId id={key.id} />
                   </td>
-                  <td data-label="Role">{key.role}</td>
-                  <td data-label="Tenant" class="wide-only">
+                  <td role="cell" data-label="Role">
+                    {key.role}
+                  </td>
+                  <td role="cell" data-label="Tenant" class="wide-only">
                     {key.tenant}
                   </td>
-                  <td data-label="Last used" class="wide-only">
+                  <td role="cell" data-label="Last used" class="wide-only">
                     <Time iso={key.lastUsedAt} />
                   </td>
-                  <td data-label="State">
+                  <td role="cell" data-label="State">
                     {key.revokedAt ? (
                       <span class="muted">
                         revoked <Time iso={key.revokedAt} />

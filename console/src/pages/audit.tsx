@@ -27,43 +27,49 @@ export default function AuditPage() {
       {page.loading && !page.data ? <Loading /> : null}
       {page.data ? (
         <div class="table-wrap">
-          <table class="data">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Action</th>
-                <th scope="col">Target</th>
-                <th scope="col" class="wide-only">
+          <table class="data" role="table">
+            <thead role="rowgroup">
+              <tr role="row">
+                <th scope="col" role="columnheader">
+                  Time
+                </th>
+                <th scope="col" role="columnheader">
+                  Action
+                </th>
+                <th scope="col" role="columnheader">
+                  Target
+                </th>
+                <th scope="col" role="columnheader" class="wide-only">
                   Key
                 </th>
-                <th scope="col" class="wide-only">
+                <th scope="col" role="columnheader" class="wide-only">
                   Tenant
                 </th>
-                <th scope="col" class="wide-only">
+                <th scope="col" role="columnheader" class="wide-only">
                   Request
                 </th>
               </tr>
             </thead>
-            <tbody>
+            <tbody role="rowgroup">
               {items.map((entry) => (
-                <tr key={entry.id}>
-                  <td data-label="Time">
+                <tr role="row" key={entry.id}>
+                  <td role="cell" data-label="Time">
                     <Time iso={entry.at} />
                   </td>
-                  <td data-label="Action">
+                  <td role="cell" data-label="Action">
                     <code>{entry.action}</code>
                   </td>
-                  <td data-label="Target" class="detail">
+                  <td role="cell" data-label="Target" class="detail">
                     {entry.target}
                   </td>
-                  <td data-label="Key" class="wide-only">
+                  <td role="cell" data-label="Key" class="wide-only">
                     {entry.keyId ? <CopyId id={entry.keyId} short /> : '—'}{' '}
                     <span class="muted">{entry.role}</span>
                   </td>
-                  <td data-label="Tenant" class="wide-only">
+                  <td role="cell" data-label="Tenant" class="wide-only">
                     {entry.tenant}
                   </td>
-                  <td data-label="Request" class="wide-only">
+                  <td role="cell" data-label="Request" class="wide-only">
                     <CopyId id={entry.requestId} short />
                   </td>
                 </tr>

@@ -92,39 +92,47 @@ export default function DeadLettersPage() {
       {page.loading && !page.data ? <Loading /> : null}
       {page.data ? (
         <div class="table-wrap">
-          <table class="data">
-            <thead>
-              <tr>
-                <th scope="col">Dead letter</th>
-                <th scope="col">Reason</th>
-                <th scope="col">Execution</th>
-                <th scope="col" class="wide-only">
+          <table class="data" role="table">
+            <thead role="rowgroup">
+              <tr role="row">
+                <th scope="col" role="columnheader">
+                  Dead letter
+                </th>
+                <th scope="col" role="columnheader">
+                  Reason
+                </th>
+                <th scope="col" role="columnheader">
+                  Execution
+                </th>
+                <th scope="col" role="columnheader" class="wide-only">
                   Deliveries
                 </th>
-                <th scope="col">At</th>
-                <th scope="col">
+                <th scope="col" role="columnheader">
+                  At
+                </th>
+                <th scope="col" role="columnheader">
                   <span class="visually-hidden">Actions</span>
                 </th>
               </tr>
             </thead>
-            <tbody>
+            <tbody role="rowgroup">
               {items.map((letter) => (
-                <tr key={letter.id} data-dead-letter={letter.id}>
-                  <td data-label="Dead letter">
+                <tr role="row" key={letter.id} data-dead-letter={letter.id}>
+                  <td role="cell" data-label="Dead letter">
                     <CopyId id={letter.id} short />
                     <details class="payload">
                       <summary class="small">message</summary>
                       <JsonView value={payloadOf(letter)} label={`message of ${letter.id}`} />
                     </details>
                   </td>
-                  <td data-label="Reason">
+                  <td role="cell" data-label="Reason">
                     <code>{letter.reason}</code>
                     {letter.kind ? <span class="muted"> ({letter.kind})</span> : null}
                     {letter.lastError ? (
                       <div class="error-text small">{letter.lastError}</div>
                     ) : null}
                   </td>
-                  <td data-label="Execution">
+                  <td role="cell" data-label="Execution">
                     {letter.executionId ? (
                       <CopyId
                         id={letter.executionId}
@@ -135,13 +143,13 @@ export default function DeadLettersPage() {
                       '—'
                     )}
                   </td>
-                  <td data-label="Deliveries" class="wide-only num">
+                  <td role="cell" data-label="Deliveries" class="wide-only num">
                     {letter.deliveryCount}
                   </td>
-                  <td data-label="At">
+                  <td role="cell" data-label="At">
                     <Time iso={letter.at} />
                   </td>
-                  <td>
+                  <td role="cell">
                     {can(caller, 'operator') ? (
                       <button
                         type="button"

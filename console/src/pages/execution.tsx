@@ -542,28 +542,40 @@ function Timeline(props: {
     <section aria-labelledby="timeline-title" class="below-fold">
       <h2 id="timeline-title">Node timeline</h2>
       <div class="table-wrap">
-        <table class="data timeline">
-          <thead>
-            <tr>
-              <th scope="col">Node</th>
-              <th scope="col">Type</th>
-              <th scope="col">Status</th>
-              <th scope="col">Started</th>
-              <th scope="col" class="num">
+        <table class="data timeline" role="table">
+          <thead role="rowgroup">
+            <tr role="row">
+              <th scope="col" role="columnheader">
+                Node
+              </th>
+              <th scope="col" role="columnheader">
+                Type
+              </th>
+              <th scope="col" role="columnheader">
+                Status
+              </th>
+              <th scope="col" role="columnheader">
+                Started
+              </th>
+              <th scope="col" role="columnheader" class="num">
                 Duration
               </th>
-              <th scope="col" class="num">
+              <th scope="col" role="columnheader" class="num">
                 Attempts
               </th>
-              <th scope="col" class="wide-only">
+              <th scope="col" role="columnheader" class="wide-only">
                 Span
               </th>
             </tr>
           </thead>
-          <tbody>
+          <tbody role="rowgroup">
             {shown.map((node) => (
-              <tr key={node.nodeId} class={props.selected === node.nodeId ? 'selected' : ''}>
-                <td data-label="Node">
+              <tr
+                role="row"
+                key={node.nodeId}
+                class={props.selected === node.nodeId ? 'selected' : ''}
+              >
+                <td role="cell" data-label="Node">
                   <button
                     type="button"
                     class="link-button mono"
@@ -573,20 +585,22 @@ function Timeline(props: {
                     {node.nodeId}
                   </button>
                 </td>
-                <td data-label="Type">{node.type ?? '—'}</td>
-                <td data-label="Status">
+                <td role="cell" data-label="Type">
+                  {node.type ?? '—'}
+                </td>
+                <td role="cell" data-label="Status">
                   <StatusBadge status={node.status} />
                 </td>
-                <td data-label="Started">
+                <td role="cell" data-label="Started">
                   <Time iso={node.startedAt} />
                 </td>
-                <td data-label="Duration" class="num">
+                <td role="cell" data-label="Duration" class="num">
                   {formatDuration(node.durationMs)}
                 </td>
-                <td data-label="Attempts" class="num">
+                <td role="cell" data-label="Attempts" class="num">
                   {node.attempts}
                 </td>
-                <td class="wide-only span-cell" aria-hidden="true">
+                <td role="cell" class="wide-only span-cell" aria-hidden="true">
                   <div class="span-track">
                     <div class={`span-bar state-${node.status}`} style={bar(node)} />
                   </div>

@@ -119,11 +119,11 @@ export function ExecutionsPage() {
       {page.loading && !page.data ? <Loading /> : null}
       {page.data ? (
         <div class="table-wrap">
-          <table class="data">
+          <table class="data" role="table">
             <caption class="visually-hidden">Executions, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col" class="check">
+            <thead role="rowgroup">
+              <tr role="row">
+                <th scope="col" role="columnheader" class="check">
                   <input
                     type="checkbox"
                     aria-label="Select every execution on this page"
@@ -133,22 +133,34 @@ export function ExecutionsPage() {
                     }
                   />
                 </th>
-                <th scope="col">Execution</th>
-                <th scope="col">Status</th>
-                <th scope="col">Flow</th>
-                <th scope="col">Created</th>
-                <th scope="col" class="wide-only">
+                <th scope="col" role="columnheader">
+                  Execution
+                </th>
+                <th scope="col" role="columnheader">
+                  Status
+                </th>
+                <th scope="col" role="columnheader">
+                  Flow
+                </th>
+                <th scope="col" role="columnheader">
+                  Created
+                </th>
+                <th scope="col" role="columnheader" class="wide-only">
                   Duration
                 </th>
-                <th scope="col" class="wide-only">
+                <th scope="col" role="columnheader" class="wide-only">
                   Detail
                 </th>
               </tr>
             </thead>
-            <tbody>
+            <tbody role="rowgroup">
               {items.map((item) => (
-                <tr key={item.executionId} class={selected.has(item.executionId) ? 'selected' : ''}>
-                  <td class="check">
+                <tr
+                  role="row"
+                  key={item.executionId}
+                  class={selected.has(item.executionId) ? 'selected' : ''}
+                >
+                  <td role="cell" class="check">
                     <input
                       type="checkbox"
                       aria-label={`Select ${item.executionId}`}
@@ -156,17 +168,17 @@ export function ExecutionsPage() {
                       onChange={() => toggle(item.executionId)}
                     />
                   </td>
-                  <td data-label="Execution">
+                  <td role="cell" data-label="Execution">
                     <CopyId
                       id={item.executionId}
                       href={`/executions/${seg(item.executionId)}`}
                       short
                     />
                   </td>
-                  <td data-label="Status">
+                  <td role="cell" data-label="Status">
                     <StatusBadge status={item.status} />
                   </td>
-                  <td data-label="Flow">
+                  <td role="cell" data-label="Flow">
                     {item.flowId ? (
                       <a
                         href={`/flows/${seg(item.flowId)}${item.flowVersion ? `?version=${seg(item.flowVersion)}` : ''}`}
@@ -178,15 +190,15 @@ export function ExecutionsPage() {
                       <span class="muted">inline</span>
                     )}
                   </td>
-                  <td data-label="Created">
+                  <td role="cell" data-label="Created">
                     <Time iso={item.createdAt} />
                   </td>
-                  <td data-label="Duration" class="wide-only num">
+                  <td role="cell" data-label="Duration" class="wide-only num">
                     {item.endedAt
                       ? formatDuration(Date.parse(item.endedAt) - Date.parse(item.createdAt))
                       : '—'}
                   </td>
-                  <td data-label="Detail" class="wide-only detail">
+                  <td role="cell" data-label="Detail" class="wide-only detail">
                     {item.error ? (
                       <span class="error-text" title={item.error.message}>
                         {item.error.nodeId ? `${item.error.nodeId}: ` : ''}

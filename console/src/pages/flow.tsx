@@ -578,30 +578,36 @@ function DryRun(props: {
               </span>
             ) : null}
           </p>
-          <table class="data">
-            <thead>
-              <tr>
-                <th scope="col">Node</th>
-                <th scope="col">Status</th>
-                <th scope="col" class="num">
+          <table class="data" role="table">
+            <thead role="rowgroup">
+              <tr role="row">
+                <th scope="col" role="columnheader">
+                  Node
+                </th>
+                <th scope="col" role="columnheader">
+                  Status
+                </th>
+                <th scope="col" role="columnheader" class="num">
                   Duration
                 </th>
-                <th scope="col">Output</th>
+                <th scope="col" role="columnheader">
+                  Output
+                </th>
               </tr>
             </thead>
-            <tbody>
+            <tbody role="rowgroup">
               {r.trace.map((step, i) => (
-                <tr key={`${step.nodeId}-${i}`}>
-                  <td data-label="Node" class="mono">
+                <tr role="row" key={`${step.nodeId}-${i}`}>
+                  <td role="cell" data-label="Node" class="mono">
                     {step.nodeId}
                   </td>
-                  <td data-label="Status">
+                  <td role="cell" data-label="Status">
                     <StatusBadge status={step.status} />
                   </td>
-                  <td data-label="Duration" class="num">
+                  <td role="cell" data-label="Duration" class="num">
                     {formatDuration(step.durationMs)}
                   </td>
-                  <td data-label="Output">
+                  <td role="cell" data-label="Output">
                     <JsonView
                       value={step.output}
                       label={`dry-run output of ${step.nodeId}`}

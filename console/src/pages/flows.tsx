@@ -33,30 +33,36 @@ export default function FlowsPage() {
       {page.loading && !page.data ? <Loading /> : null}
       {page.data ? (
         <div class="table-wrap">
-          <table class="data">
-            <thead>
-              <tr>
-                <th scope="col">Flow</th>
-                <th scope="col">Latest published</th>
-                <th scope="col" class="num">
+          <table class="data" role="table">
+            <thead role="rowgroup">
+              <tr role="row">
+                <th scope="col" role="columnheader">
+                  Flow
+                </th>
+                <th scope="col" role="columnheader">
+                  Latest published
+                </th>
+                <th scope="col" role="columnheader" class="num">
                   Versions
                 </th>
-                <th scope="col">Updated</th>
+                <th scope="col" role="columnheader">
+                  Updated
+                </th>
               </tr>
             </thead>
-            <tbody>
+            <tbody role="rowgroup">
               {items.map((flow) => (
-                <tr key={flow.flowId}>
-                  <td data-label="Flow">
+                <tr role="row" key={flow.flowId}>
+                  <td role="cell" data-label="Flow">
                     <a href={`/flows/${seg(flow.flowId)}`}>{flow.flowId}</a>
                   </td>
-                  <td data-label="Latest published">
+                  <td role="cell" data-label="Latest published">
                     {flow.latestVersion ?? <span class="muted">none (drafts only)</span>}
                   </td>
-                  <td data-label="Versions" class="num">
+                  <td role="cell" data-label="Versions" class="num">
                     {flow.versionCount}
                   </td>
-                  <td data-label="Updated">
+                  <td role="cell" data-label="Updated">
                     <Time iso={flow.updatedAt} />
                   </td>
                 </tr>

@@ -145,34 +145,36 @@ function MinuteTable({ stats }: { stats: ExecutionStats }) {
     <details class="minutes">
       <summary>The numbers ({rows.length} busy minutes)</summary>
       <div class="table-wrap">
-        <table class="data">
-          <thead>
-            <tr>
-              <th scope="col">Minute</th>
-              <th scope="col" class="num">
+        <table class="data" role="table">
+          <thead role="rowgroup">
+            <tr role="row">
+              <th scope="col" role="columnheader">
+                Minute
+              </th>
+              <th scope="col" role="columnheader" class="num">
                 Started
               </th>
-              <th scope="col" class="num">
+              <th scope="col" role="columnheader" class="num">
                 Completed
               </th>
-              <th scope="col" class="num">
+              <th scope="col" role="columnheader" class="num">
                 Failed
               </th>
             </tr>
           </thead>
-          <tbody>
+          <tbody role="rowgroup">
             {rows.map((b) => (
-              <tr key={b.at}>
-                <td data-label="Minute">
+              <tr role="row" key={b.at}>
+                <td role="cell" data-label="Minute">
                   <Time iso={b.at} />
                 </td>
-                <td data-label="Started" class="num">
+                <td role="cell" data-label="Started" class="num">
                   {b.started}
                 </td>
-                <td data-label="Completed" class="num">
+                <td role="cell" data-label="Completed" class="num">
                   {b.completed}
                 </td>
-                <td data-label="Failed" class="num">
+                <td role="cell" data-label="Failed" class="num">
                   {b.failed}
                 </td>
               </tr>

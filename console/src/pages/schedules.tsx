@@ -73,25 +73,33 @@ function ScheduleList() {
       {page.loading && !page.data ? <Loading /> : null}
       {page.data ? (
         <div class="table-wrap">
-          <table class="data">
-            <thead>
-              <tr>
-                <th scope="col">Flow</th>
-                <th scope="col">Cron</th>
-                <th scope="col">Enabled</th>
-                <th scope="col">Next run</th>
-                <th scope="col" class="wide-only">
+          <table class="data" role="table">
+            <thead role="rowgroup">
+              <tr role="row">
+                <th scope="col" role="columnheader">
+                  Flow
+                </th>
+                <th scope="col" role="columnheader">
+                  Cron
+                </th>
+                <th scope="col" role="columnheader">
+                  Enabled
+                </th>
+                <th scope="col" role="columnheader">
+                  Next run
+                </th>
+                <th scope="col" role="columnheader" class="wide-only">
                   Last run
                 </th>
-                <th scope="col">
+                <th scope="col" role="columnheader">
                   <span class="visually-hidden">Actions</span>
                 </th>
               </tr>
             </thead>
-            <tbody>
+            <tbody role="rowgroup">
               {items.map((s) => (
-                <tr key={s.id}>
-                  <td data-label="Flow">
+                <tr role="row" key={s.id}>
+                  <td role="cell" data-label="Flow">
                     <a
                       href={`/schedules/${seg(s.id)}`}
                       aria-label={`Edit the schedule of ${s.flowId}, ${s.cron}`}
@@ -100,10 +108,10 @@ function ScheduleList() {
                       {s.version ? <span class="muted">@{s.version}</span> : null}
                     </a>
                   </td>
-                  <td data-label="Cron">
+                  <td role="cell" data-label="Cron">
                     <code>{s.cron}</code> <span class="muted small">{s.timezone}</span>
                   </td>
-                  <td data-label="Enabled">
+                  <td role="cell" data-label="Enabled">
                     {can(caller, 'admin') ? (
                       <label class="switch">
                         <input
@@ -122,10 +130,10 @@ function ScheduleList() {
                       'off'
                     )}
                   </td>
-                  <td data-label="Next run">
+                  <td role="cell" data-label="Next run">
                     <Time iso={s.nextRunAt} />
                   </td>
-                  <td data-label="Last run" class="wide-only">
+                  <td role="cell" data-label="Last run" class="wide-only">
                     <Time iso={s.lastRunAt} />
                     {s.lastExecutionId ? (
                       <>
@@ -137,7 +145,7 @@ function ScheduleList() {
                     ) : null}
                     {s.lastError ? <div class="error-text small">{s.lastError}</div> : null}
                   </td>
-                  <td class="row-actions">
+                  <td role="cell" class="row-actions">
                     {can(caller, 'operator') ? (
                       <button
                         type="button"

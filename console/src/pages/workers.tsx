@@ -20,42 +20,48 @@ export default function WorkersPage() {
       {workers.loading && !workers.data ? <Loading /> : null}
       {workers.data ? (
         <div class="table-wrap">
-          <table class="data">
-            <thead>
-              <tr>
-                <th scope="col">Worker</th>
-                <th scope="col">Host</th>
-                <th scope="col" class="num">
+          <table class="data" role="table">
+            <thead role="rowgroup">
+              <tr role="row">
+                <th scope="col" role="columnheader">
+                  Worker
+                </th>
+                <th scope="col" role="columnheader">
+                  Host
+                </th>
+                <th scope="col" role="columnheader" class="num">
                   In flight
                 </th>
-                <th scope="col" class="wide-only">
+                <th scope="col" role="columnheader" class="wide-only">
                   Version
                 </th>
-                <th scope="col" class="wide-only">
+                <th scope="col" role="columnheader" class="wide-only">
                   Started
                 </th>
-                <th scope="col">Last seen</th>
+                <th scope="col" role="columnheader">
+                  Last seen
+                </th>
               </tr>
             </thead>
-            <tbody>
+            <tbody role="rowgroup">
               {items.map((w) => (
-                <tr key={w.id}>
-                  <td data-label="Worker">
+                <tr role="row" key={w.id}>
+                  <td role="cell" data-label="Worker">
                     <CopyId id={w.id} short />
                   </td>
-                  <td data-label="Host">
+                  <td role="cell" data-label="Host">
                     {w.host} <span class="muted">pid {w.pid}</span>
                   </td>
-                  <td data-label="In flight" class="num">
+                  <td role="cell" data-label="In flight" class="num">
                     {w.inFlight} / {w.concurrency}
                   </td>
-                  <td data-label="Version" class="wide-only">
+                  <td role="cell" data-label="Version" class="wide-only">
                     {w.version}
                   </td>
-                  <td data-label="Started" class="wide-only">
+                  <td role="cell" data-label="Started" class="wide-only">
                     <Time iso={w.startedAt} />
                   </td>
-                  <td data-label="Last seen">
+                  <td role="cell" data-label="Last seen">
                     <Time iso={w.lastSeenAt} />
                   </td>
                 </tr>
