@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import ipaddr from 'ipaddr.js';
 import { ApiProblem } from './problem.js';
 import type { ServerEnv } from './server-env.js';
 
@@ -35,7 +36,7 @@ export function rateLimit(
       sweptAt = now;
     }
     const principal = c.get('principal');
-    const id = principal.keyId ?? `anonymous:${clientAddress(c) ?? 'unknown'}`;
+    const id = principal.keyId ?? `anonymous:${addressBucket(clientAddress(c))}`;
     const bucket = buckets.get(id) ?? { tokens: options.burst, at: now };
     bucket.tokens = Math.min(
       options.burst,
@@ -55,4 +56,18 @@ export function rateLimit(
     bucket.tokens -= 1;
     await next();
   };
+}
+
+/**
+ * The bucket of a caller without a key: its IPv4 address, or its IPv6 /64 — one subscriber
+ * is given a whole /64, and with a bucket per address could take a fresh one per request.
+ * An IPv4 address written as IPv6 (::ffff:a.b.c.d) is that IPv4 address.
+ */
+export function addressBucket(address: string | null): string {
+  if (address === null) return 'unknown';
+  if (!ipaddr.isValid(address)) return address;
+  const ip = ipaddr.process(address);
+  if (ip.kind() === 'ipv4') return ip.toString();
+  const prefix = (ip as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${prefix.join(':')}::/64`;
 }

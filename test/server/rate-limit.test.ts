@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { addressBucket } from '../../src/server/rate-limit.js';
 import { type ApiHarness, body, startApi } from './support/api-harness.js';
 
 /**
@@ -37,5 +38,32 @@ describe('rate limits', () => {
     expect(flooder[2]!.headers.get('retry-after')).not.toBeNull();
     expect((await login('10.0.0.2')).status).not.toBe(429);
     expect((await api.fetch('/v1/executions')).status).toBe(200);
+  });
+});
+
+describe('the bucket of a caller without a key', () => {
+  it('is its IPv4 address, or its IPv6 /64: rotating addresses inside one /64 gains nothing', () => {
+    expect(addressBucket('203.0.113.9')).toBe('203.0.113.9');
+    expect(addressBucket('::ffff:203.0.113.9')).toBe('203.0.113.9');
+    expect(addressBucket('2001:db8:1:2::1')).toBe('2001:db8:1:2::/64');
+    expect(addressBucket('2001:db8:1:2:ffff:ffff:ffff:ffff')).toBe('2001:db8:1:2::/64');
+    expect(addressBucket('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
+    expect(addressBucket('::1')).toBe('0:0:0:0::/64');
+    expect(addressBucket(null)).toBe('unknown');
+  });
+
+  it('a flood from one /64 is refused whatever address in it it comes from', async () => {
+    api = await startApi({
+      worker: false,
+      app: {
+        rateLimit: { perSecond: 0.001, burst: 2 },
+        clientAddress: (c) => c.req.header('x-test-client') ?? null,
+      },
+    });
+    const statuses = [];
+    for (const host of ['::1', '::2', '::3'])
+      statuses.push((await login(`2001:db8:7:7${host}`)).status);
+    expect(statuses[2]).toBe(429);
+    expect((await login('2001:db8:7:8::1')).status).not.toBe(429);
   });
 });
