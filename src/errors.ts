@@ -317,6 +317,13 @@ export class StoreClosedError extends PlaitaError {
   readonly retryable = false;
 }
 
+/** A list was given a cursor it never handed out (a caller's mistake, never the store's state). */
+export class InvalidCursorError extends PlaitaError {
+  override readonly name = 'InvalidCursorError';
+  readonly code = 'invalid_cursor';
+  readonly retryable = false;
+}
+
 /** `waitFor` gave up before the execution settled; the execution itself goes on. */
 export class WaitTimeoutError extends PlaitaError {
   override readonly name = 'WaitTimeoutError';

@@ -96,6 +96,7 @@ export {
   PeerDependencyMissingError,
   RedisCommandError,
   WaitTimeoutError,
+  InvalidCursorError,
   CancelRequestedError,
   toErrorRecord,
   type ErrorRecord,

@@ -1,4 +1,5 @@
 import { errorCode } from '../errors.js';
+import { badCursor } from './cursor.js';
 import { ApiProblem, type ProblemFieldError } from './problem.js';
 
 const MAX_CAUSE_DEPTH = 8;
@@ -24,6 +25,8 @@ export function toProblem(error: unknown): ApiProblem {
         cause: error,
         errors: definitionIssues(error),
       });
+    case 'invalid_cursor':
+      return badCursor();
     case 'input_too_deep':
       return new ApiProblem('invalid_request', message, {
         cause: error,

@@ -93,6 +93,53 @@ describe('dead letters', () => {
   });
 });
 
+describe('dead-letter pages', () => {
+  it('a tenant key pages through its own letters behind another tenant’s: none skipped, none twice', async () => {
+    // Newest first: six of another tenant's, then six of ours. A page of 4 for our key reads 4
+    // of theirs, then 2 of theirs and 2 of ours, then fills with 2 of the next 4 of ours.
+    let total = 0;
+    for (const tenantId of ['default', 'other']) {
+      for (let i = 0; i < 6; i++)
+        await api.backends.queue.enqueue({
+          v: 1,
+          kind: 'run',
+          executionId: `ghost-${tenantId}-${i}`,
+          tenantId,
+        });
+      total += 6;
+      await expect
+        .poll(
+          async () =>
+            (await body<{ items: unknown[] }>(await api.fetch('/v1/dead-letters?limit=500'))).items
+              .length,
+          { timeout: 10_000 },
+        )
+        .toBe(total);
+    }
+    const admin = await api.key('admin', 'default');
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    for (let pages = 0; pages < 10; pages++) {
+      const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+      const page = await body<{ items: Array<{ executionId: string }>; nextCursor: string | null }>(
+        await api.fetch(`/v1/dead-letters?limit=4${query}`, { token: admin }),
+      );
+      seen.push(...page.items.map((i) => i.executionId));
+      cursor = page.nextCursor;
+      if (cursor === null) break;
+    }
+    expect([...seen].sort()).toEqual(Array.from({ length: 6 }, (_, i) => `ghost-default-${i}`));
+  });
+
+  it('a cursor it never handed out is a 400 naming query.cursor', async () => {
+    const res = await api.fetch('/v1/dead-letters?cursor=garbage');
+    expect(res.status).toBe(400);
+    const problem = await body<{ code: string; errors: Array<{ path: string }> }>(res);
+    expect(problem.code).toBe('invalid_request');
+    expect(problem.errors.map((e) => e.path)).toEqual(['query.cursor']);
+  });
+});
+
 describe('bulk operations', () => {
   it('cancels every waiting execution of a filter, and reports progress', async () => {
     const ids = await waiting(3);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { InvalidCursorError } from '../../errors.js';
 import {
   DEFAULT_DLQ_MAX_LEN,
   DEFAULT_VISIBILITY_TIMEOUT_MS,
@@ -229,7 +230,9 @@ export class LocalQueue implements TaskQueue {
     const limit = positive(options.limit ?? DEFAULT_LIST_LIMIT, 'limit');
     const cursor = options.cursor ?? null;
     if (cursor !== null && !/^\d+$/.test(cursor))
-      return Promise.reject(new TypeError(`invalid dead-letter cursor ${JSON.stringify(cursor)}`));
+      return Promise.reject(
+        new InvalidCursorError(`invalid dead-letter cursor ${JSON.stringify(cursor)}`),
+      );
     return this.op('listDeadLetters', () => {
       const rows = this.sql.listDeadLetters.all({
         queue: this.name,

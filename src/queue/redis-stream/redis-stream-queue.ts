@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../../backends/connect-timeout.js';
 import { RedisConnection, type RedisClient } from '../../backends/redis/redis-connection.js';
-import { StoreClosedError } from '../../errors.js';
+import { InvalidCursorError, StoreClosedError } from '../../errors.js';
 import { TickBatch } from '../../util/tick-batch.js';
 import {
   DEFAULT_DLQ_MAX_LEN,
@@ -252,7 +252,7 @@ export class RedisStreamQueue implements TaskQueue {
     const cursor = options.cursor ?? null;
     const at = cursor === null ? null : this.route.locate(cursor);
     if (cursor !== null && (at === null || !STREAM_ID.test(at.streamId)))
-      throw new TypeError(`invalid dead-letter cursor ${JSON.stringify(cursor)}`);
+      throw new InvalidCursorError(`invalid dead-letter cursor ${JSON.stringify(cursor)}`);
     // Newest first over every partition (stream id, then partition, descending); the cursor is
     // the last entry of the previous page: each partition resumes strictly after it.
     const pages = await Promise.all(

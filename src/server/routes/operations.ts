@@ -164,11 +164,19 @@ export function registerOperationsRoutes(app: OpenAPIHono<ServerEnv>, services: 
     const items: ReturnType<typeof describeDead>[] = [];
     let cursor = query.cursor ?? null;
     // Filtering by tenant may thin a page: read on (bounded) until it is full or the list ends.
+    // A page that fills partway through a read ends at the last letter taken (the cursor is
+    // the id after which the next page starts), so the rest of that read comes next time.
     for (let reads = 0; reads < 5 && items.length < limit; reads++) {
       const page = await services.queue.listDeadLetters({ limit, cursor });
-      for (const letter of page.items.map(describeDead))
-        if (visible(c, letter.tenantId) && items.length < limit) items.push(letter);
-      cursor = page.nextCursor;
+      let taken = 0;
+      for (const letter of page.items) {
+        taken++;
+        const described = describeDead(letter);
+        if (!visible(c, described.tenantId)) continue;
+        items.push(described);
+        if (items.length === limit) break;
+      }
+      cursor = taken < page.items.length ? page.items[taken - 1]!.id : page.nextCursor;
       if (cursor === null) break;
     }
     return c.json({ items, nextCursor: cursor }, 200);
