@@ -17,13 +17,13 @@ const TARGET_NAMES: Record<string, string> = {
  */
 export function validationProblem(target: string, error: z.ZodError): ApiProblem {
   const root = TARGET_NAMES[target] ?? target;
-  const errors = error.issues.map((issue) => ({
-    path: [root, ...issue.path.map(String)].join('.'),
-    message:
-      issue.code === 'unrecognized_keys'
-        ? `unknown field${issue.keys.length === 1 ? '' : 's'}: ${issue.keys.join(', ')}`
-        : issue.message,
-  }));
+  // An unknown field is named by its own path (`body.bogus`), one error each.
+  const errors = error.issues.flatMap((issue) => {
+    const at = [root, ...issue.path.map(String)];
+    return issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({ path: [...at, key].join('.'), message: 'unknown field' }))
+      : [{ path: at.join('.'), message: issue.message }];
+  });
   const first = errors[0];
   return new ApiProblem(
     'invalid_request',

@@ -74,7 +74,7 @@ describe('executions over HTTP', () => {
 
   it('bad input is problem+json naming the path, never a 500', async () => {
     const cases: Array<[string, RequestInit & { json?: unknown }, number, string]> = [
-      ['unknown field', { method: 'POST', json: { flow: echo, bogus: 1 } }, 400, 'body'],
+      ['unknown field', { method: 'POST', json: { flow: echo, bogus: 1 } }, 400, 'body.bogus'],
       ['wrong type', { method: 'POST', json: { flow: echo, input: 'x' } }, 400, 'body.input'],
       ['neither flow nor flowId', { method: 'POST', json: { input: {} } }, 400, 'body.flowId'],
       [

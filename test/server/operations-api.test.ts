@@ -159,6 +159,27 @@ describe('bulk operations', () => {
       await expect.poll(() => statusOf(exec), { timeout: 10_000 }).toBe('cancelled');
   });
 
+  it('takes the status filter as the executions list does: a name or a comma-separated list', async () => {
+    await waiting(2);
+    const res = await api.fetch('/v1/bulk-operations', {
+      method: 'POST',
+      json: { action: 'cancel', filter: { status: 'waiting,queued' } },
+    });
+    expect(res.status).toBe(202);
+    const { id } = await body<{ id: string }>(res);
+    await new BulkRunner(api.app.services, { log: silentLogger }).tick();
+    const op = await body<{ matched: number; done: number }>(
+      await api.fetch(`/v1/bulk-operations/${id}`),
+    );
+    expect(op).toMatchObject({ matched: 2, done: 2 });
+    const bad = await api.fetch('/v1/bulk-operations', {
+      method: 'POST',
+      json: { action: 'cancel', filter: { status: 'waiting,soon' } },
+    });
+    expect(bad.status).toBe(400);
+    expect((await body<{ code: string }>(bad)).code).toBe('invalid_request');
+  });
+
   it('by ids: an unknown id and a refused action count as failed', async () => {
     const [first] = await waiting(1);
     const { id } = await body<{ id: string }>(

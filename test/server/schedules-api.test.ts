@@ -63,6 +63,18 @@ describe('schedules', () => {
     expect(new Date(preview.times[1]!).getTime() - new Date(preview.times[0]!).getTime()).toBe(
       15 * 60_000,
     );
+    // The preview's pattern and zone are query parameters: a mistake names them there.
+    for (const [query, path] of [
+      ['cron=*%20*%20*%20*', 'query.cron'],
+      ['cron=61%20*%20*%20*%20*', 'query.cron'],
+      ['cron=*%20*%20*%20*%20*&timezone=Mars/Base', 'query.timezone'],
+    ] as const) {
+      const bad = await api.fetch(`/v1/schedules/preview?${query}`);
+      expect(bad.status, query).toBe(400);
+      expect((await body<{ errors: Array<{ path: string }> }>(bad)).errors[0]?.path, query).toBe(
+        path,
+      );
+    }
     expect((await api.fetch(`/v1/schedules/${created.id}`, { method: 'DELETE' })).status).toBe(204);
     expect((await api.fetch(`/v1/schedules/${created.id}`)).status).toBe(404);
   });

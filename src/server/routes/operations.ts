@@ -87,6 +87,8 @@ const purgeDead = createRoute({
   responses: { 200: jsonResponse(z.object({ purged: z.number().int() }), 'purged'), ...problems() },
 });
 
+const bulkStatus = z.enum([...API_STATUSES, 'suspended']);
+
 const createBulk = createRoute({
   method: 'post',
   path: '/v1/bulk-operations',
@@ -100,9 +102,15 @@ const createBulk = createRoute({
         filter: z.union([
           z.strictObject({ ids: z.array(z.string().regex(EXECUTION_ID)).min(1).max(10_000) }),
           z.strictObject({
+            // As the executions list takes it (`"waiting"`, `"error,cancelled"`) or as a list.
             status: z
-              .array(z.enum([...API_STATUSES, 'suspended']))
-              .min(1)
+              .union([
+                z.array(bulkStatus).min(1),
+                z
+                  .string()
+                  .transform((text) => text.split(','))
+                  .pipe(z.array(bulkStatus).min(1)),
+              ])
               .optional(),
             flowId: z.string().min(1).max(200).optional(),
             from: isoTime.optional(),

@@ -178,7 +178,7 @@ export function registerSchedulesRoutes(app: OpenAPIHono<ServerEnv>, services: A
   app.openapi(preview, (c) => {
     const query = c.req.valid('query');
     const timezone = query.timezone ?? 'UTC';
-    const spec = new CronSpec(query.cron, timezone);
+    const spec = new CronSpec(query.cron, timezone, 'query');
     const times = spec.nextRuns(query.count ?? 5, new Date()).map((d) => d.toISOString());
     return c.json({ cron: query.cron, timezone, times }, 200);
   });

@@ -8,11 +8,13 @@ import { ApiProblem } from '../problem.js';
 export class CronSpec {
   readonly #cron: Cron;
 
+  /** `from`: where the request carried the pattern and zone, for the problem's paths. */
   constructor(
     readonly pattern: string,
     readonly timezone: string,
+    from: 'body' | 'query' = 'body',
   ) {
-    this.#cron = parse(pattern, timezone);
+    this.#cron = parse(pattern, timezone, from);
   }
 
   /** The first slot strictly after `after`, or null when the pattern never fires again. */
@@ -32,19 +34,19 @@ export class CronSpec {
   }
 }
 
-function parse(pattern: string, timezone: string): Cron {
+function parse(pattern: string, timezone: string, from: 'body' | 'query'): Cron {
   const fields = pattern.trim().split(/\s+/).length;
   if (fields !== 5 && fields !== 6)
     throw new ApiProblem(
       'invalid_request',
       `cron "${pattern}" has ${fields} fields; 5 (minute hour day month weekday) or 6 (seconds first)`,
       {
-        errors: [{ path: 'body.cron', message: '5 or 6 space-separated fields' }],
+        errors: [{ path: `${from}.cron`, message: '5 or 6 space-separated fields' }],
       },
     );
   if (!isTimeZone(timezone))
     throw new ApiProblem('invalid_request', `timezone "${timezone}" is not an IANA time zone`, {
-      errors: [{ path: 'body.timezone', message: 'an IANA zone such as Europe/Paris or UTC' }],
+      errors: [{ path: `${from}.timezone`, message: 'an IANA zone such as Europe/Paris or UTC' }],
     });
   try {
     const cron = new Cron(pattern, { timezone, paused: true });
@@ -55,7 +57,7 @@ function parse(pattern: string, timezone: string): Cron {
       'invalid_request',
       `cron "${pattern}": ${(error as Error).message.replace(/^CronPattern: /, '')}`,
       {
-        errors: [{ path: 'body.cron', message: (error as Error).message }],
+        errors: [{ path: `${from}.cron`, message: (error as Error).message }],
       },
     );
   }
