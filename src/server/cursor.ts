@@ -23,3 +23,28 @@ export function badCursor(): ApiProblem {
     errors: [{ path: 'query.cursor', message: 'pass back nextCursor unchanged' }],
   });
 }
+
+/**
+ * One page of a list the server holds whole (API keys, workers: a handful each), in the same
+ * `limit` / `cursor` contract as the stored lists: the cursor names the last item given.
+ */
+export function pageOfList<T>(
+  all: readonly T[],
+  idOf: (item: T) => string,
+  limit: number,
+  cursor: string | undefined,
+): { items: T[]; nextCursor: string | null } {
+  const after = decodeCursor(cursor);
+  let start = 0;
+  if (after !== null) {
+    const index = all.findIndex((item) => idOf(item) === after);
+    if (index < 0) throw badCursor();
+    start = index + 1;
+  }
+  const items = all.slice(start, start + limit);
+  const last = items.at(-1);
+  return {
+    items,
+    nextCursor: start + limit < all.length && last !== undefined ? encodeCursor(idOf(last)) : null,
+  };
+}

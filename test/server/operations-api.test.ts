@@ -140,6 +140,32 @@ describe('dead-letter pages', () => {
   });
 });
 
+describe('small lists keep the list contract', () => {
+  it('API keys page by limit and cursor like every list; a foreign cursor is a 400', async () => {
+    for (let i = 0; i < 4; i++) await api.key('viewer', 'default');
+    const all = await body<{ items: Array<{ id: string }>; nextCursor: string | null }>(
+      await api.fetch('/v1/api-keys?limit=500'),
+    );
+    expect(all.items).toHaveLength(5); // the bootstrap admin key too
+    expect(all.nextCursor).toBeNull();
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    for (let pages = 0; pages < 10; pages++) {
+      const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+      const page = await body<{ items: Array<{ id: string }>; nextCursor: string | null }>(
+        await api.fetch(`/v1/api-keys?limit=2${query}`),
+      );
+      expect(page.items.length).toBeLessThanOrEqual(2);
+      seen.push(...page.items.map((k) => k.id));
+      cursor = page.nextCursor;
+      if (cursor === null) break;
+    }
+    expect(seen).toEqual(all.items.map((k) => k.id));
+    expect((await api.fetch('/v1/api-keys?cursor=garbage')).status).toBe(400);
+    expect((await api.fetch('/v1/workers?limit=0')).status).toBe(400);
+  });
+});
+
 describe('bulk operations', () => {
   it('cancels every waiting execution of a filter, and reports progress', async () => {
     const ids = await waiting(3);

@@ -14,7 +14,7 @@ import { useTitle } from '../use-title';
 export default function ApiKeysPage() {
   useTitle('API keys');
   const caller = useCaller();
-  const keys = useResource(() => api.get<Page<ApiKey>>('/v1/api-keys'), []);
+  const keys = useResource(() => api.get<Page<ApiKey>>('/v1/api-keys?limit=500'), []);
   if (!can(caller, 'admin'))
     return (
       <section>

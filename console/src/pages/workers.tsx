@@ -9,7 +9,9 @@ import { useTitle } from '../use-title';
 /** Live workers, from their heartbeats. */
 export default function WorkersPage() {
   useTitle('Workers');
-  const workers = useResource(() => api.get<Page<Worker>>('/v1/workers'), [], { refreshMs: 5000 });
+  const workers = useResource(() => api.get<Page<Worker>>('/v1/workers?limit=500'), [], {
+    refreshMs: 5000,
+  });
   const items = workers.data?.items ?? [];
   return (
     <section aria-labelledby="workers-title">

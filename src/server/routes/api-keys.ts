@@ -2,7 +2,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { ApiServices } from '../api-services.js';
 import { requireRole } from '../auth/authenticate.js';
 import { ROLES } from '../auth/roles.js';
-import { decodeCursor, encodeCursor } from '../cursor.js';
+import { decodeCursor, encodeCursor, pageOfList } from '../cursor.js';
 import { ApiProblem } from '../problem.js';
 import { jsonBody, jsonResponse, PageQuery, pageOf, problems } from '../schemas.js';
 import type { ServerEnv } from '../server-env.js';
@@ -41,8 +41,9 @@ const listKeys = createRoute({
   tags: ['api keys'],
   summary: 'API keys (a tenant admin sees its tenant’s; a platform admin all)',
   middleware: [requireRole('admin')] as const,
+  request: { query: z.object(PageQuery) },
   responses: {
-    200: jsonResponse(z.object({ items: z.array(KeySchema), nextCursor: z.null() }), 'keys'),
+    200: jsonResponse(pageOf(KeySchema), 'keys'),
     ...problems(),
   },
 });
@@ -91,8 +92,12 @@ const audit = createRoute({
 export function registerApiKeyRoutes(app: OpenAPIHono<ServerEnv>, services: ApiServices): void {
   app.openapi(listKeys, async (c) => {
     const principal = c.get('principal');
+    const query = c.req.valid('query');
     const keys = await services.keys.list(principal.keyTenant === '*' ? null : principal.keyTenant);
-    return c.json({ items: keys, nextCursor: null }, 200);
+    return c.json(
+      pageOfList(keys, (key) => key.id, query.limit ?? 50, query.cursor),
+      200,
+    );
   });
 
   app.openapi(createKey, async (c) => {

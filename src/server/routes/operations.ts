@@ -8,6 +8,7 @@ import { requireRole } from '../auth/authenticate.js';
 import { bulkIndexKey, bulkKey, type BulkOperation } from '../bulk/bulk-operation.js';
 import { API_STATUSES, storeStatus } from '../execution-status.js';
 import { ApiProblem } from '../problem.js';
+import { pageOfList } from '../cursor.js';
 import { EXECUTION_ID } from '../start-execution.js';
 import { jsonBody, jsonResponse, PageQuery, pageOf, problems } from '../schemas.js';
 import type { ServerEnv } from '../server-env.js';
@@ -137,11 +138,9 @@ const workers = createRoute({
   path: '/v1/workers',
   tags: ['operations'],
   summary: 'Live workers, from their heartbeats',
+  request: { query: z.object(PageQuery) },
   responses: {
-    200: jsonResponse(
-      z.object({ items: z.array(WorkerSchema), nextCursor: z.null() }),
-      'live workers',
-    ),
+    200: jsonResponse(pageOf(WorkerSchema), 'live workers'),
     ...problems(),
   },
 });
@@ -271,7 +270,11 @@ export function registerOperationsRoutes(app: OpenAPIHono<ServerEnv>, services: 
       if (page.next === null) break;
       after = page.next;
     }
-    return c.json({ items, nextCursor: null }, 200);
+    const query = c.req.valid('query');
+    return c.json(
+      pageOfList(items, (worker) => worker.id, query.limit ?? 50, query.cursor),
+      200,
+    );
   });
 }
 
