@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Scheduler } from '../../src/server/schedules/scheduler.js';
+import { slotsAfter, type ScheduleRecord } from '../../src/server/schedules/schedule-record.js';
 import { FakeClock } from '../../src/util/fake-clock.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { type ApiHarness, body, startApi } from './support/api-harness.js';
@@ -174,6 +175,31 @@ describe('schedules', () => {
     await scheduler.tick(new Date(firstSlot + 10_100));
     const read = await body<Schedule>(await api.fetch(`/v1/schedules/${schedule.id}`));
     expect(read.skipped).toBe(1);
+    // The skipped slot started nothing: the last run is still the first slot's.
+    expect(read.lastRunAt).toBe(new Date(firstSlot).toISOString());
+    expect(
+      (await body<{ items: unknown[] }>(await api.fetch('/v1/executions'))).items,
+    ).toHaveLength(1);
+  });
+
+  it('a manual trigger is the last run too: overlap: skip waits for it', async () => {
+    const schedule = await createSchedule({ cron: '*/10 * * * * *', overlap: 'skip' });
+    await api.worker?.stop();
+    const fired = await body<{ executionId: string }>(
+      await api.fetch(`/v1/schedules/${schedule.id}/trigger`, { method: 'POST' }),
+    );
+    const after = await body<Schedule>(await api.fetch(`/v1/schedules/${schedule.id}`));
+    expect(after.lastExecutionId).toBe(fired.executionId);
+    expect(after.lastRunAt).not.toBeNull();
+    const created = Date.parse(
+      (await body<{ createdAt: string }>(await api.fetch(`/v1/schedules/${schedule.id}`)))
+        .createdAt,
+    );
+    const firstSlot = Math.ceil((created + 1) / 10_000) * 10_000;
+    await new Scheduler(api.app.services, { log: silentLogger }).tick(new Date(firstSlot + 100));
+    const read = await body<Schedule>(await api.fetch(`/v1/schedules/${schedule.id}`));
+    expect(read.skipped).toBe(1);
+    expect(read.lastExecutionId).toBe(fired.executionId);
     expect(
       (await body<{ items: unknown[] }>(await api.fetch('/v1/executions'))).items,
     ).toHaveLength(1);
@@ -198,5 +224,19 @@ describe('schedules', () => {
     expect(
       (await body<{ items: unknown[] }>(await api.fetch('/v1/schedules', { token: other }))).items,
     ).toEqual([]);
+  });
+});
+
+describe('a schedule stored before slotsAfter existed', () => {
+  it('counts its next slot from lastRunAt, which then meant the last slot handled', () => {
+    const old = {
+      createdAt: '2026-01-01T00:00:00.000Z',
+      lastRunAt: '2026-06-01T10:00:00.000Z',
+    } as ScheduleRecord;
+    expect(slotsAfter(old).toISOString()).toBe('2026-06-01T10:00:00.000Z');
+    expect(slotsAfter({ ...old, lastRunAt: null }).toISOString()).toBe('2026-01-01T00:00:00.000Z');
+    expect(slotsAfter({ ...old, slotsAfter: '2026-06-02T00:00:00.000Z' }).toISOString()).toBe(
+      '2026-06-02T00:00:00.000Z',
+    );
   });
 });

@@ -10,6 +10,7 @@ import { CronSpec } from '../schedules/cron-spec.js';
 import {
   scheduleIndexKey,
   scheduleKey,
+  slotsAfter,
   type ScheduleRecord,
 } from '../schedules/schedule-record.js';
 import {
@@ -237,7 +238,7 @@ export function registerSchedulesRoutes(app: OpenAPIHono<ServerEnv>, services: A
         await requirePublished(services, tenantId, changed.flowId, changed.version);
       // Re-enabled or re-timed: slots from before the change are not owed.
       if (body.enabled === true || body.cron !== undefined || body.timezone !== undefined)
-        changed.lastRunAt = changed.updatedAt;
+        changed.slotsAfter = changed.updatedAt;
       if (await services.control.replace(scheduleKey(tenantId, id), changed, record.version)) {
         await services.audit.record(c, 'schedule.update', id);
         return c.json(view(changed), 200);
@@ -269,9 +270,29 @@ export function registerSchedulesRoutes(app: OpenAPIHono<ServerEnv>, services: A
       },
       `schedule:${id}:manual:${randomUUID()}`,
     );
+    await recordRun(services, tenantId, id, state.executionId);
     await services.audit.record(c, 'schedule.trigger', `${id} -> ${state.executionId}`);
     return c.json(await viewOf(services, state), 201);
   });
+}
+
+/**
+ * A manual run is the schedule's last run too: `overlap: skip` waits for it like for a slot's.
+ * Slots are not moved. A schedule deleted meanwhile keeps its run and no record.
+ */
+async function recordRun(
+  services: ApiServices,
+  tenantId: string,
+  id: string,
+  executionId: string,
+): Promise<void> {
+  for (;;) {
+    const record = await services.control.get<ScheduleRecord>(scheduleKey(tenantId, id));
+    if (!record) return;
+    const now = new Date().toISOString();
+    const ran = { ...record.doc, lastRunAt: now, lastExecutionId: executionId, updatedAt: now };
+    if (await services.control.replace(scheduleKey(tenantId, id), ran, record.version)) return;
+  }
 }
 
 async function load(services: ApiServices, tenantId: string, id: string) {
@@ -297,10 +318,10 @@ async function requirePublished(
 }
 
 function view(record: ScheduleRecord) {
-  const { tenantId: _tenant, ...rest } = record;
+  const { tenantId: _tenant, slotsAfter: _after, ...rest } = record;
   const spec = new CronSpec(record.cron, record.timezone);
   const next = record.enabled
-    ? spec.next(new Date(Math.max(Date.now(), Date.parse(record.lastRunAt ?? record.createdAt))))
+    ? spec.next(new Date(Math.max(Date.now(), slotsAfter(record).getTime())))
     : null;
   return { ...rest, nextRunAt: next?.toISOString() ?? null };
 }

@@ -11,9 +11,16 @@ export interface ScheduleRecord {
   input: Record<string, unknown>;
   enabled: boolean;
   overlap: 'allow' | 'skip';
-  /** The last slot handled (fired, or skipped by `overlap: skip`); null before the first. */
+  /** When the schedule last started a run: a slot it fired, or a manual trigger; null before. */
   lastRunAt: string | null;
+  /** That run (what `overlap: skip` waits on). */
   lastExecutionId: string | null;
+  /**
+   * The next slot comes after this: the last slot handled (fired, skipped, or failed to start)
+   * or the time the schedule was re-enabled or re-timed. Records from before it have none:
+   * `lastRunAt`, which then meant the same, stands in. Never in the API view.
+   */
+  slotsAfter?: string;
   /** Slots skipped because the last run had not settled. */
   skipped: number;
   /** Why the last slot could not start (a flow that is gone), or null. */
@@ -37,4 +44,9 @@ export function scheduleIndexKey(tenant: string, id: string): ControlKey {
 export function parseIndexId(indexId: string): { tenant: string; id: string } | null {
   const at = indexId.indexOf(ID_SEPARATOR);
   return at < 0 ? null : { tenant: indexId.slice(0, at), id: indexId.slice(at + 1) };
+}
+
+/** The time the schedule's next slot comes after (see `slotsAfter`). */
+export function slotsAfter(schedule: ScheduleRecord): Date {
+  return new Date(schedule.slotsAfter ?? schedule.lastRunAt ?? schedule.createdAt);
 }

@@ -6,7 +6,7 @@ import type { Logger } from '../../util/logger.js';
 import { type StartDeps, startExecution } from '../start-execution.js';
 import { toProblem } from '../to-problem.js';
 import { CronSpec } from './cron-spec.js';
-import { parseIndexId, scheduleKey, type ScheduleRecord } from './schedule-record.js';
+import { parseIndexId, scheduleKey, slotsAfter, type ScheduleRecord } from './schedule-record.js';
 
 export interface SchedulerOptions {
   /** How often due schedules are looked for (ms, default 500). */
@@ -84,14 +84,13 @@ export class Scheduler {
     if (!record || !record.doc.enabled) return;
     const schedule = record.doc;
     const spec = new CronSpec(schedule.cron, schedule.timezone);
-    const since = new Date(schedule.lastRunAt ?? schedule.createdAt);
-    const next = spec.next(since);
+    const next = spec.next(slotsAfter(schedule));
     if (next === null || next > now) return;
     // Only the most recent slot: the ones missed during downtime are passed over.
     const slot = spec.latestAtOrBefore(now) ?? next;
     const updated: ScheduleRecord = {
       ...schedule,
-      lastRunAt: slot.toISOString(),
+      slotsAfter: slot.toISOString(),
       updatedAt: now.toISOString(),
     };
     if (schedule.overlap === 'skip' && (await this.#lastRunBusy(schedule))) {
@@ -108,6 +107,7 @@ export class Scheduler {
           },
           `schedule:${schedule.id}:${slot.toISOString()}`,
         );
+        updated.lastRunAt = slot.toISOString();
         updated.lastExecutionId = started.state.executionId;
         updated.lastError = null;
         if (started.created)
