@@ -85,7 +85,7 @@ export function createServices(options: ApiAppOptions): ApiServices {
     resolver: new FlowResolver(options.flows, registry),
     keys,
     secret,
-    sessions: new Sessions(keys, secret),
+    sessions: new Sessions(keys, secret, options.control),
     audit: new AuditLog(options.control, options.clientAddress ?? (() => null)),
     log: options.logger ?? getDefaultLogger(),
     // Code nodes in a dry-run are remote code execution by whoever may dry-run: off unless the

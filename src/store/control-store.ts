@@ -66,6 +66,7 @@ export type ControlCollection =
   | 'approval_decisions'
   | 'approval_links'
   | 'stream_tickets'
+  | 'ended_sessions'
   | 'bulk_operations'
   | 'workers'
   | 'idempotency'

@@ -91,5 +91,21 @@ describe('cookie sessions', () => {
     });
     expect(out.status).toBe(204);
     expect(out.headers.get('set-cookie') ?? '').toMatch(/Max-Age=0|Expires=Thu, 01 Jan 1970/i);
+    // A copy of the cookie (another tab, a stolen one) no longer works either.
+    expect((await fetch(`${api.url}/v1/executions`, { headers: { cookie } })).status).toBe(401);
+    // Another session of the same key is its own: still signed in.
+    const other = (await signIn(operatorKey)).headers.get('set-cookie')!.split(';')[0]!;
+    expect((await fetch(`${api.url}/v1/executions`, { headers: { cookie: other } })).status).toBe(
+      200,
+    );
+  });
+
+  it('a cookie of the layout before the nonce (key id, expiry, signature) still reads', async () => {
+    const keyId = /^plt_([0-9a-f]{16})_/.exec(operatorKey)![1]!;
+    const payload = `${keyId}.${Date.now() + 60_000}`;
+    const old = `plaita_session=${payload}.${await api.app.services.secret.sign(payload)}`;
+    expect((await fetch(`${api.url}/v1/executions`, { headers: { cookie: old } })).status).toBe(
+      200,
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import { deleteCookie, setCookie } from 'hono/cookie';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { ApiServices } from '../api-services.js';
 import { SESSION_COOKIE, SESSION_TTL_MS } from '../auth/sessions.js';
 import { ApiProblem } from '../problem.js';
@@ -71,7 +71,9 @@ export function registerSessionRoutes(app: OpenAPIHono<ServerEnv>, services: Api
       200,
     );
   });
-  app.openapi(signOut, (c) => {
+  app.openapi(signOut, async (c) => {
+    const cookie = getCookie(c, SESSION_COOKIE);
+    if (cookie !== undefined) await services.sessions.end(cookie);
     deleteCookie(c, SESSION_COOKIE, { path: '/' });
     return c.body(null, 204);
   });
