@@ -23,6 +23,18 @@ export function cloneContext(context: Context): Context {
   return cloneValue(context, new Map()) as Context;
 }
 
+/**
+ * {@link cloneContext} but for one root kept as it is (a child's `$PARENT`: read-only, and the
+ * whole parent's context — copying it per child made a loop of children quadratic).
+ */
+export function cloneContextKeeping(context: Context, kept: string): Context {
+  const seen = new Map<object, unknown>();
+  const out: Context = {};
+  for (const key of Object.keys(context))
+    setOwn(out, key, key === kept ? context[key] : cloneValue(context[key], seen));
+  return out;
+}
+
 function cloneValue(value: unknown, seen: Map<object, unknown>): unknown {
   if (typeof value !== 'object' || value === null) return value;
   const known = seen.get(value);

@@ -8,7 +8,7 @@ import type { Logger } from '../util/logger.js';
 import { getOwn, setOwn } from '../util/own-record.js';
 import { Budget } from './budget.js';
 import { stepLimit } from './flow-failures.js';
-import { cloneContext, snapshotContext } from './context-snapshot.js';
+import { cloneContext, cloneContextKeeping, snapshotContext } from './context-snapshot.js';
 import type { ResolvedOptions } from './engine-options.js';
 import { type HookEventBase, type FlowHooks, fireHooks, type HookName } from './hooks.js';
 
@@ -79,16 +79,24 @@ export class Execution implements EvaluationScope {
   }
 
   /**
-   * Before a value of this context may change in place. A child's expressions fall back to its
-   * parent's values (docs/flow-format.md §5.5), so the ancestors are detached and marked too.
+   * Before a value of this context may change in place. A child keeps its `$PARENT` as it is
+   * (read-only: a snapshot of the parent's values). A `$F` call that falls back to a parent
+   * value runs in the parent's scope, which detaches the parent itself.
    */
   beforeMutation(): void {
     this.#mutated = true;
     if (this.#shared) {
-      this.#context = cloneContext(this.#context);
+      this.#context = this.parent
+        ? cloneContextKeeping(this.#context, '$PARENT')
+        : cloneContext(this.#context);
       this.#shared = false;
     }
-    this.parent?.beforeMutation();
+  }
+
+  /** {@link beforeMutation} here and in every ancestor: host code may reach them by fallback. */
+  beforeMutationUpwards(): void {
+    this.beforeMutation();
+    this.parent?.beforeMutationUpwards();
   }
 
   warn(message: string): void {

@@ -9,6 +9,7 @@ import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
 import type { MaybePromise } from '../util/maybe-promise.js';
 import type { Budget } from './budget.js';
+import { cloneContext } from './context-snapshot.js';
 import type { Execution } from './execution.js';
 import { runChildExecution } from './run-loop.js';
 
@@ -36,14 +37,14 @@ class NodeContextImpl implements NodeContext {
 
   /** Before host code gets a reference into the context: see NodeType.leavesValuesAlone. */
   #beforeRead(): void {
-    if (this.#mayChangeReads) this.execution.beforeMutation();
+    if (this.#mayChangeReads) this.execution.beforeMutationUpwards();
   }
 
   /** `key`'s value for host code; a number or string cannot be changed in place, so it costs nothing. */
   #read(key: string): unknown {
     const value = entry(this.execution.context, key);
     if (typeof value !== 'object' || value === null || !this.#mayChangeReads) return value;
-    this.execution.beforeMutation();
+    this.execution.beforeMutationUpwards();
     return entry(this.execution.context, key); // the detached copy's, if there was one to make
   }
 
@@ -170,6 +171,7 @@ function entry(context: Context, key: string): unknown {
 
 /** A copy of the context with extra roots, e.g. `$LOOP-ITEM` (docs/flow-format.md §3.9). */
 function extendedScope(execution: Execution, extraRoots: Context): EvaluationScope {
+  let ownRoots: Context | undefined;
   const scope = {
     context: { ...execution.context, ...extraRoots },
     functions: execution.functions,
@@ -177,9 +179,11 @@ function extendedScope(execution: Execution, extraRoots: Context): EvaluationSco
     clock: execution.clock,
     beforeMutation: () => {
       execution.beforeMutation();
-      // The live context may be a copy now (detached from a checkpoint): what a mutating
-      // function changes next must be that copy, not the objects the checkpoint still holds.
-      scope.context = { ...execution.context, ...extraRoots };
+      // What a mutating function changes next must be the live context (a copy now, detached
+      // from the checkpoint) and this scope's own copy of the extra roots: `$LOOP-ITEM` is an
+      // element of a collection the checkpoint still holds.
+      ownRoots ??= cloneContext(extraRoots);
+      scope.context = { ...execution.context, ...ownRoots };
     },
     warn: (m: string) => execution.warn(m),
   };

@@ -51,3 +51,46 @@ describe('a mutating $F function in a condition with extra roots (while)', () =>
     expect(changed[1]).toBeNull();
   });
 });
+
+describe('a mutating $F function on $LOOP-ITEM (loop condition)', () => {
+  const flow = parseFlow({
+    nodes: [
+      { type: 'start', id: 's', next: 'a' },
+      {
+        type: 'assignment',
+        id: 'a',
+        output: { items: [{ tags: [1, 2, 3] }, { tags: [4] }] },
+        next: 'l',
+      },
+      {
+        type: 'loop',
+        id: 'l',
+        collection: '$NODE.a.items',
+        condition: { field: '$F.pop($LOOP-ITEM.tags, 0)', operator: 'eq', value: 1 },
+        childFlow: {
+          nodes: [
+            { type: 'start', id: 's', next: 'e' },
+            { type: 'end', id: 'e', output: '$INPUT.index' },
+          ],
+        },
+        next: 'e',
+      },
+      { type: 'end', id: 'e', output: '$NODE.l' },
+    ],
+  });
+
+  it('changes the condition’s own copy of the item, never the checkpoint taken before', async () => {
+    const stepper = new Stepper(flow, { input: {}, executionId: 'y' });
+    const first = await stepper.step(); // s, a
+    if (first.status === 'failed') throw first.error;
+    let outcome = await stepper.step();
+    while (outcome.status === 'advanced') outcome = await stepper.step();
+    stepper.dispose();
+    if (outcome.status !== 'completed') throw new Error(`ended ${outcome.status}`);
+    // The first item's tags popped 1: the condition matched, the loop went on to the second.
+    expect(outcome.result).toBe(1);
+    expect((first.context.$NODE as { a: unknown }).a).toEqual({
+      items: [{ tags: [1, 2, 3] }, { tags: [4] }],
+    });
+  });
+});

@@ -91,8 +91,13 @@ describe('cookie sessions', () => {
     });
     expect(out.status).toBe(204);
     expect(out.headers.get('set-cookie') ?? '').toMatch(/Max-Age=0|Expires=Thu, 01 Jan 1970/i);
-    // A copy of the cookie (another tab, a stolen one) no longer works either.
+    // A copy of the cookie (another tab, a stolen one) no longer works either, however its
+    // signature is spelled (base64url padding is accepted by the decoder).
     expect((await fetch(`${api.url}/v1/executions`, { headers: { cookie } })).status).toBe(401);
+    const padded = `${cookie}=`;
+    expect((await fetch(`${api.url}/v1/executions`, { headers: { cookie: padded } })).status).toBe(
+      401,
+    );
     // Another session of the same key is its own: still signed in.
     const other = (await signIn(operatorKey)).headers.get('set-cookie')!.split(';')[0]!;
     expect((await fetch(`${api.url}/v1/executions`, { headers: { cookie: other } })).status).toBe(

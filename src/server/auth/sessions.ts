@@ -29,7 +29,7 @@ export class Sessions {
     const session = parse(cookie);
     if (session === null || Number(session.expires) <= now) return null;
     if (!(await this.secret.verify(session.payload, session.signature))) return null;
-    if (await this.control.get(endedKey(session.signature))) return null;
+    if (await this.control.get(endedKey(session.payload))) return null;
     return this.keys.live(session.keyId);
   }
 
@@ -41,7 +41,7 @@ export class Sessions {
     const session = parse(cookie);
     if (session === null || (await this.resolve(cookie, now)) === null) return;
     await this.control.put(
-      endedKey(session.signature),
+      endedKey(session.payload),
       { at: new Date(now).toISOString() },
       { ttlMs: Math.max(1, Number(session.expires) - now) },
     );
@@ -61,7 +61,10 @@ function parse(
   return { keyId, expires, payload: parts.join('.'), signature };
 }
 
-/** A signature names one session: the key id, expiry and nonce it signs. */
-function endedKey(signature: string): ControlKey {
-  return { collection: 'ended_sessions', tenant: PLATFORM_TENANT, id: signature };
+/**
+ * A session is named by what it signs (key id, expiry, nonce), never by its signature's text:
+ * base64url decoding is lenient (padding, unused low bits), so one signature has many spellings.
+ */
+function endedKey(payload: string): ControlKey {
+  return { collection: 'ended_sessions', tenant: PLATFORM_TENANT, id: payload };
 }
