@@ -33,10 +33,15 @@ export function pageOfList<T>(
   idOf: (item: T) => string,
   limit: number,
   cursor: string | undefined,
+  /** `all` is in ascending id order: a page resumes after an item that has gone since. */
+  byId = false,
 ): { items: T[]; nextCursor: string | null } {
   const after = decodeCursor(cursor);
   let start = 0;
-  if (after !== null) {
+  if (after !== null && byId) {
+    const next = all.findIndex((item) => idOf(item) > after);
+    start = next < 0 ? all.length : next;
+  } else if (after !== null) {
     const index = all.findIndex((item) => idOf(item) === after);
     if (index < 0) throw badCursor();
     start = index + 1;

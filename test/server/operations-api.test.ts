@@ -312,3 +312,18 @@ describe('workers', () => {
     expect(after.items.map((w) => w.id)).not.toContain('w-test');
   });
 });
+
+describe('pageOfList', () => {
+  it('in id order, resumes after an item that has gone since (a worker that stopped)', async () => {
+    const { pageOfList } = await import('../../src/server/cursor.js');
+    const ids = ['a', 'b', 'c', 'd'];
+    const first = pageOfList(ids, (id) => id, 2, undefined, true);
+    expect(first.items).toEqual(['a', 'b']);
+    const gone = ['a', 'c', 'd']; // 'b' stopped beating
+    expect(pageOfList(gone, (id) => id, 2, first.nextCursor ?? undefined, true).items).toEqual([
+      'c',
+      'd',
+    ]);
+    expect(() => pageOfList(gone, (id) => id, 2, first.nextCursor ?? undefined)).toThrow();
+  });
+});

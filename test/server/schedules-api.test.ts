@@ -227,6 +227,69 @@ describe('schedules', () => {
   });
 });
 
+describe('schedules and manual triggers together', () => {
+  it('a trigger does not move the slots: a slot that came due before it still fires', async () => {
+    const schedule = await createSchedule({ cron: '* * * * * *' });
+    await new Promise((r) => setTimeout(r, 1100)); // a slot comes due, not handled yet
+    expect(
+      (await api.fetch(`/v1/schedules/${schedule.id}/trigger`, { method: 'POST' })).status,
+    ).toBe(201);
+    await new Scheduler(api.app.services, { log: silentLogger }).tick(new Date());
+    expect(
+      (await body<{ items: unknown[] }>(await api.fetch('/v1/executions'))).items,
+    ).toHaveLength(2);
+  });
+
+  it('a trigger written while the scheduler records a slot is kept, and the slot recorded once', async () => {
+    const schedule = await createSchedule({ cron: '*/10 * * * * *', overlap: 'skip' });
+    await api.worker?.stop();
+    // The manual run: started, and not settled (no worker), so overlap: skip would wait on it.
+    const manual = await body<{ executionId: string }>(
+      await api.fetch('/v1/executions', { method: 'POST', json: { flowId: 'echo' } }),
+    );
+    const control = api.app.services.control;
+    const replace = control.replace.bind(control);
+    let injected = false;
+    // The race, made certain: a manual run lands between the scheduler's read and its write.
+    control.replace = async (key, doc, version, options) => {
+      if (!injected && key.collection === 'schedules' && key.id === schedule.id) {
+        injected = true;
+        const current = (await control.get<Record<string, unknown>>(key))!;
+        await replace(
+          key,
+          {
+            ...current.doc,
+            lastRunAt: new Date().toISOString(),
+            lastExecutionId: manual.executionId,
+          },
+          current.version,
+        );
+      }
+      return replace(key, doc, version, options);
+    };
+    const created = Date.parse(
+      (await body<{ createdAt: string }>(await api.fetch(`/v1/schedules/${schedule.id}`)))
+        .createdAt,
+    );
+    const slot = Math.ceil((created + 1) / 10_000) * 10_000;
+    const scheduler = new Scheduler(api.app.services, { log: silentLogger });
+    await scheduler.tick(new Date(slot + 100));
+    // The slot is recorded: the same slot is not taken again (nor counted as skipped).
+    await scheduler.tick(new Date(slot + 200));
+    expect(injected).toBe(true);
+    const read = await body<Schedule>(await api.fetch(`/v1/schedules/${schedule.id}`));
+    const runs = await body<{ items: Array<{ executionId: string }> }>(
+      await api.fetch('/v1/executions'),
+    );
+    expect(runs.items).toHaveLength(2);
+    const slotRun = runs.items.find((e) => e.executionId !== manual.executionId)!;
+    expect(read.skipped).toBe(0);
+    // The slot's run is later than the manual one: it is the last run.
+    expect(read.lastExecutionId).toBe(slotRun.executionId);
+    expect(read.lastRunAt).toBe(new Date(slot).toISOString());
+  });
+});
+
 describe('a schedule stored before slotsAfter existed', () => {
   it('counts its next slot from lastRunAt, which then meant the last slot handled', () => {
     const old = {

@@ -272,7 +272,13 @@ export function registerOperationsRoutes(app: OpenAPIHono<ServerEnv>, services: 
     }
     const query = c.req.valid('query');
     return c.json(
-      pageOfList(items, (worker) => worker.id, query.limit ?? 50, query.cursor),
+      pageOfList(
+        items.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+        (worker) => worker.id,
+        query.limit ?? 50,
+        query.cursor,
+        true,
+      ),
       200,
     );
   });

@@ -203,6 +203,7 @@ export function registerSchedulesRoutes(app: OpenAPIHono<ServerEnv>, services: A
       overlap: body.overlap ?? 'allow',
       lastRunAt: null,
       lastExecutionId: null,
+      slotsAfter: now,
       lastError: null,
       skipped: 0,
       createdAt: now,
@@ -286,11 +287,20 @@ async function recordRun(
   id: string,
   executionId: string,
 ): Promise<void> {
-  for (;;) {
+  // A scheduler or an edit writing meanwhile: read again and add ours (bounded: the run is
+  // started either way, and the next slot's check reads the execution itself).
+  for (let attempt = 0; attempt < 5; attempt++) {
     const record = await services.control.get<ScheduleRecord>(scheduleKey(tenantId, id));
     if (!record) return;
     const now = new Date().toISOString();
-    const ran = { ...record.doc, lastRunAt: now, lastExecutionId: executionId, updatedAt: now };
+    const ran: ScheduleRecord = {
+      ...record.doc,
+      // Written out before lastRunAt moves: records from before slotsAfter read it from there.
+      slotsAfter: slotsAfter(record.doc).toISOString(),
+      lastRunAt: now,
+      lastExecutionId: executionId,
+      updatedAt: now,
+    };
     if (await services.control.replace(scheduleKey(tenantId, id), ran, record.version)) return;
   }
 }

@@ -1,5 +1,5 @@
 import { isTerminal } from '../../state/execution-state.js';
-import type { ControlPage } from '../../store/control-store.js';
+import type { ControlPage, ControlRecord } from '../../store/control-store.js';
 import { PLATFORM_TENANT } from '../../store/control-store.js';
 import { type CancelTimer, type Clock, systemClock } from '../../util/clock.js';
 import type { Logger } from '../../util/logger.js';
@@ -131,8 +131,47 @@ export class Scheduler {
         );
       }
     }
-    // Another process may have recorded the slot first: its record wins, the slot fired once.
-    await this.deps.control.replace(scheduleKey(tenant, id), updated, record.version);
+    await this.#record(tenant, id, record, updated, slot);
+  }
+
+  /**
+   * Stores what this slot did. Another scheduler that recorded the slot (or a later one) first
+   * wins: the slot fired once (its idempotency key). A manual trigger or an edit written
+   * meanwhile is kept, and ours added to it; of two runs, the later is the last run.
+   */
+  async #record(
+    tenant: string,
+    id: string,
+    read: ControlRecord<ScheduleRecord>,
+    updated: ScheduleRecord,
+    slot: Date,
+  ): Promise<void> {
+    const key = scheduleKey(tenant, id);
+    const ranHere = updated.lastExecutionId !== read.doc.lastExecutionId;
+    let next = updated;
+    let version = read.version;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      if (await this.deps.control.replace(key, next, version)) return;
+      const fresh = await this.deps.control.get<ScheduleRecord>(key);
+      if (!fresh) return;
+      const slotDone = slotsAfter(fresh.doc) >= slot;
+      const runIsLater =
+        ranHere &&
+        fresh.doc.lastExecutionId !== updated.lastExecutionId &&
+        (fresh.doc.lastRunAt ?? '') <= (updated.lastRunAt ?? '');
+      if (slotDone && !runIsLater) return;
+      next = { ...fresh.doc, updatedAt: updated.updatedAt };
+      if (!slotDone) {
+        next.slotsAfter = slot.toISOString();
+        next.skipped = fresh.doc.skipped + (updated.skipped - read.doc.skipped);
+        next.lastError = updated.lastError;
+      }
+      if (runIsLater) {
+        next.lastRunAt = updated.lastRunAt;
+        next.lastExecutionId = updated.lastExecutionId;
+      }
+      version = fresh.version;
+    }
   }
 
   async #lastRunBusy(schedule: ScheduleRecord): Promise<boolean> {
