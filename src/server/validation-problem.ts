@@ -17,13 +17,7 @@ const TARGET_NAMES: Record<string, string> = {
  */
 export function validationProblem(target: string, error: z.ZodError): ApiProblem {
   const root = TARGET_NAMES[target] ?? target;
-  // An unknown field is named by its own path (`body.bogus`), one error each.
-  const errors = error.issues.flatMap((issue) => {
-    const at = [root, ...issue.path.map(String)];
-    return issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ path: [...at, key].join('.'), message: 'unknown field' }))
-      : [{ path: at.join('.'), message: issue.message }];
-  });
+  const errors = error.issues.flatMap((issue) => fieldErrors(issue, [root]));
   const first = errors[0];
   return new ApiProblem(
     'invalid_request',
@@ -32,4 +26,40 @@ export function validationProblem(target: string, error: z.ZodError): ApiProblem
       : 'invalid request',
     { errors },
   );
+}
+
+type Issue = z.ZodError['issues'][number];
+
+/**
+ * An issue as the paths it names. An unknown field is named by its own path (`body.bogus`), one
+ * error each. A value that matched no branch of a union is explained by the branch it came
+ * closest to (fewest issues, then the deepest), not by "Invalid input" at the union.
+ */
+function fieldErrors(issue: Issue, prefix: string[]): Array<{ path: string; message: string }> {
+  const at = [...prefix, ...issue.path.map(String)];
+  if (issue.code === 'unrecognized_keys')
+    return issue.keys.map((key) => ({ path: [...at, key].join('.'), message: 'unknown field' }));
+  if (issue.code === 'invalid_union') {
+    const branch = closestBranch(issue.errors);
+    if (branch) return branch.flatMap((inner) => fieldErrors(inner, at));
+  }
+  return [{ path: at.join('.'), message: issue.message }];
+}
+
+function closestBranch(branches: readonly (readonly Issue[])[]): readonly Issue[] | undefined {
+  let best: readonly Issue[] | undefined;
+  for (const branch of branches) {
+    if (branch.length === 0) continue;
+    if (
+      best === undefined ||
+      branch.length < best.length ||
+      (branch.length === best.length && depth(branch) > depth(best))
+    )
+      best = branch;
+  }
+  return best;
+}
+
+function depth(issues: readonly Issue[]): number {
+  return Math.max(...issues.map((issue) => issue.path.length));
 }

@@ -203,7 +203,14 @@ describe('bulk operations', () => {
       json: { action: 'cancel', filter: { status: 'waiting,soon' } },
     });
     expect(bad.status).toBe(400);
-    expect((await body<{ code: string }>(bad)).code).toBe('invalid_request');
+    const problem = await body<{ code: string; errors: Array<{ path: string; message: string }> }>(
+      bad,
+    );
+    expect(problem.code).toBe('invalid_request');
+    // Named where it is wrong: the second status of the list, not "Invalid input" at the filter.
+    expect(problem.errors).toEqual([
+      { path: 'body.filter.status.1', message: expect.stringContaining('waiting') },
+    ]);
   });
 
   it('by ids: an unknown id and a refused action count as failed', async () => {
