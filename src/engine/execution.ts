@@ -198,7 +198,8 @@ export class Execution implements EvaluationScope {
     const deadline = spec.flow.timeoutMs === null ? null : this.clock.now() + spec.flow.timeoutMs;
     const budget = new Budget(spec.nodeBudget, deadline, 'flow', spec.signal ? [spec.signal] : []);
     const child = new Execution(spec.flow, this.options, 'run', context, budget, this);
-    // Its input and `$PARENT` are the parent's own values: a change in place must not reach them.
+    // Its input is the parent's own value: a change in place must not reach it (`$PARENT`, the
+    // other, is read-only and kept as it is: see beforeMutation).
     child.markShared();
     return child;
   }
