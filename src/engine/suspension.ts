@@ -135,12 +135,18 @@ export async function resumeNode(
   if (!node || typeof lastId !== 'string') throw resumeError('no suspended node to resume', null);
   if (!node.nodeType.suspending)
     throw resumeError(`node '${lastId}' is not a suspending node`, lastId);
-  const state = stateOf(execution, lastId);
+  let state = stateOf(execution, lastId);
   if (state?.status !== 'pending')
     throw resumeError(`node '${lastId}' is not pending (status: ${String(state?.status)})`, lastId);
   await execution.fire('onFlowResume', { node: lastId, resumeType: type, data });
   await execution.fire('onNodeResume', { node: lastId, resumeType: type, data });
   const ctx = createNodeContext(execution, node, execution.budget, execution.visitsOf(lastId), 1);
+  if (node.nodeType.leavesValuesAlone !== true) {
+    // Host code gets the pending state itself: detached from the checkpoint first, as its reads
+    // are (NodeType.leavesValuesAlone).
+    execution.beforeMutationUpwards();
+    state = stateOf(execution, lastId) ?? state;
+  }
   const resumed = (await node.resume(ctx, type, data, state)) as NodeState;
   execution.replaceResult(lastId, resumed);
   await releaseSubscription(execution, state.subscription_id);

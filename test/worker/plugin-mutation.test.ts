@@ -212,3 +212,45 @@ describe('a plugin node inside a child flow', () => {
     expect(result).toEqual({ list: [1, 2] });
   });
 });
+
+describe('a plugin suspending node whose resume changes its pending state in place', () => {
+  const registry = defaultRegistry.copy().register(
+    defineNode({
+      type: 'ticket',
+      suspending: true,
+      run: () => ({ status: 'pending', event_type: 'closed', history: ['opened'] }),
+      resume: (_ctx, _type, _data, state) => {
+        (state.history as string[]).push('closed');
+        return { ...state, status: 'done' };
+      },
+    }),
+  );
+  const flow = parseFlow(
+    {
+      nodes: [
+        { type: 'start', id: 's', next: 't' },
+        { type: 'ticket', id: 't', next: 'e' },
+        { type: 'end', id: 'e', output: '$NODE.t.history' },
+      ],
+    },
+    { registry },
+  );
+
+  it('leaves the suspended checkpoint as it was; the resumed state is stored whole', async () => {
+    const stepper = new Stepper(
+      flow,
+      { input: {}, executionId: 'r' },
+      { registry, events: { subscribe: () => 'subscription-1' } },
+    );
+    const suspended = await stepper.step();
+    expect(suspended.status).toBe('suspended');
+    const resumed = await stepper.step({ type: 'event', data: {} });
+    let outcome = resumed;
+    while (outcome.status === 'advanced') outcome = await stepper.step();
+    stepper.dispose();
+    if (suspended.status === 'failed' || outcome.status !== 'completed')
+      throw new Error(`ended ${outcome.status}`);
+    expect((suspended.context.$NODE as { t: { history: string[] } }).t.history).toEqual(['opened']);
+    expect(outcome.result).toEqual(['opened', 'closed']);
+  });
+});
