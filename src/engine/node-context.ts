@@ -22,13 +22,17 @@ class NodeContextImpl implements NodeContext {
   /** Host code that may change what it reads in place (NodeType.leavesValuesAlone unset). */
   readonly #mayChangeReads: boolean;
 
+  /** Private: host code reading the live context directly would bypass #read's detaching. */
+  readonly #execution: Execution;
+
   constructor(
-    readonly execution: Execution,
+    execution: Execution,
     readonly node: LoadedNode,
     readonly budget: Budget,
     readonly visit: number,
     readonly attempt: number,
   ) {
+    this.#execution = execution;
     this.def = node.def;
     this.nodeId = node.def.id;
     this.idempotencyKey = `${execution.executionId}:${node.def.id}:${visit}`;
@@ -37,15 +41,15 @@ class NodeContextImpl implements NodeContext {
 
   /** Before host code gets a reference into the context: see NodeType.leavesValuesAlone. */
   #beforeRead(): void {
-    if (this.#mayChangeReads) this.execution.beforeMutationUpwards();
+    if (this.#mayChangeReads) this.#execution.beforeMutationUpwards();
   }
 
   /** `key`'s value for host code; a number or string cannot be changed in place, so it costs nothing. */
   #read(key: string): unknown {
-    const value = entry(this.execution.context, key);
+    const value = entry(this.#execution.context, key);
     if (typeof value !== 'object' || value === null || !this.#mayChangeReads) return value;
-    this.execution.beforeMutationUpwards();
-    return entry(this.execution.context, key); // the detached copy's, if there was one to make
+    this.#execution.beforeMutationUpwards();
+    return entry(this.#execution.context, key); // the detached copy's, if there was one to make
   }
 
   evaluate(value: unknown): MaybePromise<unknown> {
@@ -53,20 +57,20 @@ class NodeContextImpl implements NodeContext {
     if (typeof value !== 'object' && typeof value !== 'string') return value;
     if (value === null) return null;
     this.#beforeRead();
-    return evaluateValue(value, this.execution, { fallback: true, meter: this.#meter() });
+    return evaluateValue(value, this.#execution, { fallback: true, meter: this.#meter() });
   }
 
   matches(condition: Condition | null, extraRoots?: Context): MaybePromise<boolean> {
     if (condition === null) return false;
     const scope: EvaluationScope = extraRoots
-      ? extendedScope(this.execution, extraRoots)
-      : this.execution;
+      ? extendedScope(this.#execution, extraRoots)
+      : this.#execution;
     return matchCondition(condition, scope, this.#meter());
   }
 
   /** One evaluation's budget: the node's remaining time on the clock, capped by the operator's bound. */
   #meter(): EvaluationMeter {
-    const { maxEvaluationMs, nestedDataExpressions } = this.execution.options.limits;
+    const { maxEvaluationMs, nestedDataExpressions } = this.#execution.options.limits;
     const nodeDeadline = this.budget.effectiveDeadline();
     const remainingMs = nodeDeadline === null ? Infinity : nodeDeadline - this.clock.now();
     return new EvaluationMeter(Math.min(remainingMs, maxEvaluationMs), nestedDataExpressions);
@@ -81,19 +85,19 @@ class NodeContextImpl implements NodeContext {
   }
 
   set(key: string, value: unknown): void {
-    this.execution.setEntry(key, value);
+    this.#execution.setEntry(key, value);
   }
 
   get executionId(): string {
-    return this.execution.executionId;
+    return this.#execution.executionId;
   }
 
   get flowId(): string | null {
-    return this.execution.flow.id;
+    return this.#execution.flow.id;
   }
 
   get flow(): Flow {
-    return this.execution.flow;
+    return this.#execution.flow;
   }
 
   get signal(): AbortSignal {
@@ -105,7 +109,7 @@ class NodeContextImpl implements NodeContext {
   }
 
   get clock(): Clock {
-    return this.execution.clock;
+    return this.#execution.clock;
   }
 
   throwIfAborted(): void {
@@ -118,7 +122,7 @@ class NodeContextImpl implements NodeContext {
     slot: string | number,
     options: { signal?: AbortSignal } = {},
   ): Promise<unknown> {
-    const child = this.execution.child({
+    const child = this.#execution.child({
       flow,
       input,
       node: this.node,
@@ -131,19 +135,19 @@ class NodeContextImpl implements NodeContext {
   }
 
   get log(): Logger {
-    this.#log ??= this.execution.log.child({
-      executionId: this.execution.executionId,
+    this.#log ??= this.#execution.log.child({
+      executionId: this.#execution.executionId,
       node: this.nodeId,
     });
     return this.#log;
   }
 
   get mode(): ExecutionMode {
-    return this.execution.mode;
+    return this.#execution.mode;
   }
 
   get options(): NodeRunOptions {
-    const o = this.execution.options;
+    const o = this.#execution.options;
     return {
       timeZone: o.timeZone,
       callbackBaseUrl: o.callbackBaseUrl,
@@ -155,13 +159,13 @@ class NodeContextImpl implements NodeContext {
   }
 
   async resolveFlow(flowId: string, version: string | null): Promise<Flow | null> {
-    const resolver = this.execution.options.resolveFlow;
+    const resolver = this.#execution.options.resolveFlow;
     if (!resolver) return null;
     return (await resolver(flowId, version)) ?? null;
   }
 
   warn(message: string): void {
-    this.execution.warn(`node '${this.nodeId}': ${message}`);
+    this.#execution.warn(`node '${this.nodeId}': ${message}`);
   }
 }
 
