@@ -19,15 +19,10 @@ export function snapshotContext(context: Context): Context {
  * cannot be copied (functions, class instances) are shared, cycles are preserved. Whether the
  * result can be stored is the codec's decision, not ours.
  */
-export function cloneContext(context: Context): Context {
-  return cloneValue(context, new Map()) as Context;
-}
-
-/**
- * {@link cloneContext} but for one root kept as it is (a child's `$PARENT`: read-only, and the
- * whole parent's context — copying it per child made a loop of children quadratic).
- */
-export function cloneContextKeeping(context: Context, kept: string): Context {
+export function cloneContext(context: Context, kept?: string): Context {
+  if (kept === undefined) return cloneValue(context, new Map()) as Context;
+  // One root kept as it is (a child's `$PARENT`: read-only, and the whole parent's context —
+  // copying it per child made a loop of children quadratic).
   const seen = new Map<object, unknown>();
   const out: Context = {};
   for (const key of Object.keys(context))

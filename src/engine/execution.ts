@@ -8,7 +8,7 @@ import type { Logger } from '../util/logger.js';
 import { getOwn, setOwn } from '../util/own-record.js';
 import { Budget } from './budget.js';
 import { stepLimit } from './flow-failures.js';
-import { cloneContext, cloneContextKeeping, snapshotContext } from './context-snapshot.js';
+import { cloneContext, snapshotContext } from './context-snapshot.js';
 import type { ResolvedOptions } from './engine-options.js';
 import { type HookEventBase, type FlowHooks, fireHooks, type HookName } from './hooks.js';
 
@@ -86,9 +86,7 @@ export class Execution implements EvaluationScope {
   beforeMutation(): void {
     this.#mutated = true;
     if (this.#shared) {
-      this.#context = this.parent
-        ? cloneContextKeeping(this.#context, '$PARENT')
-        : cloneContext(this.#context);
+      this.#context = cloneContext(this.#context, this.parent ? '$PARENT' : undefined);
       this.#shared = false;
     }
   }

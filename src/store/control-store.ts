@@ -52,6 +52,30 @@ export interface ControlKey {
   id: string;
 }
 
+/**
+ * Compare-and-set until it lands: writes `change(doc)` if the record still has the version
+ * read, and reads again when another writer came first, at most `attempts` times (default: until
+ * it lands). `read` is the first read when the caller has it already. `change` returning null
+ * writes nothing. Resolves whether a write landed (false: absent, nothing to write, or out of
+ * attempts).
+ */
+export async function updateRecord<T>(
+  control: ControlStore,
+  key: ControlKey,
+  change: (doc: T) => T | null,
+  options: { read?: ControlRecord<T>; attempts?: number } = {},
+): Promise<boolean> {
+  let record = options.read ?? (await control.get<T>(key));
+  for (let attempt = 1; record; attempt++) {
+    const next = change(record.doc);
+    if (next === null) return false;
+    if (await control.replace(key, next, record.version)) return true;
+    if (attempt >= (options.attempts ?? Infinity)) return false;
+    record = await control.get<T>(key);
+  }
+  return false;
+}
+
 /** Joins the parts of a composite id (U+001F, the unit separator: sorts below every printable). */
 export const ID_SEPARATOR = '\u001f';
 

@@ -11,6 +11,7 @@ import {
   type ControlStore,
   PLATFORM_TENANT,
   sortableId,
+  updateRecord,
 } from '../../src/store/control-store.js';
 
 /** Options a backend's factory applies when given (the outage cases ask for a short timeout). */
@@ -100,6 +101,29 @@ export function describeControlStore(
       expect(await store.replace(key('absent'), { n: 1 }, 1)).toBe(false);
       const racers = await Promise.all([1, 2, 3].map((n) => store.replace(key('a'), { n }, 2)));
       expect(racers.filter(Boolean)).toHaveLength(1);
+    });
+
+    it('updateRecord: 20 concurrent increments all land; null writes nothing; absent is false', async () => {
+      const store = await open();
+      await store.create(key('counter'), { n: 0 });
+      const bump = (doc: { n: number }) => ({ n: doc.n + 1 });
+      const landed = await Promise.all(
+        Array.from({ length: 20 }, () => updateRecord(store, key('counter'), bump)),
+      );
+      expect(landed.every(Boolean)).toBe(true);
+      expect(await store.get(key('counter'))).toMatchObject({ version: 21, doc: { n: 20 } });
+      expect(await updateRecord(store, key('counter'), () => null)).toBe(false);
+      expect(await updateRecord(store, key('absent'), bump)).toBe(false);
+      // A stale first read with one attempt left loses to the writer that came first.
+      const stale = (await store.get<{ n: number }>(key('counter')))!;
+      await store.put(key('counter'), { n: 100 });
+      expect(await updateRecord(store, key('counter'), bump, { read: stale, attempts: 1 })).toBe(
+        false,
+      );
+      expect(await updateRecord(store, key('counter'), bump, { read: stale, attempts: 2 })).toBe(
+        true,
+      );
+      expect((await store.get<{ n: number }>(key('counter')))!.doc.n).toBe(101);
     });
 
     it('put creates or overwrites and returns the new version', async () => {

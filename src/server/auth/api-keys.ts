@@ -1,5 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { type ControlPage, type ControlStore, PLATFORM_TENANT } from '../../store/control-store.js';
+import {
+  type ControlPage,
+  type ControlStore,
+  PLATFORM_TENANT,
+  updateRecord,
+} from '../../store/control-store.js';
 import type { Role } from './roles.js';
 
 /** What is stored per key: never the secret, only its SHA-256. */
@@ -152,13 +157,8 @@ export class ApiKeys {
     return token;
   }
 
-  async #update(id: string, change: (doc: StoredKey) => StoredKey): Promise<boolean> {
-    for (;;) {
-      const record = await this.control.get<StoredKey>(this.#key(id));
-      if (!record) return false;
-      if (await this.control.replace(this.#key(id), change(record.doc), record.version))
-        return true;
-    }
+  #update(id: string, change: (doc: StoredKey) => StoredKey): Promise<boolean> {
+    return updateRecord(this.control, this.#key(id), change);
   }
 
   #key(id: string) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import type { ControlPage } from '../../store/control-store.js';
+import { type ControlPage, updateRecord } from '../../store/control-store.js';
 import type { ApiServices } from '../api-services.js';
 import { requireRole } from '../auth/authenticate.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
@@ -287,22 +287,21 @@ async function recordRun(
   id: string,
   executionId: string,
 ): Promise<void> {
-  // A scheduler or an edit writing meanwhile: read again and add ours (bounded: the run is
-  // started either way, and the next slot's check reads the execution itself).
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const record = await services.control.get<ScheduleRecord>(scheduleKey(tenantId, id));
-    if (!record) return;
-    const now = new Date().toISOString();
-    const ran: ScheduleRecord = {
-      ...record.doc,
+  const now = new Date().toISOString();
+  // Bounded: the run is started either way, and the next slot's check reads the execution.
+  await updateRecord(
+    services.control,
+    scheduleKey(tenantId, id),
+    (doc: ScheduleRecord) => ({
+      ...doc,
       // Written out before lastRunAt moves: records from before slotsAfter read it from there.
-      slotsAfter: slotsAfter(record.doc).toISOString(),
+      slotsAfter: slotsAfter(doc).toISOString(),
       lastRunAt: now,
       lastExecutionId: executionId,
       updatedAt: now,
-    };
-    if (await services.control.replace(scheduleKey(tenantId, id), ran, record.version)) return;
-  }
+    }),
+    { attempts: 5 },
+  );
 }
 
 async function load(services: ApiServices, tenantId: string, id: string) {

@@ -1,6 +1,6 @@
 import { isTerminal } from '../../state/execution-state.js';
-import type { ControlPage, ControlRecord } from '../../store/control-store.js';
-import { PLATFORM_TENANT } from '../../store/control-store.js';
+import type { ControlPage } from '../../store/control-store.js';
+import { PLATFORM_TENANT, updateRecord } from '../../store/control-store.js';
 import { type CancelTimer, type Clock, systemClock } from '../../util/clock.js';
 import type { Logger } from '../../util/logger.js';
 import { type StartDeps, startExecution } from '../start-execution.js';
@@ -88,13 +88,9 @@ export class Scheduler {
     if (next === null || next > now) return;
     // Only the most recent slot: the ones missed during downtime are passed over.
     const slot = spec.latestAtOrBefore(now) ?? next;
-    const updated: ScheduleRecord = {
-      ...schedule,
-      slotsAfter: slot.toISOString(),
-      updatedAt: now.toISOString(),
-    };
+    const outcome: SlotOutcome = { skipped: 0, lastError: schedule.lastError, run: null };
     if (schedule.overlap === 'skip' && (await this.#lastRunBusy(schedule))) {
-      updated.skipped = schedule.skipped + 1;
+      outcome.skipped = 1;
     } else {
       try {
         const started = await startExecution(
@@ -107,9 +103,8 @@ export class Scheduler {
           },
           `schedule:${schedule.id}:${slot.toISOString()}`,
         );
-        updated.lastRunAt = slot.toISOString();
-        updated.lastExecutionId = started.state.executionId;
-        updated.lastError = null;
+        outcome.run = { at: slot.toISOString(), executionId: started.state.executionId };
+        outcome.lastError = null;
         if (started.created)
           this.options.log.info(
             {
@@ -124,54 +119,20 @@ export class Scheduler {
         // A flow that is gone or invalid will not heal by retrying the slot: record it, move on.
         // A store that is down is retried on the next tick (the slot stays due).
         if (toProblem(error).retryable) throw error;
-        updated.lastError = error instanceof Error ? error.message : String(error);
+        outcome.lastError = error instanceof Error ? error.message : String(error);
         this.options.log.warn(
           { schedule: schedule.id, tenant, err: error },
           'schedule could not fire its slot',
         );
       }
     }
-    await this.#record(tenant, id, record, updated, slot);
-  }
-
-  /**
-   * Stores what this slot did. Another scheduler that recorded the slot (or a later one) first
-   * wins: the slot fired once (its idempotency key). A manual trigger or an edit written
-   * meanwhile is kept, and ours added to it; of two runs, the later is the last run.
-   */
-  async #record(
-    tenant: string,
-    id: string,
-    read: ControlRecord<ScheduleRecord>,
-    updated: ScheduleRecord,
-    slot: Date,
-  ): Promise<void> {
-    const key = scheduleKey(tenant, id);
-    const ranHere = updated.lastExecutionId !== read.doc.lastExecutionId;
-    let next = updated;
-    let version = read.version;
-    for (let attempt = 0; attempt < 5; attempt++) {
-      if (await this.deps.control.replace(key, next, version)) return;
-      const fresh = await this.deps.control.get<ScheduleRecord>(key);
-      if (!fresh) return;
-      const slotDone = slotsAfter(fresh.doc) >= slot;
-      const runIsLater =
-        ranHere &&
-        fresh.doc.lastExecutionId !== updated.lastExecutionId &&
-        (fresh.doc.lastRunAt ?? '') <= (updated.lastRunAt ?? '');
-      if (slotDone && !runIsLater) return;
-      next = { ...fresh.doc, updatedAt: updated.updatedAt };
-      if (!slotDone) {
-        next.slotsAfter = slot.toISOString();
-        next.skipped = fresh.doc.skipped + (updated.skipped - read.doc.skipped);
-        next.lastError = updated.lastError;
-      }
-      if (runIsLater) {
-        next.lastRunAt = updated.lastRunAt;
-        next.lastExecutionId = updated.lastExecutionId;
-      }
-      version = fresh.version;
-    }
+    // Bounded: a slot whose record is lost comes due again, and its idempotency key holds.
+    await updateRecord(
+      this.deps.control,
+      scheduleKey(tenant, id),
+      (doc: ScheduleRecord) => withSlot(doc, slot, outcome, now),
+      { read: record, attempts: 5 },
+    );
   }
 
   async #lastRunBusy(schedule: ScheduleRecord): Promise<boolean> {
@@ -181,4 +142,40 @@ export class Scheduler {
     });
     return last !== null && !isTerminal(last.status) && last.status !== 'suspended';
   }
+}
+
+/** What one slot did: a slot skipped, the run it started, or why it could not start one. */
+interface SlotOutcome {
+  skipped: number;
+  lastError: string | null;
+  run: { at: string; executionId: string } | null;
+}
+
+/**
+ * `doc` with the slot recorded, or null when there is nothing to add. Another scheduler that
+ * recorded the slot (or a later one) first wins: the slot fired once (its idempotency key). A
+ * manual trigger or an edit written meanwhile is kept; of two runs, the later is the last run.
+ */
+function withSlot(
+  doc: ScheduleRecord,
+  slot: Date,
+  outcome: SlotOutcome,
+  now: Date,
+): ScheduleRecord | null {
+  const slotDone = slotsAfter(doc) >= slot;
+  const { run } = outcome;
+  const runIsLater =
+    run !== null && doc.lastExecutionId !== run.executionId && (doc.lastRunAt ?? '') <= run.at;
+  if (slotDone && !runIsLater) return null;
+  const next: ScheduleRecord = { ...doc, updatedAt: now.toISOString() };
+  if (!slotDone) {
+    next.slotsAfter = slot.toISOString();
+    next.skipped = doc.skipped + outcome.skipped;
+    next.lastError = outcome.lastError;
+  }
+  if (runIsLater) {
+    next.lastRunAt = run.at;
+    next.lastExecutionId = run.executionId;
+  }
+  return next;
 }
