@@ -9,6 +9,7 @@ import {
   registerReap,
   registerRetry,
 } from './commands/operator-commands.js';
+import { registerReindex } from './commands/reindex-command.js';
 import { registerRun } from './commands/run-command.js';
 import { registerServe } from './commands/serve-command.js';
 import { registerKeys } from './commands/keys-command.js';
@@ -41,6 +42,7 @@ export function buildProgram(context: CommandContext): Command {
   registerRetry(program, context);
   registerDlq(program, context);
   registerReap(program, context);
+  registerReindex(program, context);
   registerServe(program, context);
   registerKeys(program, context);
   return program;

@@ -33,6 +33,24 @@ export interface RuntimeOptions {
   embedded?: boolean;
 }
 
+/**
+ * The Redis stores' options from PLAITA_* variables: key prefix, index partitions (or
+ * `indexPartitions` given), connect timeout.
+ */
+export function redisStoreOptions(indexPartitions = numberEnv('PLAITA_INDEX_PARTITIONS')): {
+  prefix?: string;
+  indexPartitions?: number;
+  connectTimeoutMs?: number;
+} {
+  const prefix = process.env.PLAITA_PREFIX;
+  const connectTimeoutMs = numberEnv('PLAITA_CONNECT_TIMEOUT_MS');
+  return {
+    ...(connectTimeoutMs === undefined ? {} : { connectTimeoutMs }),
+    ...(prefix ? { prefix } : {}),
+    ...(indexPartitions ? { indexPartitions } : {}),
+  };
+}
+
 const EMBEDDED_QUEUE_FILE = './.plaita/plaita.db';
 
 /**
@@ -50,6 +68,10 @@ export async function openRuntime(
   const queueName = queueNameOption(options.queueName);
   const closers: Array<() => Promise<void>> = [];
   const { store, flows, control } = await openStores(target, closers);
+  await checkIndexLayout(store).catch(async (error: unknown) => {
+    await closeAll(closers);
+    throw error;
+  });
   const redisUrl = options.embedded ? undefined : queueRedisUrl(options.redisUrl);
   const queue = await openQueue(target, redisUrl, { ...options, queueName }, closers).catch(
     async (error: unknown) => {
@@ -76,6 +98,19 @@ export async function openRuntime(
     embedded: redisUrl === undefined,
     close: () => closeAll(closers),
   };
+}
+
+/**
+ * A Redis store opened with another index-partition count than its indexes were built with is
+ * refused before any command runs (a worker would index where no list reads). Redis being down
+ * is not decided here: the command meets it on first use, with its own retries.
+ */
+async function checkIndexLayout(store: ExecutionStore): Promise<void> {
+  const check = (store as { checkIndexLayout?: () => Promise<void> }).checkIndexLayout;
+  if (!check) return;
+  await check.call(store).catch((error: unknown) => {
+    if ((error as { retryable?: unknown }).retryable !== true) throw error;
+  });
 }
 
 async function closeAll(closers: Array<() => Promise<void>>): Promise<void> {
@@ -132,13 +167,7 @@ async function openStores(
     case 'redis': {
       const { RedisExecutionStore } = await import('../store/redis/redis-execution-store.js');
       const { RedisFlowStore } = await import('../store/redis/redis-flow-store.js');
-      const prefix = process.env.PLAITA_PREFIX;
-      const indexPartitions = numberEnv('PLAITA_INDEX_PARTITIONS');
-      const options = {
-        ...timeouts,
-        ...(prefix ? { prefix } : {}),
-        ...(indexPartitions ? { indexPartitions } : {}),
-      };
+      const options = redisStoreOptions();
       const { RedisControlStore } = await import('../store/redis/redis-control-store.js');
       const store = new RedisExecutionStore({ url: target.url }, options);
       const flows = new RedisFlowStore({ url: target.url }, options);

@@ -8,6 +8,7 @@ import { RedisFlowStore } from '../../src/store/redis/redis-flow-store.js';
 import { describeControlStore } from '../contracts/control-store.contract.js';
 import { describeExecutionStore } from '../contracts/execution-store.contract.js';
 import { describeFlowStore } from '../contracts/flow-store.contract.js';
+import { indexRebuildCase } from '../contracts/index-rebuild.cases.js';
 import { indexRepairCase } from '../contracts/index-repair.cases.js';
 import { describeTaskQueue, type TaskQueueHarness } from '../contracts/task-queue.contract.js';
 import {
@@ -51,7 +52,13 @@ gate.describe('Redis Cluster: the shared suites', () => {
   describeExecutionStore(
     'redis cluster, 3 index partitions',
     (options) =>
-      warm(new RedisExecutionStore({ url: url() }, { prefix, indexPartitions: 3, ...options })),
+      // Its own prefix: one prefix's indexes have one layout (index-layout.ts).
+      warm(
+        new RedisExecutionStore(
+          { url: url() },
+          { prefix: `${prefix}-p3`, indexPartitions: 3, ...options },
+        ),
+      ),
     { propertyRuns: 10 },
   );
   describeFlowStore('redis cluster', () => new RedisFlowStore({ url: url() }, { prefix }));
@@ -100,6 +107,33 @@ gate.describe('Redis Cluster: the shared suites', () => {
       }
     },
   );
+
+  it('a changed index-partition count is refused until reindexed, on every master', async () => {
+    const own = `${prefix}-rx`;
+    const masters = (await cluster!.masters()).map((m) => cluster!.admin(m.port));
+    const keysUnder = async (under: string): Promise<string[]> => {
+      const found: string[] = [];
+      for (const admin of masters) {
+        let cursor = '0';
+        do {
+          const [next, keys] = await admin.scan(cursor, 'MATCH', `${under}:*`, 'COUNT', 1000);
+          found.push(...keys);
+          cursor = next;
+        } while (cursor !== '0');
+      }
+      return found;
+    };
+    try {
+      await indexRebuildCase(
+        (indexPartitions) =>
+          new RedisExecutionStore({ url: url() }, { prefix: own, indexPartitions }),
+        keysUnder,
+        own,
+      );
+    } finally {
+      for (const admin of masters) admin.disconnect();
+    }
+  });
 
   for (const partitions of [1, 6]) {
     describeTaskQueue(

@@ -25,6 +25,7 @@ import { assertStorableOwner, assertTtl } from '../shared/stored-text.js';
 import type { ClaimRequest, ClaimResult } from './claim-result.js';
 import { ExecutionIndex, type ExpiringRef } from './execution-index.js';
 import { listExecutions } from './list-executions.js';
+import { checkIndexLayout, rebuildIndexes, type RebuildReport } from './index-layout.js';
 import {
   RedisConnection,
   type RedisConnectionOptions,
@@ -83,6 +84,8 @@ export class RedisExecutionStore implements ExecutionStore {
   readonly #options: ResolvedStoreOptions;
   readonly #sweepBatchSize: number;
   readonly #hints = new StatusHints();
+  /** The layout check's success, once (a failed check is asked again next time). */
+  #layoutChecked: Promise<void> | null = null;
 
   constructor(target: RedisTarget, options: RedisExecutionStoreOptions = {}) {
     this.#options = resolveStoreOptions(options);
@@ -250,8 +253,34 @@ export class RedisExecutionStore implements ExecutionStore {
     }
   }
 
-  list(query: ListQuery = {}): Promise<ListPage> {
+  async list(query: ListQuery = {}): Promise<ListPage> {
+    await this.checkIndexLayout();
     return listExecutions(this.#connection, this.#keys, query);
+  }
+
+  /**
+   * Refuses (StoreConfigurationError) a store opened with another `indexPartitions` than its
+   * listing indexes were built with (index-layout.ts). `list` checks once per store; processes
+   * that only write (workers) are checked by whoever opens them (the CLI does, at start).
+   */
+  checkIndexLayout(): Promise<void> {
+    this.#layoutChecked ??= checkIndexLayout(this.#connection, this.#keys).catch(
+      (error: unknown) => {
+        this.#layoutChecked = null;
+        throw error;
+      },
+    );
+    return this.#layoutChecked;
+  }
+
+  /**
+   * Rebuilds every execution's listing-index entries in this store's layout and deletes the
+   * index keys of any other (`plaita reindex`; offline: nothing else may write meanwhile).
+   */
+  async rebuildIndexes(): Promise<RebuildReport> {
+    const report = await rebuildIndexes(this.#connection, this.#keys, this.#index);
+    this.#layoutChecked = Promise.resolve();
+    return report;
   }
 
   async delete(executionId: string, options: TenantScope = {}): Promise<boolean> {

@@ -17,6 +17,7 @@ import type { ExecutionStatus } from '../../state/execution-state.js';
  *   merges the partitions. One partition = the keys above (existing data keeps working).
  * Global:
  *   `<prefix>:expiring`                         sorted set of terminal executions by expiry ms
+ *   `<prefix>:index-layout`                     string: the N the listing indexes were built with
  * Flow store, per tenant (the tenant's hash tag: one script stores and publishes a flow):
  *   `<prefix>:{<tenant>}:flowdoc:<flowHash>`    hash: the stored flow (see put-flow.lua)
  *   `<prefix>:{<tenant>}:flowid:<flowId>`       hash: `v:<version>` → flowHash, `latest` → flowHash
@@ -70,6 +71,37 @@ export class RedisKeys {
 
   get expiring(): string {
     return `${this.prefix}:expiring`;
+  }
+
+  get indexLayout(): string {
+    return `${this.prefix}:index-layout`;
+  }
+
+  /** A SCAN pattern that finds every listing-index key under the prefix, of any layout. */
+  get indexKeyPattern(): string {
+    return `${this.prefix.replace(/[*?[\]\\]/g, '\\$&')}:{*}:idx:*`;
+  }
+
+  /** The header keys of every execution under the prefix (SCAN pattern). */
+  get headerKeyPattern(): string {
+    return `${this.prefix.replace(/[*?[\]\\]/g, '\\$&')}:{*}:h`;
+  }
+
+  /**
+   * Whether `key` is a listing-index key of THIS layout (N partitions), or null when it is no
+   * listing-index key at all (SCAN patterns match loosely: `*` crosses braces).
+   */
+  isIndexKeyOfLayout(key: string): boolean | null {
+    const start = `${this.prefix}:{`;
+    if (!key.startsWith(start)) return null;
+    const close = key.indexOf('}', start.length);
+    if (close < 0 || !key.startsWith(':idx:', close + 1)) return null;
+    const tag = key.slice(start.length, close);
+    // Escaped parts hold no `:` or `{`; `%idx` cannot come from escaping (`%` → `%25`).
+    const layout = /^[^:{]+(?::%idx(\d+)of(\d+))?$/.exec(tag);
+    if (layout === null) return null;
+    const partitions = layout[2] === undefined ? 1 : Number(layout[2]);
+    return partitions === this.indexPartitions;
   }
 
   flows(tenantId: string): FlowKeys {
