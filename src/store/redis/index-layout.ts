@@ -21,15 +21,16 @@ export async function checkIndexLayout(
   connection: RedisConnection,
   keys: RedisKeys,
 ): Promise<void> {
-  const recorded = await connection.call('index layout check', (client) =>
+  const reply = await connection.call('index layout check', (client) =>
     client.call('SET', keys.indexLayout, String(keys.indexPartitions), 'NX', 'GET'),
   );
-  if (recorded === null || recorded === undefined) return;
-  if (String(recorded) === String(keys.indexPartitions)) return;
+  if (reply === null || reply === undefined) return;
+  const recorded = typeof reply === 'string' ? reply : JSON.stringify(reply);
+  if (recorded === String(keys.indexPartitions)) return;
   throw new StoreConfigurationError(
-    `the listing indexes under Redis prefix "${keys.prefix}" were built with ${String(recorded)} ` +
+    `the listing indexes under Redis prefix "${keys.prefix}" were built with ${recorded} ` +
       `index partition(s), but this process is configured with ${keys.indexPartitions} ` +
-      `(PLAITA_INDEX_PARTITIONS / indexPartitions): use ${String(recorded)}, or stop every ` +
+      `(PLAITA_INDEX_PARTITIONS / indexPartitions): use ${recorded}, or stop every ` +
       `process of the store and run \`plaita reindex --index-partitions ` +
       `${keys.indexPartitions}\` (docs/scaling.md)`,
   );
