@@ -121,8 +121,12 @@ export class MessageHandler {
       case 'run':
         return this.run(driver, state);
     }
-    // A `running` execution nobody holds lost its worker mid-way: whoever gets the lease continues it.
-    return result.kind === 'no_op' && driver.state.status === 'running'
+    // A message with nothing left to do still leaves the execution able to go on: a `running`
+    // one nobody holds lost its worker mid-way (whoever gets the lease continues it); a
+    // `suspended` one may have lost its timer (saved, then the enqueue failed or the worker
+    // died, and this is the redelivery of the message that suspended it): `run` re-arms it.
+    return result.kind === 'no_op' &&
+      (driver.state.status === 'running' || driver.state.status === 'suspended')
       ? this.run(driver, driver.state)
       : result;
   }
