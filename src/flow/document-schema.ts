@@ -38,7 +38,8 @@ export const commonNodeShape = {
   id: nodeIdSchema,
   name: z.string().nullable().optional(),
   desc: z.string().nullable().optional(),
-  next: nodeIdSchema.nullable().optional(),
+  // "" is "no next" (the original tests it for truth; editors write it for an unset link).
+  next: z.union([z.string(), z.number()]).nullable().optional(),
   output: z.unknown().optional(),
   timeout: durationSchema.optional(),
   errorHandler: handlerSchema.nullable().optional(),

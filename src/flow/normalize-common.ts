@@ -28,7 +28,7 @@ export function normalizeCommon(raw: RawCommon, report: NormalizeReport): Common
     id: String(raw.id),
     name: raw.name ?? null,
     desc: raw.desc ?? null,
-    next: raw.next === undefined || raw.next === null ? null : String(raw.next),
+    next: raw.next === undefined || raw.next === null || raw.next === '' ? null : String(raw.next),
     output: raw.output ?? null,
     timeoutMs: report.duration(raw.timeout, 'timeout'),
     errorHandler: normalizeHandler(

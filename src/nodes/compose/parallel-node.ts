@@ -84,8 +84,14 @@ export const parallelNode = builtinNode({
     const joined = new Set(joinBranches);
     const running = new Map<string, Promise<BranchOutcome>>();
     for (const branch of selected) {
-      const input = branch.hasInput ? await ctx.evaluate(branch.input) : ctx.input;
-      const outcome = settle(ctx.runChild(branch.flow!, input, branch.name));
+      // The branch's input is part of the branch (as in the original): an input that fails to
+      // evaluate fails that branch alone, never the node.
+      const outcome = settle(
+        (async () => {
+          const input = branch.hasInput ? await ctx.evaluate(branch.input) : ctx.input;
+          return ctx.runChild(branch.flow!, input, branch.name);
+        })(),
+      );
       if (joined.has(branch.name)) running.set(branch.name, outcome);
       else void outcome.then((o) => logBackgroundFailure(ctx.log, branch.name, o));
     }

@@ -31,7 +31,8 @@ export const caseNode = builtinNode({
         });
       }
     });
-    return { cases, defaultTarget: raw.default ?? 'default' };
+    // An empty default is unset, as the original's truth test has it.
+    return { cases, defaultTarget: raw.default || 'default' };
   },
   targets: (def) => [...def.cases.map((c) => c.id), def.defaultTarget],
   async run(ctx) {

@@ -23,7 +23,8 @@ const branchShape = z.looseObject({
 
 /**
  * docs/flow-format.md §3.4: branches tried by descending priority (ties keep document order); the first
- * whose condition matches wins, else the first default; the result is the winner's target.
+ * whose condition matches wins, else the first default in document order; the result is the
+ * winner's target.
  */
 export const switchNode = builtinNode({
   type: 'switch',
@@ -36,7 +37,8 @@ export const switchNode = builtinNode({
   load(raw, loader) {
     const branches: SwitchBranch[] = (raw.branches ?? []).map((b, i) => ({
       name: b.name ?? null,
-      target: b.next ?? b.name ?? null,
+      // An empty `next` is unset, as the original's truth test has it.
+      target: b.next || b.name || null,
       condition: loader.condition(b.condition, `branches[${i}].condition`),
       priority: b.priority ?? 0,
       isDefault: pick(b.isDefault, b.is_default) ?? false,
@@ -51,6 +53,7 @@ export const switchNode = builtinNode({
     for (const branch of ctx.def.ordered) {
       if (branch.condition && (await ctx.matches(branch.condition))) return branch.target;
     }
-    return ctx.def.ordered.find((b) => b.isDefault)?.target ?? null;
+    // The first default in document order (the original's loop), whatever the priorities.
+    return ctx.def.branches.find((b) => b.isDefault)?.target ?? null;
   },
 });

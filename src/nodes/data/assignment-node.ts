@@ -46,7 +46,9 @@ export const assignmentNode = builtinNode({
     if (upstreamOutput.length === 1) value = upstreamOutput[0]!.value;
     else if (upstreamOutput.length > 1) {
       const last = ctx.get('$LAST_NODE');
-      value = upstreamOutput.find((e) => e.upstream === last)?.value ?? [];
+      // A matching entry's null value is null; only no match at all is [].
+      const match = upstreamOutput.find((e) => e.upstream === last);
+      value = match === undefined ? [] : match.value;
     } else if (output !== null) value = output;
     // Synchronous unless a function returned a promise: no promise per node on the hot path.
     return whenReady(ctx.evaluate(value), (result) => {

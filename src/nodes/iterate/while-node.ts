@@ -45,16 +45,18 @@ export const whileNode = builtinNode({
     let previous: unknown = null;
     for (let index = 0; ; index++) {
       ctx.throwIfAborted();
-      if (
-        condition === null
-          ? index >= 1
-          : !(await ctx.matches(condition, { '$LOOP-ITEM': previous, '$LOOP-INDEX': index }))
-      )
-        break;
+      if (condition === null && index >= 1) break;
+      // The cap before the condition, as the original's `while index < max and cond`: at the
+      // cap the condition is not evaluated (it may index past what the cap was sized for).
       if (index >= maxIterations) {
         ctx.warn(`while loop stopped at maxIterations (${maxIterations})`);
         break;
       }
+      if (
+        condition !== null &&
+        !(await ctx.matches(condition, { '$LOOP-ITEM': previous, '$LOOP-INDEX': index }))
+      )
+        break;
       if (index >= ceiling) throw new IterationLimitError(ceiling, maxIterations);
       previous = await ctx.runChild(flow, { item: previous, index }, index);
     }
