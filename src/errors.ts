@@ -218,6 +218,19 @@ export class FlowDefinitionMissingError extends PlaitaError {
   readonly retryable = false;
 }
 
+/**
+ * The definition an execution pinned is stored, but this worker cannot load it: its registry
+ * lacks a node type the flow uses (a plugin not loaded here, a worker older than the one that
+ * stored it). Another worker, or this one redeployed, can: retryable, so the message is
+ * redelivered within the delivery budget and then dead-lettered for replay, never ended as if
+ * the flow itself had failed.
+ */
+export class FlowNotLoadableError extends PlaitaError {
+  override readonly name = 'FlowNotLoadableError';
+  readonly code = 'flow_not_loadable';
+  readonly retryable = true;
+}
+
 /** No execution with this id (for this tenant). */
 export class UnknownExecutionError extends PlaitaError {
   override readonly name = 'UnknownExecutionError';

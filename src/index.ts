@@ -87,6 +87,7 @@ export {
   FlowVersionConflictError,
   LeaseLostError,
   FlowDefinitionMissingError,
+  FlowNotLoadableError,
   UnknownExecutionError,
   ExecutionTerminalError,
   InvalidTransitionError,

@@ -1,4 +1,4 @@
-import { FlowDefinitionMissingError } from '../errors.js';
+import { FlowDefinitionMissingError, FlowNotLoadableError } from '../errors.js';
 import { parseFlow } from '../engine/parse-flow.js';
 import type { Flow } from '../flow/flow.js';
 import type { NodeRegistry } from '../nodes/node-registry.js';
@@ -54,7 +54,18 @@ export class FlowResolver {
     const key = cacheKey(scope, flowHash);
     const existing = this.#byHash.get(key);
     if (existing) return existing;
-    const flow = parseFlow(document, { registry: this.registry, logger: silentLogger });
+    let flow: Flow;
+    try {
+      flow = parseFlow(document, { registry: this.registry, logger: silentLogger });
+    } catch (error) {
+      // It was valid where it was started: what this worker lacks (a plugin, a newer version)
+      // is not the execution's fault, and another worker may have it.
+      throw new FlowNotLoadableError(
+        `this worker cannot load flow definition ${flowHash} of tenant ${scope.tenantId} ` +
+          `(load the plugin modules it uses, PLAITA_NODE_MODULES): ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
     if (this.#byHash.size >= CACHE_LIMIT) this.#byHash.delete(this.#byHash.keys().next().value!);
     this.#byHash.set(key, flow);
     return flow;

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseFlow, runFlow } from '../../src/index.js';
 
 /**
- * Where flows.md leaves room and the original engine (jeffkit/plaita) decides, a plaita flow file
- * must behave here as it did there: the cases a reviewer found by reading the original's source.
+ * Where docs/flow-format.md leaves room and the original engine (jeffkit/plaita) decides, a
+ * plaita flow file must behave here as it did there: cases a reviewer found in its source.
  */
 const start = (next: string) => ({ type: 'start', id: 's', next });
 const end = (id: string, output: unknown = id) => ({ type: 'end', id, output });

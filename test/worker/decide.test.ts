@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   FenceRejectedError,
+  FlowNotLoadableError,
   StateCorruptError,
   StateSerializationError,
   StateTooLargeError,
@@ -59,6 +60,23 @@ const TABLE: Array<
     { kind: 'failure', error: { code: 'flow_definition_missing', retryable: false } },
     { deliveryCount: 1, maxDeliveries: 5 },
     terminal('flow_definition_missing'),
+  ],
+  [
+    'pinned flow this worker cannot load (a plugin it lacks) → redelivered, for a worker that can',
+    {
+      kind: 'failure',
+      error: new FlowNotLoadableError('unknown node type "crm.lookup"', {
+        cause: { code: 'flow_definition_invalid', retryable: false },
+      }),
+    },
+    { deliveryCount: 1, maxDeliveries: 5 },
+    { write: null, action: 'leave' },
+  ],
+  [
+    'pinned flow no worker could load within the budget → delivery_exhausted + dead letter',
+    { kind: 'failure', error: new FlowNotLoadableError('unknown node type "crm.lookup"') },
+    { deliveryCount: 5, maxDeliveries: 5 },
+    terminal('delivery_exhausted', 'dead_letter', 'delivery_exhausted'),
   ],
   [
     'StoreUnavailableError → redelivered',
