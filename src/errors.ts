@@ -231,6 +231,13 @@ export class FlowNotLoadableError extends PlaitaError {
   readonly retryable = true;
 }
 
+/** A create-only save found the execution already stored (SaveOptions.createOnly): nothing written. */
+export class ExecutionExistsError extends PlaitaError {
+  override readonly name = 'ExecutionExistsError';
+  readonly code = 'execution_exists';
+  readonly retryable = false;
+}
+
 /** No execution with this id (for this tenant). */
 export class UnknownExecutionError extends PlaitaError {
   override readonly name = 'UnknownExecutionError';

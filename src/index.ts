@@ -88,6 +88,7 @@ export {
   LeaseLostError,
   FlowDefinitionMissingError,
   FlowNotLoadableError,
+  ExecutionExistsError,
   UnknownExecutionError,
   ExecutionTerminalError,
   InvalidTransitionError,

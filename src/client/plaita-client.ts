@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  errorCode,
   ExecutionTerminalError,
   FlowDefinitionError,
   InputRejectedError,
@@ -171,7 +172,24 @@ export class PlaitaClient {
       context: { $INPUT: input },
     });
     if (dedupKey) state.dedupKey = dedupKey;
-    await this.options.store.save(state);
+    if (!dedupKey) {
+      await this.options.store.save(state);
+      await this.#enqueue({ v: 1, kind: 'run', executionId, tenantId });
+      return state;
+    }
+    // A dedup key: created only if absent, atomically, so two concurrent starts (each having
+    // found nothing) make one execution, and a late one never resets a finished one.
+    try {
+      await this.options.store.save(state, { createOnly: true });
+    } catch (error) {
+      if (errorCode(error) !== 'execution_exists') throw error;
+      const existing = await this.options.store.load(executionId, { tenantId });
+      if (existing === null) throw error; // deleted meanwhile: the caller may start again
+      // Still queued: its starter may have died before enqueueing; a second `run` is harmless.
+      if (existing.status === 'queued')
+        await this.#enqueue({ v: 1, kind: 'run', executionId, tenantId });
+      return existing;
+    }
     await this.#enqueue({ v: 1, kind: 'run', executionId, tenantId });
     return state;
   }

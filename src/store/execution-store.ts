@@ -39,6 +39,13 @@ export interface SaveOptions {
   unchangedInput?: boolean;
   /** Called with the bytes this save encodes (header and written node results), before any I/O. */
   onEncoded?: (bytes: number) => void;
+  /**
+   * Create only: written (whole) only if no live record of the execution exists, checked
+   * atomically with the write; an expired one is replaced. Otherwise ExecutionExistsError and
+   * nothing is written. A start with a dedup key: two concurrent starts, one execution.
+   * Not with `fence` or `changedNodes`.
+   */
+  createOnly?: boolean;
 }
 
 export interface ListQuery extends TenantScope {

@@ -13,6 +13,7 @@ import { describe } from 'vitest';
 import { checkpointCases } from './checkpoint.cases.js';
 import { claimCases } from './claim.cases.js';
 import { corpusCases } from './corpus.cases.js';
+import { createOnlyCases } from './create-only.cases.js';
 import { expiryCases } from './expiry.cases.js';
 import { groupCommitCases } from './group-commit.cases.js';
 import { hostileIdCases } from './hostile-ids.cases.js';
@@ -44,6 +45,7 @@ export function describeExecutionStore(
     layoutEntryCases(factory, options.legacyLayout);
     leaseCases(factory);
     claimCases(factory);
+    createOnlyCases(factory);
     groupCommitCases(factory);
     listCases(factory);
     expiryCases(factory, options.expiresBySweep ?? true);

@@ -21,7 +21,7 @@ import {
   type SavePlan,
 } from '../shared/save-plan.js';
 import { resolveStoreOptions, type ResolvedStoreOptions } from '../shared/store-options.js';
-import { fenceRejected } from '../shared/fence.js';
+import { alreadyStored, fenceRejected } from '../shared/fence.js';
 import { assertStorableOwner, assertTtl } from '../shared/stored-text.js';
 import { compareCodePoints } from './compare-code-points.js';
 
@@ -59,6 +59,7 @@ export class MemoryExecutionStore implements ExecutionStore {
       const now = Date.now();
       const plan = planSave(state, options, this.options, now);
       const current = this.live(plan.row.tenantId, plan.row.executionId, now);
+      if (plan.createOnly && current !== undefined) throw alreadyStored(plan.row.executionId);
       if (plan.fence !== null) checkFence({ ...plan, fence: plan.fence }, current);
       if (current === undefined || plan.checkpoint.fullRewrite)
         this.replace(

@@ -2,8 +2,8 @@ import type { PoolClient } from 'pg';
 import { errorCode } from '../../errors.js';
 import type { ExecutionState } from '../../state/execution-state.js';
 import type { SaveOptions } from '../execution-store.js';
-import { fenceRejected } from '../shared/fence.js';
-import { asFullRewrite, rejectOversized, type SavePlan } from '../shared/save-plan.js';
+import { alreadyStored, fenceRejected } from '../shared/fence.js';
+import { asFullRewrite, planSave, rejectOversized, type SavePlan } from '../shared/save-plan.js';
 import type { ResolvedStoreOptions } from '../shared/store-options.js';
 import { MAX_INLINE_VALUES, type ExecutionSql } from './postgres-execution-sql.js';
 import {
@@ -49,7 +49,29 @@ export class PostgresSaves {
    * Each resolves once its own write is committed, and fails only for its own reason.
    */
   save(state: ExecutionState, options: SaveOptions = {}): Promise<void> {
+    if (options.createOnly) return this.create(state, options);
     return this.commits.save(state, options);
+  }
+
+  /**
+   * A create-only save (a start with a dedup key), in a transaction of its own: creates of one
+   * id queue on an advisory lock, so the second reads the first's committed row (READ
+   * COMMITTED: a fresh snapshot per statement) and writes nothing. Rare, so not batched.
+   */
+  private async create(state: ExecutionState, options: SaveOptions): Promise<void> {
+    const now = Date.now();
+    const plan = planSave(state, options, this.options, now);
+    const { tenantId, executionId } = plan.row;
+    const reply = await this.connection.withClient((client) =>
+      inTransaction(client, async () => {
+        await client.query(this.sql.lockCreate, [tenantId, executionId]);
+        const found = await client.query(this.sql.selectLive, [tenantId, executionId, now]);
+        if (found.rowCount !== 0) return null;
+        return this.call(client, plan, now, true);
+      }),
+    );
+    if (reply === null) throw alreadyStored(executionId);
+    this.interpret(reply, plan);
   }
 
   private async saveBatch(batch: readonly PlannedSave[]): Promise<SaveAnswer[]> {

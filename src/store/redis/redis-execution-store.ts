@@ -17,7 +17,7 @@ import {
   type TenantScope,
 } from '../execution-store.js';
 import { decodeSummary, type ExecutionRow } from '../shared/execution-row.js';
-import { fenceRejected } from '../shared/fence.js';
+import { alreadyStored, fenceRejected } from '../shared/fence.js';
 import { asFullRewrite, planSave, rejectOversized, type SavePlan } from '../shared/save-plan.js';
 import { resolveStoreOptions, type ResolvedStoreOptions } from '../shared/store-options.js';
 import { executionKey, type ExecutionKey } from '../shared/stored-key.js';
@@ -62,6 +62,7 @@ type SaveReply =
   | { kind: 'ok'; previousStatus: ExecutionStatus | null; indexed: boolean }
   | { kind: 'fenced'; storedGeneration: number | null }
   | { kind: 'missing' }
+  | { kind: 'exists' }
   | { kind: 'too_large'; sizes: [string, number][] };
 
 /**
@@ -117,6 +118,8 @@ export class RedisExecutionStore implements ExecutionStore {
         return rejectOversized(plan, reply.sizes, this.#options.maxStateBytes);
       case 'missing':
         throw unexpected('MISSING after a full rewrite', 'save-state');
+      case 'exists':
+        throw alreadyStored(row.executionId);
       case 'ok':
         this.#hints.set(row.tenantId, row.executionId, row.status);
         // On a single Redis the save's own script updated the indexes when asked to.
@@ -146,7 +149,7 @@ export class RedisExecutionStore implements ExecutionStore {
     const keys = this.#keys.execution(row.tenantId, row.executionId);
     const index = this.#indexInSave(row);
     const args: (string | number)[] = [
-      plan.fence ?? '',
+      plan.createOnly ? 'create' : (plan.fence ?? ''),
       checkpoint.fullRewrite ? '1' : '0',
       row.header,
       row.summary,
@@ -181,6 +184,8 @@ export class RedisExecutionStore implements ExecutionStore {
         };
       case 'MISSING':
         return { kind: 'missing' };
+      case 'EXISTS':
+        return { kind: 'exists' };
       case 'TOO_LARGE': {
         const sizes = flatPairs(values.slice(1), 'save-state').map(
           ([key, bytes]): [string, number] => [key, Number(bytes)],

@@ -11,7 +11,8 @@ On a single Redis (never a cluster: other slots) the listing indexes follow in t
 KEYS[3]  the expiry index; KEYS[4] the tenant partition's `all` index; KEYS[5 .. 4+S] its status
 indexes; then its flow and flow-hash indexes when the execution has them.
 
-ARGV[1]  fence: lease generation the writer holds; '' = unfenced
+ARGV[1]  fence: lease generation the writer holds; '' = unfenced; 'create' = create only
+         (unfenced, and only if nothing is stored)
 ARGV[2]  '1' = full rewrite (stored results not in this save are deleted), '0' = incremental
 ARGV[3]  header text (state codec)
 ARGV[4]  summary text (state codec)
@@ -32,6 +33,7 @@ Returns
   {'OK', previousStatus}          written; previousStatus '' when the execution is new
   {'FENCED', storedGeneration}    nothing written; storedGeneration '' when nothing is stored
   {'MISSING'}                     incremental save but nothing stored: nothing written
+  {'EXISTS'}                      create only, and the execution is stored: nothing written
   {'TOO_LARGE', totalBytes, id, bytes, id, bytes, ...}
                                   nothing written; the size of every result after the save
 ]]
@@ -41,7 +43,9 @@ local header, nodes = KEYS[1], KEYS[2]
 local stored = redis.call('HMGET', header, 'status', 'leaseGen', 'nodeBytes', 'expiresAt')
 local previous = stored[1]
 local fence = ARGV[1]
-if fence ~= '' then
+if fence == 'create' then
+  if previous then return {'EXISTS'} end
+elseif fence ~= '' then
   if not previous then return {'FENCED', ''} end
   local generation = stored[2] or '0'
   if tonumber(generation) ~= tonumber(fence) then return {'FENCED', generation} end

@@ -1,4 +1,4 @@
-import { FenceRejectedError } from '../../errors.js';
+import { ExecutionExistsError, FenceRejectedError } from '../../errors.js';
 
 /**
  * The rejection of a fenced save, telling apart an execution that is not there (never saved,
@@ -14,6 +14,13 @@ export function fenceRejected(
       ? 'the execution does not exist'
       : `its lease generation is ${current}, not ${fence}`;
   return new FenceRejectedError(`fenced save of ${executionId} rejected: ${reason}`, {
+    executionId,
+  });
+}
+
+/** The refusal of a create-only save: the execution is already stored (SaveOptions.createOnly). */
+export function alreadyStored(executionId: string): ExecutionExistsError {
+  return new ExecutionExistsError(`execution ${executionId} already exists: nothing written`, {
     executionId,
   });
 }

@@ -15,6 +15,8 @@ export interface SavePlan {
   writtenEntryBytes: number;
   /** The required lease generation, or null for an unfenced save. */
   fence: number | null;
+  /** Written only if no live record exists (SaveOptions.createOnly); always a full rewrite. */
+  createOnly: boolean;
 }
 
 export function planSave(
@@ -26,6 +28,9 @@ export function planSave(
   const fence = options.fence?.generation ?? null;
   if (fence !== null && (!Number.isSafeInteger(fence) || fence < 0))
     throw new RangeError(`fence generation must be a non-negative integer, got ${String(fence)}`);
+  const createOnly = options.createOnly === true;
+  if (createOnly && (fence !== null || options.changedNodes !== undefined))
+    throw new RangeError('a create-only save is unfenced and whole (no fence, no changedNodes)');
   const changed =
     options.changedNodes === undefined
       ? undefined
@@ -43,6 +48,7 @@ export function planSave(
     checkpoint,
     writtenEntryBytes,
     fence,
+    createOnly,
   };
 }
 

@@ -1,6 +1,6 @@
 import type { ExecutionState } from '../../state/execution-state.js';
 import type { SaveOptions } from '../execution-store.js';
-import { fenceRejected } from '../shared/fence.js';
+import { alreadyStored, fenceRejected } from '../shared/fence.js';
 import { asFullRewrite, rejectOversized, type SavePlan } from '../shared/save-plan.js';
 import type { ResolvedStoreOptions } from '../shared/store-options.js';
 import * as sql from './sqlite-execution-sql.js';
@@ -63,6 +63,13 @@ export class SqliteSaves {
    * {@link rejectOrInsert} finds out why. Returns the refusal of a save that wrote nothing.
    */
   private write(state: ExecutionState, plan: SavePlan, now: number): Error | undefined {
+    if (plan.createOnly) {
+      // Inside BEGIN IMMEDIATE: no other writer between this read and the insert.
+      const key = { tenantId: plan.row.tenantId, executionId: plan.row.executionId, now };
+      if (this.database.get(sql.SELECT_GENERATION, key) !== undefined)
+        return alreadyStored(key.executionId);
+      return this.insert(plan, now);
+    }
     if (plan.fence === null && plan.checkpoint.fullRewrite) return this.insert(plan, now);
     const params = saveParams(plan, now, this.options.maxStateBytes);
     const shape = saveShape(plan);

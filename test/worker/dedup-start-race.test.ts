@@ -1,0 +1,92 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDefaultRegistry, defineNode } from '../../src/index.js';
+import { PlaitaClient } from '../../src/client/plaita-client.js';
+import { LocalQueue } from '../../src/queue/local/local-queue.js';
+import type { ExecutionStore } from '../../src/store/execution-store.js';
+import { MemoryExecutionStore } from '../../src/store/memory/memory-execution-store.js';
+import { MemoryFlowStore } from '../../src/store/memory/memory-flow-store.js';
+import { SqliteExecutionStore } from '../../src/store/sqlite/sqlite-execution-store.js';
+import { FlowWorker } from '../../src/worker/flow-worker.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Two starts with one dedup key, the second's "is it there?" read answered before the first
+ * wrote anything, and held until the first execution ran to its end: the second must neither
+ * reset the finished execution nor run its side effect again. (The store's create-only save is
+ * what decides; its atomicity is in the store conformance suite.)
+ */
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+describe.each([
+  ['memory', () => new MemoryExecutionStore()],
+  [
+    'sqlite file',
+    () =>
+      new SqliteExecutionStore({
+        path: join(mkdtempSync(join(tmpdir(), 'plaita-dedup-')), 'store.db'),
+      }),
+  ],
+] as const)('a start with a dedup key racing another (%s)', (_name, openStore) => {
+  it('makes one execution that runs once', async () => {
+    let charges = 0;
+    const registry = createDefaultRegistry();
+    registry.register(defineNode({ type: 'charge', run: () => ({ charged: ++charges }) }));
+    const real = openStore();
+    closers.push(() => real.close());
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let loads = 0;
+    // The second start's existence check is slow (a far network): answered, then delivered late.
+    const store = new Proxy(real, {
+      get(target, property) {
+        if (property === 'load')
+          return async (...args: Parameters<ExecutionStore['load']>) => {
+            const loaded = await target.load(...args);
+            if (++loads === 2) await held;
+            return loaded;
+          };
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+      },
+    });
+    const flows = new MemoryFlowStore();
+    const queue = new LocalQueue({ path: ':memory:' }, { visibilityTimeoutMs: 2000 });
+    closers.push(() => queue.close());
+    const worker = new FlowWorker({
+      store: real,
+      flows,
+      queue,
+      registry,
+      pollBlockMs: 20,
+      leaseTtlMs: 2000,
+      metrics: null,
+    });
+    worker.start();
+    closers.push(() => worker.stop());
+    const client = new PlaitaClient({ store, flows, queue, registry });
+    const flow = {
+      nodes: [
+        { type: 'start', id: 's', next: 'c' },
+        { type: 'charge', id: 'c', next: 'e' },
+        { type: 'end', id: 'e', output: '$NODE.c' },
+      ],
+    };
+    const first = client.start(flow, {}, { dedupKey: 'order-42' });
+    const second = client.start(flow, {}, { dedupKey: 'order-42' });
+    const id = await first;
+    const done = await client.waitFor(id, { timeoutMs: 10_000, until: 'terminal' });
+    expect(done.status).toBe('completed');
+    release();
+    expect(await second).toBe(id);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // a second run would have started
+    const after = await real.load(id, { tenantId: 'default' });
+    expect(after?.status).toBe('completed');
+    expect(after?.version).toBe(done.version);
+    expect(charges).toBe(1);
+  });
+});
