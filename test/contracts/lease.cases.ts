@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FenceRejectedError } from '../../src/errors.js';
+import { claimExecution } from '../../src/store/execution-store.js';
 import {
   expectSameState,
   rejectionOf,
@@ -253,6 +254,35 @@ export function leaseCases(factory: ExecutionStoreFactory): void {
       expect(
         await h.store.isCancelRequested(state.executionId, { tenantId: `${h.tenant}-other` }),
       ).toBe(false);
+    });
+
+    it('a cancel request is spent once the execution is terminal: a later retry is not cancelled', async () => {
+      const state = await saved();
+      const scope = { tenantId: h.tenant };
+      const failed = {
+        ...state,
+        version: 2,
+        status: 'error' as const,
+        error: { code: 'node_failed', name: 'E', message: 'm', retryable: false },
+      };
+      // The request raced the node's failure: made against the run, landing before its end.
+      await h.store.save({ ...state, version: 1, status: 'running' });
+      expect(await h.store.requestCancel(state.executionId, scope)).toBe(true);
+      await h.store.save(failed);
+      expect(await h.store.isCancelRequested(state.executionId, scope)).toBe(false);
+      // ... or landing after it: the execution exists, and nothing is marked.
+      expect(await h.store.requestCancel(state.executionId, scope)).toBe(true);
+      expect(await h.store.isCancelRequested(state.executionId, scope)).toBe(false);
+      const claimed = await claimExecution(h.store, state.executionId, {
+        ...scope,
+        owner: 'w1',
+        ttlMs: TTL,
+      });
+      expect(claimed).toMatchObject({ kind: 'claimed', cancelRequested: false });
+      // The operator's retry runs again, and a request against that run is kept.
+      await h.store.save({ ...failed, version: 3, status: 'running', error: null });
+      expect(await h.store.requestCancel(state.executionId, scope)).toBe(true);
+      expect(await h.store.isCancelRequested(state.executionId, scope)).toBe(true);
     });
   });
 }

@@ -42,7 +42,7 @@ gate.describe('PostgreSQL migrations', () => {
           ...stores.map((store, i) => store.save(newExecutionState({ executionId: `e${i}` }))),
           flows.put({ flow_id: 'f', version: '1', nodes: [] }, {}),
         ]);
-        expect((await applied(schema)).map((row) => row.version)).toEqual([1, 2, 3, 4, 5, 6]);
+        expect((await applied(schema)).map((row) => row.version)).toEqual([1, 2, 3, 4, 5, 6, 7]);
         expect((await stores[0]!.list()).items).toHaveLength(4);
       } finally {
         await Promise.all([...stores, flows].map((s) => s.close()));

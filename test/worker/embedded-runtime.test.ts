@@ -359,6 +359,38 @@ describe('embedded runtime (memory store + local queue)', () => {
     expect(again.manualRetries).toBe(1);
   });
 
+  it('a cancel that lost the race against a node failure does not cancel the later retry', async () => {
+    let calls = 0;
+    const registry = defaultRegistry.copy().register(
+      defineNode({
+        type: 'flaky',
+        run: () => {
+          if (++calls === 1) throw new Error('first call fails');
+          return { ok: calls };
+        },
+      }),
+    );
+    current = runtime(registry);
+    const id = await current.client.start(
+      {
+        nodes: [
+          { type: 'start', id: 's', next: 'f' },
+          { type: 'flaky', id: 'f', next: 'e' },
+          { type: 'end', id: 'e', output: '$NODE.f' },
+        ],
+      },
+      {},
+    );
+    expect((await current.client.waitFor(id, { timeoutMs: 5000 })).status).toBe('error');
+    // The operator's cancel saw it running; its request landed after the failure was written.
+    await current.store.requestCancel(id, { tenantId: 'default' });
+    await current.client.retry(id);
+    await new Promise((r) => setTimeout(r, 300));
+    const retried = await current.client.waitFor(id, { timeoutMs: 5000, until: 'terminal' });
+    expect(retried.status).toBe('completed');
+    expect(retried.result).toEqual({ ok: 2 });
+  });
+
   it('cancels a running execution: the node signal fires', async () => {
     let aborted = false;
     const registry = defaultRegistry.copy().register(

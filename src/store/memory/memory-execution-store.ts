@@ -1,4 +1,4 @@
-import type { ExecutionState } from '../../state/execution-state.js';
+import { isTerminal, type ExecutionState } from '../../state/execution-state.js';
 import { assembleState, type EncodedEntry } from '../checkpoint-parts.js';
 import {
   DEFAULT_TENANT,
@@ -168,7 +168,8 @@ export class MemoryExecutionStore implements ExecutionStore {
   requestCancel(executionId: string, options: TenantScope = {}): Promise<boolean> {
     return this.run(() => {
       const stored = this.live(options.tenantId ?? DEFAULT_TENANT, executionId, Date.now());
-      if (stored !== undefined) stored.cancelRequested = true;
+      // A terminal execution's cancel request is spent (as the SQL stores' trigger has it).
+      if (stored !== undefined && !isTerminal(stored.row.status)) stored.cancelRequested = true;
       return stored !== undefined;
     });
   }
@@ -234,7 +235,7 @@ export class MemoryExecutionStore implements ExecutionStore {
       // An expired execution that is saved again starts over, as in the SQL stores.
       lease: current?.lease ?? null,
       leaseGeneration,
-      cancelRequested: current?.cancelRequested ?? false,
+      cancelRequested: !isTerminal(plan.row.status) && (current?.cancelRequested ?? false),
     });
   }
 
@@ -260,6 +261,7 @@ export class MemoryExecutionStore implements ExecutionStore {
     for (const entry of entries) stored.entries.set(entry.key, entry);
     stored.row = plan.row;
     stored.stateBytes = total;
+    if (isTerminal(plan.row.status)) stored.cancelRequested = false;
   }
 }
 

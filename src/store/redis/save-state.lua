@@ -2,8 +2,8 @@
 save-state: writes one execution checkpoint atomically: the header (state text without the
 `$NODE` results, plus the summary `list` reads) and the changed `$NODE` results. Fencing is
 checked first, then the size limit over everything stored after this save; only then is
-anything written. Lease fields (leaseOwner, leaseGen, leaseExpiresAt) and the cancel mark
-(cancelRequested) are never touched.
+anything written. Lease fields (leaseOwner, leaseGen, leaseExpiresAt) are never touched; the
+cancel mark (cancelRequested) only goes when the saved status is terminal (a spent request).
 
 KEYS[1]  header hash   <prefix>:{<tenant>:<executionId>}:h
 KEYS[2]  results hash  <prefix>:{<tenant>:<executionId>}:nodes  (node id -> encoded result)
@@ -111,6 +111,10 @@ for i = pairsFrom, #ARGV, 200 do
   redis.call('HSET', nodes, unpack(ARGV, i, math.min(i + 199, #ARGV)))
 end
 
+if ARGV[5] == 'completed' or ARGV[5] == 'error' or ARGV[5] == 'cancelled' then
+  -- A cancel request is for the run that just ended: spent (request-cancel.lua).
+  redis.call('HDEL', header, 'cancelRequested')
+end
 if ARGV[7] ~= '' then
   redis.call('HSET', header, 'header', ARGV[3], 'summary', ARGV[4], 'status', ARGV[5],
     'headerBytes', headerBytes, 'nodeBytes', nodeBytes, 'expiresAt', ARGV[7])
