@@ -31,6 +31,11 @@ export interface RuntimeOptions {
   visibilityTimeoutMs?: number | undefined;
   /** Use the embedded queue even when a Redis URL is configured (`plaita run`). */
   embedded?: boolean;
+  /**
+   * A long-running process (`plaita worker`) rides out a store that is down at start, retrying;
+   * a one-shot command fails at once (exit 3).
+   */
+  waitForServices?: boolean;
 }
 
 /**
@@ -68,7 +73,7 @@ export async function openRuntime(
   const queueName = queueNameOption(options.queueName);
   const closers: Array<() => Promise<void>> = [];
   const { store, flows, control } = await openStores(target, closers);
-  await checkIndexLayout(store).catch(async (error: unknown) => {
+  await checkIndexLayout(store, options.waitForServices === true).catch(async (error: unknown) => {
     await closeAll(closers);
     throw error;
   });
@@ -102,14 +107,14 @@ export async function openRuntime(
 
 /**
  * A Redis store opened with another index-partition count than its indexes were built with is
- * refused before any command runs (a worker would index where no list reads). Redis being down
- * is not decided here: the command meets it on first use, with its own retries.
+ * refused before any command runs (a worker would index where no list reads). Redis down: a
+ * one-shot command fails here (one connect timeout, not two); a worker starts and retries.
  */
-async function checkIndexLayout(store: ExecutionStore): Promise<void> {
+async function checkIndexLayout(store: ExecutionStore, waitForServices: boolean): Promise<void> {
   const check = (store as { checkIndexLayout?: () => Promise<void> }).checkIndexLayout;
   if (!check) return;
   await check.call(store).catch((error: unknown) => {
-    if ((error as { retryable?: unknown }).retryable !== true) throw error;
+    if (!waitForServices || (error as { retryable?: unknown }).retryable !== true) throw error;
   });
 }
 

@@ -102,6 +102,42 @@ describe('bad input and configuration exit 2, an unreachable service 3 (from dis
     expectTypedFailure(out, 3, /a required service is unreachable: PostgreSQL is unavailable/);
   });
 
+  it('a store URL with a port or Redis database that is no number exits 2 naming the URL', () => {
+    for (const [url, message] of [
+      ['redis://127.0.0.1:notaport', /invalid Redis URL redis:\/\/127\.0\.0\.1:notaport/],
+      ['redis://127.0.0.1:6379/abc', /invalid Redis URL .*the database "abc" is not a number/],
+      ['postgres://postgres@127.0.0.1:notaport/x', /invalid PostgreSQL URL postgres:\/\/\*\*\*@/],
+    ] as const)
+      expectTypedFailure(run(['list', '--store', url]), 2, message);
+  });
+
+  it('a foreign list cursor exits 2, not an internal error', () => {
+    expectTypedFailure(
+      run(['list', '--cursor', 'bogus', '--store', 'memory']),
+      2,
+      /cursor is not one returned by list\(\)/,
+    );
+  });
+
+  it('an unknown PLAITA_LOG_LEVEL is named and logging stays at warn, never a crash', () => {
+    const out = cli(['--help'], { cwd, env: { PLAITA_LOG_LEVEL: 'bogus' } });
+    expect(out.code).toBe(0);
+    expect(out.stderr).toContain('PLAITA_LOG_LEVEL="bogus" is not one of');
+    expect(out.stderr).not.toContain('    at ');
+  });
+
+  it('serve with its store unreachable exits 3 instead of staying alive reconnecting', async () => {
+    const out = await cliAsync(
+      ['serve', '--port', String(19000 + (process.pid % 500)), '--store', 'redis://127.0.0.1:1'],
+      {
+        cwd,
+        env,
+      },
+    );
+    expect(out.stderr).toMatch(/a required service is unreachable: Redis not ready/);
+    expect(out.code).toBe(3);
+  });
+
   it('a sqlite: path that is a directory exits 2 naming the path', () => {
     const out = run(['status', 'some-id', '--store', `sqlite:${directory}`]);
     expectTypedFailure(out, 2, /a-directory is a directory, not a SQLite database file/);

@@ -173,9 +173,10 @@ export function listCases(factory: ExecutionStoreFactory): void {
       await expect(h.store.list({ tenantId: h.tenant, createdAfter: 'soon' })).rejects.toThrow(
         RangeError,
       );
-      await expect(h.store.list({ tenantId: h.tenant, cursor: 'not-a-cursor' })).rejects.toThrow(
-        RangeError,
-      );
+      // A foreign cursor is the caller's mistake, typed (a 400 over HTTP, exit 2 in the CLI).
+      await expect(
+        h.store.list({ tenantId: h.tenant, cursor: 'not-a-cursor' }),
+      ).rejects.toMatchObject({ code: 'invalid_cursor', retryable: false });
     });
   });
 }

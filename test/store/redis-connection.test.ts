@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, expect } from 'vitest';
-import { StoreUnavailableError } from '../../src/errors.js';
+import { StoreConfigurationError, StoreUnavailableError } from '../../src/errors.js';
 import { RedisConnection } from '../../src/backends/redis/redis-connection.js';
 import { REDIS_URL, redisGate } from '../support/services.js';
 
@@ -122,6 +122,35 @@ gate.describe('RedisConnection', () => {
         );
       expect(await Promise.all([inTimer(0), inTimer(1), inTimer(2)])).toEqual(['t0', 't1', 't2']);
       expect(writes).toBe(1);
+    },
+  );
+  gate.it(
+    "a URL's database is the one written to; one the server lacks is refused, nothing written",
+    async () => {
+      const admin = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+      const key = `plaita-db-test-${process.pid}-${Date.now()}`;
+      const three = new RedisConnection({ url: `${REDIS_URL}/3` });
+      const missing = new RedisConnection({ url: `${REDIS_URL}/9999` });
+      opened.push(three, missing);
+      try {
+        await three.call('set', (c) => c.set(key, 'in 3'));
+        await admin.select(3);
+        expect(await admin.get(key)).toBe('in 3');
+        await admin.del(key);
+        await admin.select(0);
+        const refused = await missing
+          .call('set', (c) => c.set(key, 'nowhere'))
+          .catch((error: unknown) => error);
+        expect(refused).toBeInstanceOf(StoreConfigurationError);
+        expect((refused as Error).message).toContain('refused database 9999');
+        // Refused for good, not as an outage to wait out.
+        await expect(missing.call('get', (c) => c.get(key))).rejects.toBeInstanceOf(
+          StoreConfigurationError,
+        );
+        expect(await admin.exists(key)).toBe(0);
+      } finally {
+        admin.disconnect();
+      }
     },
   );
 });

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { StoreUnavailableError } from '../../errors.js';
+import { StoreConfigurationError, StoreUnavailableError } from '../../errors.js';
 import { classifyPgError } from './classify-pg-error.js';
 import { pgDriver } from './pg-driver.js';
 
@@ -48,6 +48,7 @@ export class PostgresConnection {
     private readonly prepare: Prepare,
   ) {
     this.ownsPool = !('pool' in source);
+    if ('connectionString' in source) checkConnectionString(source.connectionString);
     this.pool =
       'pool' in source
         ? source.pool
@@ -193,5 +194,21 @@ class OperationTimeout extends Error {
   constructor(ms: number) {
     super(`the PostgreSQL operation did not finish within ${ms} ms`);
     this.name = 'OperationTimeout';
+  }
+}
+
+/**
+ * pg reads a URL it cannot parse (a port that is no number) only on the first connect, and
+ * throws a TypeError with a stack: a configuration error, said at once, naming the URL.
+ */
+function checkConnectionString(connectionString: string): void {
+  if (!/^postgres(ql)?:\/\//i.test(connectionString)) return; // key=value form: pg's own parser
+  try {
+    new URL(connectionString);
+  } catch {
+    const masked = connectionString.replace(/\/\/[^@/]*@/, '//***@');
+    throw new StoreConfigurationError(
+      `invalid PostgreSQL URL ${masked}: it is not a URL (a port must be a number)`,
+    );
   }
 }

@@ -1,10 +1,10 @@
 import { setImmediate } from 'node:timers';
 import type { Cluster, Redis } from 'ioredis';
-import { StoreClosedError, StoreUnavailableError } from '../../errors.js';
+import { StoreClosedError, StoreConfigurationError, StoreUnavailableError } from '../../errors.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../connect-timeout.js';
 import { toStoreError } from './classify-redis-error.js';
 import { ioredisDriver } from './ioredis-driver.js';
-import { isClusterUrl, parseClusterUrl } from './redis-url.js';
+import { isClusterUrl, parseClusterUrl, parseRedisUrl } from './redis-url.js';
 import { preloadScripts } from './redis-script.js';
 
 export type RedisClient = Redis | Cluster;
@@ -64,13 +64,49 @@ export class RedisConnection {
   }
   #closing: Promise<void> | undefined;
 
+  /** The database an owned single-node client must be on (the URL's `/db`); 0 otherwise. */
+  #db = 0;
+  /** The connection is ready AND on its database: commands may go (always, for database 0). */
+  #usable = true;
+  /** The server refused the URL's database: every call fails with this, for good. */
+  #refused: StoreConfigurationError | undefined;
+
   readonly #onError = (error: unknown): void => {
     this.#lastError = error;
   };
   readonly #onReady = (): void => {
     this.#lastError = undefined;
-    for (const waiter of this.#waiters) waiter.resolve();
+    if (this.#db === 0) {
+      for (const waiter of this.#waiters) waiter.resolve();
+      return;
+    }
+    // ioredis selects the database on connect, and on a refusal (no such database) reports an
+    // error and goes on, on database 0: commands wait until the server says where we are.
+    this.#usable = false;
+    this.#verifyDatabase().then(
+      (refusal) => {
+        if (refusal) {
+          this.#refused = refusal;
+          for (const waiter of this.#waiters) waiter.reject(refusal);
+        } else {
+          this.#usable = true;
+          for (const waiter of this.#waiters) waiter.resolve();
+        }
+      },
+      // The connection went away meanwhile: the next `ready` asks again.
+      () => undefined,
+    );
   };
+
+  async #verifyDatabase(): Promise<StoreConfigurationError | undefined> {
+    const info = String(await (this.client as Redis).call('CLIENT', 'INFO'));
+    const selected = /(?:^|\s)db=(\d+)/.exec(info)?.[1];
+    if (Number(selected) === this.#db) return undefined;
+    return new StoreConfigurationError(
+      `the Redis server refused database ${this.#db} named in the URL (its \`databases\` ` +
+        `setting bounds the index: 0–15 by default)`,
+    );
+  }
 
   /** `requiredBy` names the store or queue, for the message when ioredis is not installed. */
   constructor(target: RedisTarget, options: RedisConnectionOptions = {}, requiredBy?: string) {
@@ -114,6 +150,8 @@ export class RedisConnection {
   };
 
   #single(url: string, requiredBy: string | undefined): Redis {
+    this.#db = parseRedisUrl(url).db;
+    this.#usable = this.#db === 0;
     const { Redis } = ioredisDriver(requiredBy);
     return new Redis(url, {
       lazyConnect: true, // building a store opens nothing; the first operation connects
@@ -164,6 +202,9 @@ export class RedisConnection {
       autoResendUnfulfilledCommands: false,
       connectTimeout: this.connectTimeoutMs,
       commandTimeout: this.commandTimeoutMs,
+      // After a refused connect the socket never closes again, and ioredis's wait for it (2 s by
+      // default, a timer nothing unrefs) kept every failed CLI command alive that long.
+      disconnectTimeout: 200,
       retryStrategy: (attempt: number) => reconnectDelay(attempt, this.connectTimeoutMs),
     };
   }
@@ -176,7 +217,7 @@ export class RedisConnection {
     if (this.#closing)
       return Promise.reject(new StoreClosedError(`the Redis store is closed (${what})`));
     // The hot path is one status check: only a connection that is not ready yet waits.
-    if (this.client.status !== 'ready') return this.#callWhenReady(what, command);
+    if (this.client.status !== 'ready' || !this.#usable) return this.#callWhenReady(what, command);
     return this.#run(what, command);
   }
 
@@ -268,8 +309,9 @@ export class RedisConnection {
   }
 
   async #ready(what: string): Promise<void> {
+    if (this.#refused) throw this.#refused;
     const { status } = this.client;
-    if (status === 'ready') return;
+    if (status === 'ready' && this.#usable) return;
     if (status === 'end') {
       if (!this.owned)
         throw new StoreClosedError(`the borrowed Redis client was closed by its owner (${what})`);
@@ -291,7 +333,7 @@ export class RedisConnection {
         finish();
       };
       this.#waiters.add(waiter);
-      if (this.client.status === 'ready') waiter.resolve();
+      if (this.client.status === 'ready' && this.#usable) waiter.resolve();
     });
   }
 

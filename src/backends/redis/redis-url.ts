@@ -52,6 +52,28 @@ export function parseClusterUrl(url: string): ClusterUrl {
 }
 
 /**
+ * `redis://[user:password@]host[:port][/db]` (or `rediss://`) → the database index, 0 when
+ * none. ioredis would take a port or database it cannot read as NaN and fail later with a
+ * stack trace (or, for a database the server lacks, quietly use database 0): anything else
+ * is StoreConfigurationError naming the URL (passwords masked).
+ */
+export function parseRedisUrl(url: string): { db: number } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    throw invalid(url, 'it is not a URL (a port must be a number)');
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:')
+    throw invalid(url, 'it does not start with redis:// or rediss://');
+  if (parsed.hostname === '') throw invalid(url, 'it names no host');
+  const path = parsed.pathname.replace(/^\//, '');
+  if (path === '') return { db: 0 };
+  if (!/^\d{1,6}$/.test(path)) throw invalid(url, `the database "${path}" is not a number`);
+  return { db: Number(path) };
+}
+
+/**
  * `PLAITA_REDIS_CLUSTER` accepts a full `redis+cluster://` URL or just `host1:7000,host2:7001`.
  */
 export function clusterUrlFromEnv(value: string): string {
@@ -70,5 +92,6 @@ function parseNode(part: string, url: string): { host: string; port: number } {
 
 function invalid(url: string, why: string): StoreConfigurationError {
   const masked = url.replace(/\/\/[^@/]*@/, '//***@');
-  return new StoreConfigurationError(`invalid Redis Cluster URL ${masked}: ${why}`);
+  const kind = isClusterUrl(url) ? 'Redis Cluster URL' : 'Redis URL';
+  return new StoreConfigurationError(`invalid ${kind} ${masked}: ${why}`);
 }

@@ -139,19 +139,27 @@ export function registerServe(program: Command, context: CommandContext): void {
     });
     const url =
       opts.publicUrl ?? `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`;
-    if (opts.auth) {
-      const token = await app.services.keys.bootstrap();
-      if (token)
+    let server: ServerType;
+    try {
+      if (opts.auth) {
+        const token = await app.services.keys.bootstrap();
+        if (token)
+          process.stderr.write(
+            `\nplaita: the first admin API key (shown once, keep it):\n\n  ${token}\n\n` +
+              `  console: ${url}/   API reference: ${url}/docs\n\n`,
+          );
+      } else {
         process.stderr.write(
-          `\nplaita: the first admin API key (shown once, keep it):\n\n  ${token}\n\n` +
-            `  console: ${url}/   API reference: ${url}/docs\n\n`,
+          `plaita: WARNING: --no-auth: every caller on ${opts.host} is an admin\n`,
         );
-    } else {
-      process.stderr.write(
-        `plaita: WARNING: --no-auth: every caller on ${opts.host} is an admin\n`,
-      );
+      }
+      server = await listen(app.fetch, opts.host, port);
+    } catch (error) {
+      // A store down at start (exit 3) or a port taken (exit 2): nothing may keep the process
+      // alive after the message, as a reconnecting client would.
+      await runtime.close();
+      throw error;
     }
-    const server = await listen(app.fetch, opts.host, port);
     worker?.start();
     const heartbeat = worker
       ? new WorkerHeartbeat(runtime.control, worker, { version: packageVersion(), log }).start()

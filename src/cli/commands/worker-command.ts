@@ -55,7 +55,8 @@ export function registerWorker(program: Command, context: CommandContext): void 
     const metrics = metricsPort === undefined ? null : new WorkerMetrics();
     // The flows a worker runs may be anybody's: they never see its own settings (flow-env.ts).
     const flowEnv = flowEnvFromEnv();
-    const runtime = await runtimeFor(opts);
+    // A worker started before its store is up waits for it (and rides out outages later).
+    const runtime = await runtimeFor(opts, { waitForServices: true });
     const log = getDefaultLogger();
     const defined = Object.fromEntries(
       Object.entries(settings).filter(([, v]) => v !== undefined),

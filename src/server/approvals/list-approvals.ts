@@ -1,6 +1,5 @@
 import type { ExecutionSummary } from '../../store/execution-store.js';
 import type { ApiServices } from '../api-services.js';
-import { ApiProblem } from '../problem.js';
 import { ApprovalDecisions } from './approval-decisions.js';
 import { APPROVAL_EVENT_TYPE } from './approval-event.js';
 import { approvalView, type ApprovalView } from './approval-view.js';
@@ -32,9 +31,13 @@ export async function listApprovals(
   const items: ApprovalView[] = [];
   let cursor = query.cursor;
   for (let scanned = 0; scanned < MAX_SCANNED_PAGES && items.length === 0; scanned++) {
-    const page = await services.store
-      .list({ tenantId, status: 'suspended', limit: query.limit, cursor })
-      .catch(refuseForeignCursor);
+    // A cursor the store did not make is its InvalidCursorError: a 400 (to-problem.ts).
+    const page = await services.store.list({
+      tenantId,
+      status: 'suspended',
+      limit: query.limit,
+      cursor,
+    });
     const views = await Promise.all(
       page.items.map((summary) => pendingView(services, summary, query.approver)),
     );
@@ -61,11 +64,4 @@ async function pendingView(
   return records.outcome ? null : approvalView(found.approval, records);
 }
 
-/** The store refuses a cursor it did not make with a RangeError from its own decoder. */
-function refuseForeignCursor(error: unknown): never {
-  if (error instanceof RangeError)
-    throw new ApiProblem('invalid_request', 'the cursor is not one this API returned', {
-      errors: [{ path: 'query.cursor', message: 'pass back nextCursor unchanged' }],
-    });
-  throw error;
-}
+

@@ -1,3 +1,4 @@
+import { InvalidCursorError } from '../../errors.js';
 import { EXECUTION_STATUSES, type ExecutionStatus } from '../../state/execution-state.js';
 import {
   DEFAULT_TENANT,
@@ -94,7 +95,7 @@ export function decodeCursor(text: string): ListCursor {
     !Number.isSafeInteger(parsed[0]) ||
     typeof parsed[1] !== 'string'
   ) {
-    throw new RangeError('cursor is not one returned by list()');
+    throw new InvalidCursorError('cursor is not one returned by list()');
   }
   return { createdAt: parsed[0] as number, executionId: parsed[1] };
 }
