@@ -5,7 +5,7 @@ import { FlowWorker } from '../worker/flow-worker.js';
 import { errorCode } from '../errors.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { limitsFromEnv } from './operator-limits.js';
-import type { Runtime } from './runtime.js';
+import { numberEnv, type Runtime } from './runtime.js';
 
 /**
  * The embedded tier has no worker daemon: the command that enqueued the work drives it,
@@ -16,7 +16,7 @@ export async function driveUntilSettled(
   runtime: Runtime,
   executionId: string,
   sinceVersion: number,
-  timeoutMs = numberOr(process.env.PLAITA_RUN_TIMEOUT_MS, 24 * 3600_000),
+  timeoutMs = numberEnv('PLAITA_RUN_TIMEOUT_MS') || 24 * 3600_000,
 ): Promise<ExecutionState> {
   const worker = new FlowWorker({
     store: runtime.store,
@@ -75,8 +75,3 @@ async function cancelOnTimeout(runtime: Runtime, executionId: string): Promise<b
 
 /** How long a timed-out run waits for its cancel to land before the worker is stopped. */
 const CANCEL_GRACE_MS = 10_000;
-
-function numberOr(raw: string | undefined, fallback: number): number {
-  const n = Number(raw);
-  return raw && Number.isFinite(n) && n > 0 ? n : fallback;
-}

@@ -23,6 +23,14 @@ export function reportExecution(
       const due = waiting?.dueAt
         ? `\nits timer fires at ${waiting.dueAt} (any plaita worker, run or event command on this store fires it)`
         : '';
+      // A memory store ends with this process: there is nothing left to resume.
+      if (storeOption?.trim() === 'memory') {
+        out.result(
+          { ...summary, waiting },
+          `execution ${state.executionId} is waiting at node '${waiting?.nodeId ?? '?'}' for event '${waiting?.eventType ?? '?'}'${due}\nit cannot be resumed: --store memory keeps nothing after this command (use the default SQLite file, or --store sqlite:PATH)`,
+        );
+        return EXIT.ok;
+      }
       out.result(
         { ...summary, waiting, resume: command },
         `execution ${state.executionId} is waiting at node '${waiting?.nodeId ?? '?'}' for event '${waiting?.eventType ?? '?'}'${due}\nresume it with:\n  ${command}`,

@@ -4,6 +4,7 @@ import type { TaskQueue } from '../queue/task-queue.js';
 import type { ExecutionStore } from '../store/execution-store.js';
 import type { ControlStore } from '../store/control-store.js';
 import type { FlowStore } from '../store/flow-store.js';
+import { CliError, EXIT } from './exit-codes.js';
 import { queueNameOption } from './queue-name.js';
 import { prepareSqlitePath } from './sqlite-path.js';
 import { parseStoreUrl, queueRedisUrl, type StoreTarget } from './store-url.js';
@@ -228,5 +229,8 @@ export function numberEnv(name: string): number | undefined {
   const raw = process.env[name];
   if (raw === undefined || raw.trim() === '') return undefined;
   const value = Number(raw);
-  return Number.isFinite(value) ? value : undefined;
+  // A setting the operator wrote and we cannot read is said, not silently replaced by a default.
+  if (!Number.isFinite(value) || value < 0)
+    throw new CliError(`${name}=${JSON.stringify(raw)}: expected a number ≥ 0`, EXIT.usage);
+  return value;
 }

@@ -59,6 +59,21 @@ describe('plaita run / event / status / list / cancel / retry / dlq (embedded SQ
     expect(run(['event', id, 'approval_decision', '--data', '{}']).code).toBe(2);
   });
 
+  it('a run on --store memory that suspends says it cannot be resumed, offering no command', () => {
+    const out = run([
+      'run',
+      `${ROOT}examples/approval.json`,
+      '--input',
+      approvalInput,
+      '--store',
+      'memory',
+    ]);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain("waiting at node 'approve'");
+    expect(out.stdout).toContain('it cannot be resumed: --store memory keeps nothing');
+    expect(out.stdout).not.toContain('plaita event');
+  });
+
   it('cancel of a suspended execution and retry of a failed one', () => {
     const suspended = run([
       'run',

@@ -138,6 +138,26 @@ describe('bad input and configuration exit 2, an unreachable service 3 (from dis
     expect(out.code).toBe(3);
   });
 
+  it('a numeric setting that is no number exits 2 naming the flag or the variable', () => {
+    expectTypedFailure(
+      run(['worker', '--concurrency', 'abc', '--store', 'memory']),
+      2,
+      /--concurrency: expected a number/,
+    );
+    const fromEnv = cli(['worker', '--store', 'memory'], {
+      cwd,
+      env: { ...env, PLAITA_CONCURRENCY: 'abc' },
+    });
+    expectTypedFailure(fromEnv, 2, /PLAITA_CONCURRENCY="abc": expected a number/);
+  });
+
+  it('start of a flow file that is not there says so, not "no published flow"', () => {
+    const out = run(['start', join(cwd, 'nothere.yaml'), '--store', 'memory']);
+    expect(out.stderr).toMatch(/cannot read flow file .*nothere\.yaml: file not found/);
+    expect(out.stderr + out.stdout).not.toContain('internal error');
+    expect(out.code).toBe(2);
+  });
+
   it('a sqlite: path that is a directory exits 2 naming the path', () => {
     const out = run(['status', 'some-id', '--store', `sqlite:${directory}`]);
     expectTypedFailure(out, 2, /a-directory is a directory, not a SQLite database file/);

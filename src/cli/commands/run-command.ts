@@ -20,6 +20,13 @@ export function registerRun(program: Command, context: CommandContext): void {
       .option('-i, --input <json>', 'input object as JSON, or @file', process.env.PLAITA_INPUT),
   ).action(async (file: string, opts: DurableFlags & { input?: string }) => {
     const input = readInput(opts.input);
+    // Every durable command takes the flag; this one runs the flow here, on the embedded queue.
+    if (opts.redisUrl)
+      context
+        .output()
+        .note(
+          'warning: --redis-url is ignored by run, which runs the flow in this process (use start and a worker for the Redis queue)',
+        );
     await withRuntime(
       opts,
       async (runtime) => {

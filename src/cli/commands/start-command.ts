@@ -25,7 +25,9 @@ export function registerStart(program: Command, context: CommandContext): void {
     ) => {
       const input = readInput(opts.input);
       await withRuntime(opts, async (runtime) => {
-        const flow = existsSync(flowArg) ? await loadFlowArg(flowArg, runtime.registry) : flowArg;
+        // A name that looks like a file is one: a missing file says so, not "no published flow".
+        const isFile = existsSync(flowArg) || /\.(json|ya?ml)$/i.test(flowArg);
+        const flow = isFile ? await loadFlowArg(flowArg, runtime.registry) : flowArg;
         if (typeof flow !== 'string') noteFlowWarnings(context, flow);
         const executionId = await runtime.client.start(flow, input, {
           ...(opts.dedupKey ? { dedupKey: opts.dedupKey } : {}),

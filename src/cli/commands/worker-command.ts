@@ -38,8 +38,10 @@ export function registerWorker(program: Command, context: CommandContext): void 
     const num = (flag: string | undefined, env: string): number | undefined => {
       if (flag === undefined) return numberEnv(env);
       const value = Number(flag);
-      if (!Number.isFinite(value) || value < 0)
-        throw new CliError(`expected a number, got "${flag}"`, EXIT.usage);
+      if (!Number.isFinite(value) || value < 0) {
+        const name = `--${env.slice('PLAITA_'.length).toLowerCase().replace(/_/g, '-')}`;
+        throw new CliError(`${name}: expected a number ≥ 0, got "${flag}"`, EXIT.usage);
+      }
       return value;
     };
     // Every flag is checked before a connection opens: bad usage must not leave one open.
