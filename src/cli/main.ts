@@ -10,6 +10,7 @@ import {
   registerRetry,
 } from './commands/operator-commands.js';
 import { registerReindex } from './commands/reindex-command.js';
+import { checkNumericSettings } from './runtime.js';
 import { registerRun } from './commands/run-command.js';
 import { registerServe } from './commands/serve-command.js';
 import { registerKeys } from './commands/keys-command.js';
@@ -61,6 +62,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const program = buildProgram(context);
   program.hook('preAction', () => {
     json.value = Boolean(program.opts<{ json?: boolean }>().json);
+    checkNumericSettings();
   });
   try {
     await program.parseAsync([...argv]);

@@ -4,6 +4,7 @@ import type { TaskQueue } from '../queue/task-queue.js';
 import type { ExecutionStore } from '../store/execution-store.js';
 import type { ControlStore } from '../store/control-store.js';
 import type { FlowStore } from '../store/flow-store.js';
+import { getDefaultLogger } from '../util/logger.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { queueNameOption } from './queue-name.js';
 import { prepareSqlitePath } from './sqlite-path.js';
@@ -109,14 +110,21 @@ export async function openRuntime(
 /**
  * A Redis store opened with another index-partition count than its indexes were built with is
  * refused before any command runs (a worker would index where no list reads). Redis down: a
- * one-shot command fails here (one connect timeout, not two); a worker starts and retries.
+ * one-shot command fails here (one connect timeout, not two); a worker waits for it, since it
+ * could do nothing without its store anyway, and must not start unchecked.
  */
 async function checkIndexLayout(store: ExecutionStore, waitForServices: boolean): Promise<void> {
   const check = (store as { checkIndexLayout?: () => Promise<void> }).checkIndexLayout;
   if (!check) return;
-  await check.call(store).catch((error: unknown) => {
-    if (!waitForServices || (error as { retryable?: unknown }).retryable !== true) throw error;
-  });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await check.call(store);
+    } catch (error) {
+      if (!waitForServices || (error as { retryable?: unknown }).retryable !== true) throw error;
+      getDefaultLogger().warn({ err: error }, 'the Redis store is not reachable yet; retrying');
+      await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 250 * 2 ** attempt)));
+    }
+  }
 }
 
 async function closeAll(closers: Array<() => Promise<void>>): Promise<void> {
@@ -223,6 +231,28 @@ async function openQueue(
   const queue = new LocalQueue({ path }, common);
   closers.push(() => queue.close());
   return queue;
+}
+
+/** The numeric PLAITA_* settings: all checked before any command acts (checkNumericSettings). */
+const NUMERIC_SETTINGS = [
+  'PLAITA_RUN_TIMEOUT_MS',
+  'PLAITA_CONNECT_TIMEOUT_MS',
+  'PLAITA_VISIBILITY_TIMEOUT_MS',
+  'PLAITA_QUEUE_PARTITIONS',
+  'PLAITA_INDEX_PARTITIONS',
+  'PLAITA_CONCURRENCY',
+  'PLAITA_MAX_DELIVERIES',
+  'PLAITA_LEASE_TTL_MS',
+  'PLAITA_DRAIN_TIMEOUT_MS',
+  'PLAITA_METRICS_PORT',
+] as const;
+
+/**
+ * A setting read late (PLAITA_RUN_TIMEOUT_MS, once the execution is already started) must not
+ * fail after the command has acted: every one is read once before it does.
+ */
+export function checkNumericSettings(): void {
+  for (const name of NUMERIC_SETTINGS) numberEnv(name);
 }
 
 export function numberEnv(name: string): number | undefined {

@@ -90,8 +90,13 @@ export class PlaitaClient {
     options: StartOptions = {},
   ): Promise<string> {
     const { tenantId, executionId } = this.#identify(input, options);
-    if (options.dedupKey && (await this.options.store.load(executionId, { tenantId })))
-      return executionId;
+    if (options.dedupKey) {
+      const existing = await this.options.store.load(executionId, { tenantId });
+      if (existing) {
+        await this.#requeueIfQueued(existing);
+        return executionId;
+      }
+    }
     const stored = await this.prepare(flow, { tenantId, version: options.version ?? null });
     await this.#queue(stored, input, tenantId, executionId, options.dedupKey);
     return executionId;
@@ -185,13 +190,26 @@ export class PlaitaClient {
       if (errorCode(error) !== 'execution_exists') throw error;
       const existing = await this.options.store.load(executionId, { tenantId });
       if (existing === null) throw error; // deleted meanwhile: the caller may start again
-      // Still queued: its starter may have died before enqueueing; a second `run` is harmless.
-      if (existing.status === 'queued')
-        await this.#enqueue({ v: 1, kind: 'run', executionId, tenantId });
+      await this.#requeueIfQueued(existing);
       return existing;
     }
     await this.#enqueue({ v: 1, kind: 'run', executionId, tenantId });
     return state;
+  }
+
+  /**
+   * A repeated start found its execution still `queued`: its starter may have died (or its
+   * enqueue failed) between the save and the enqueue, so `run` goes again. A second `run` for
+   * an execution already under way is harmless (the worker's claim and fence).
+   */
+  async #requeueIfQueued(existing: ExecutionState): Promise<void> {
+    if (existing.status !== 'queued') return;
+    await this.#enqueue({
+      v: 1,
+      kind: 'run',
+      executionId: existing.executionId,
+      tenantId: existing.tenantId,
+    });
   }
 
   /** Delivers an event; rejected for unknown or terminal executions. Returns the event id. */

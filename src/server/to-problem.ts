@@ -27,6 +27,9 @@ export function toProblem(error: unknown): ApiProblem {
       });
     case 'invalid_cursor':
       return badCursor();
+    case 'flow_not_loadable':
+      // This server lacks what the flow uses (a plugin its workers load): its configuration.
+      return new ApiProblem('service_unavailable', message, { cause: error, retryAfterSeconds: 5 });
     case 'input_too_deep':
       return new ApiProblem('invalid_request', message, {
         cause: error,

@@ -83,11 +83,24 @@ export class MessageHandler {
     handling.lease = lease;
     if (isTerminal(state.status) && !(message.kind === 'retry' && state.status === 'error'))
       return { kind: 'already_terminal' };
-    const flow = await this.deps.resolver.byHash(state.flowHash, { tenantId: state.tenantId });
-    const keeper = this.#keeper(lease, delivery);
     const writer = new FencedWriter(this.deps, lease, state);
     writer.deliveryCount = delivery.deliveryCount;
     handling.writer = writer;
+    // A cancel needs no definition: one this worker cannot load (a plugin it lacks) or that is
+    // gone must not keep an execution from being cancelled.
+    const cancelling =
+      message.kind === 'cancel' || (claim.cancelRequested && message.kind !== 'retry');
+    const flow = await this.deps.resolver
+      .byHash(state.flowHash, { tenantId: state.tenantId })
+      .catch((error: unknown) => {
+        if (cancelling) return null;
+        throw error;
+      });
+    if (flow === null)
+      return writer.cancel(
+        (message.kind === 'cancel' ? message.reason : undefined) ?? 'cancelled by request',
+      );
+    const keeper = this.#keeper(lease, delivery);
     const driver = new ExecutionDriver(this.deps, flow, keeper, writer);
     this.active.set(message.executionId, keeper);
     try {

@@ -153,4 +153,34 @@ gate.describe('RedisConnection', () => {
       }
     },
   );
+  gate.it(
+    'a server that does not let us ask which database we are on: the SELECT answer decides',
+    async () => {
+      const admin = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+      const user = `plaita-noclient-${process.pid}`;
+      const key = `plaita-db-acl-${process.pid}-${Date.now()}`;
+      await admin.call('ACL', 'SETUSER', user, 'on', 'nopass', '~*', '+@all', '-client');
+      const url = new URL(REDIS_URL);
+      url.username = user;
+      const withDb = (db: number) => {
+        url.pathname = `/${db}`;
+        const made = new RedisConnection({ url: url.toString() }, { connectTimeoutMs: 2000 });
+        opened.push(made);
+        return made;
+      };
+      try {
+        await withDb(4).call('set', (c) => c.set(key, 'in 4'));
+        await admin.select(4);
+        expect(await admin.get(key)).toBe('in 4');
+        await admin.del(key);
+        await admin.select(0);
+        await expect(withDb(9999).call('get', (c) => c.get(key))).rejects.toBeInstanceOf(
+          StoreConfigurationError,
+        );
+      } finally {
+        await admin.call('ACL', 'DELUSER', user);
+        admin.disconnect();
+      }
+    },
+  );
 });

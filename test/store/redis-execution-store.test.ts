@@ -1,9 +1,9 @@
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { RedisExecutionStore } from '../../src/store/redis/redis-execution-store.js';
 import { RedisKeys } from '../../src/store/redis/redis-keys.js';
-import type { ExecutionStore } from '../../src/store/execution-store.js';
-import type { ExecutionState } from '../../src/state/execution-state.js';
+import { newExecutionState, type ExecutionState } from '../../src/state/execution-state.js';
+import { claimExecution, type ExecutionStore } from '../../src/store/execution-store.js';
 import { legacyHeader, LAYOUT_KEY_PREFIXES } from '../contracts/layout-entries.cases.js';
 import { describeExecutionStore } from '../contracts/execution-store.contract.js';
 import { outageCases } from '../contracts/outage.cases.js';
@@ -65,6 +65,33 @@ if (gate.available) {
         return () => server!.restart();
       },
     );
+  });
+
+  describe('redis: a cancel mark stored before marks were spent on terminal', () => {
+    gate.it('is cleared by the claim of the terminal execution, so a retry runs', async () => {
+      const store = new RedisExecutionStore({ url: REDIS_URL }, { prefix });
+      const admin = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+      try {
+        const failed = newExecutionState({
+          executionId: uniqueName('old-mark'),
+          status: 'error',
+          error: { code: 'x', name: 'E', message: 'm', retryable: false },
+        });
+        await store.save(failed);
+        const header = new RedisKeys(prefix).execution('default', failed.executionId).header;
+        await admin.hset(header, 'cancelRequested', '1'); // as an older version left it
+        const claimed = await claimExecution(store, failed.executionId, {
+          tenantId: 'default',
+          owner: 'w1',
+          ttlMs: 10_000,
+        });
+        expect(claimed).toMatchObject({ kind: 'claimed', cancelRequested: false });
+        expect(await store.isCancelRequested(failed.executionId)).toBe(false);
+      } finally {
+        admin.disconnect();
+        await store.close();
+      }
+    });
   });
 
   afterAll(async () => {

@@ -71,6 +71,30 @@ gate.describe('Redis listing-index layout', () => {
     }
   });
 
+  gate.it(
+    'without a record, the layout of the index keys already there is recorded, not the caller’s',
+    async () => {
+      const prefix = fresh();
+      const keys = new RedisKeys(prefix, 4);
+      const fleet = new RedisExecutionStore({ url: REDIS_URL }, { prefix, indexPartitions: 4 });
+      const adHoc = new RedisExecutionStore({ url: REDIS_URL }, { prefix });
+      try {
+        for (let i = 0; i < 5; i++)
+          await fleet.save(newExecutionState({ executionId: `f${i}`, status: 'running' }));
+        // As a store written before the record existed.
+        expect(await admin.get(keys.indexLayout)).toBeNull();
+        await expect(adHoc.list()).rejects.toThrow(
+          /built with 4 index partition.*configured with 1/,
+        );
+        expect(await admin.get(keys.indexLayout)).toBe('4');
+        expect((await fleet.list()).items).toHaveLength(5);
+      } finally {
+        await fleet.close();
+        await adHoc.close();
+      }
+    },
+  );
+
   gate.it('the CLI refuses a mismatched process with exit 2 and reindexes', async () => {
     const prefix = fresh();
     const cwd = mkdtempSync(join(tmpdir(), 'plaita-reindex-'));

@@ -90,3 +90,42 @@ describe.each([
     expect(charges).toBe(1);
   });
 });
+
+describe('a start with a dedup key whose enqueue failed', () => {
+  it('is enqueued again by the repeated start, and runs', async () => {
+    const store = new MemoryExecutionStore();
+    const flows = new MemoryFlowStore();
+    const real = new LocalQueue({ path: ':memory:' }, { visibilityTimeoutMs: 2000 });
+    closers.push(() => real.close());
+    let failNext = true;
+    const queue = new Proxy(real, {
+      get(target, property) {
+        if (property === 'enqueue')
+          return (...args: Parameters<LocalQueue['enqueue']>) => {
+            if (failNext) {
+              failNext = false;
+              return Promise.reject(new Error('the queue blinked'));
+            }
+            return target.enqueue(...args);
+          };
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+      },
+    });
+    const client = new PlaitaClient({ store, flows, queue });
+    const flow = {
+      nodes: [
+        { type: 'start', id: 's', next: 'e' },
+        { type: 'end', id: 'e', output: 'ran' },
+      ],
+    };
+    await expect(client.start(flow, {}, { dedupKey: 'order-7' })).rejects.toThrow('blinked');
+    const id = await client.start(flow, {}, { dedupKey: 'order-7' });
+    const worker = new FlowWorker({ store, flows, queue: real, pollBlockMs: 20, metrics: null });
+    worker.start();
+    closers.push(() => worker.stop());
+    const done = await client.waitFor(id, { timeoutMs: 10_000, until: 'terminal' });
+    expect(done.status).toBe('completed');
+    expect(done.result).toBe('ran');
+  });
+});

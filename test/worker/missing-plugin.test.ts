@@ -79,4 +79,13 @@ describe('a worker that lacks a plugin the flow uses', () => {
     const letters = await queue.listDeadLetters();
     expect(letters.items.map((letter) => letter.reason)).toContain('delivery_exhausted');
   });
+
+  it('still cancels an execution it cannot load', async () => {
+    const { client, worker } = shared();
+    const id = await client.start(flow, {});
+    worker(undefined);
+    await client.cancel(id, { reason: 'operator' });
+    const done = await client.waitFor(id, { timeoutMs: 10_000, until: 'terminal' });
+    expect(done.status).toBe('cancelled');
+  });
 });

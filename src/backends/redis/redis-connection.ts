@@ -71,8 +71,16 @@ export class RedisConnection {
   /** The server refused the URL's database: every call fails with this, for good. */
   #refused: StoreConfigurationError | undefined;
 
+  /** This connection's SELECT was answered with an error (ioredis names the command). */
+  #selectRefused = false;
+
   readonly #onError = (error: unknown): void => {
     this.#lastError = error;
+    if ((error as { command?: { name?: unknown } } | null)?.command?.name === 'select')
+      this.#selectRefused = true;
+  };
+  readonly #onClose = (): void => {
+    this.#selectRefused = false;
   };
   readonly #onReady = (): void => {
     this.#lastError = undefined;
@@ -83,6 +91,10 @@ export class RedisConnection {
     // ioredis selects the database on connect, and on a refusal (no such database) reports an
     // error and goes on, on database 0: commands wait until the server says where we are.
     this.#usable = false;
+    this.#verify();
+  };
+
+  #verify(): void {
     this.#verifyDatabase().then(
       (refusal) => {
         if (refusal) {
@@ -93,15 +105,27 @@ export class RedisConnection {
           for (const waiter of this.#waiters) waiter.resolve();
         }
       },
-      // The connection went away meanwhile: the next `ready` asks again.
-      () => undefined,
+      // No answer (a timeout, the connection going): asked again while the socket is up; a
+      // connection that went is asked on its next `ready`.
+      () => {
+        setTimeout(() => {
+          if (this.client.status === 'ready' && !this.#usable && !this.#closing) this.#verify();
+        }, RECONNECT_BASE_MS).unref();
+      },
     );
-  };
+  }
 
   async #verifyDatabase(): Promise<StoreConfigurationError | undefined> {
-    const info = String(await (this.client as Redis).call('CLIENT', 'INFO'));
-    const selected = /(?:^|\s)db=(\d+)/.exec(info)?.[1];
-    if (Number(selected) === this.#db) return undefined;
+    let selected: number;
+    try {
+      const info = String(await (this.client as Redis).call('CLIENT', 'INFO'));
+      selected = Number(/(?:^|\s)db=(\d+)/.exec(info)?.[1]);
+    } catch (error) {
+      if ((toStoreError(error, 'database check') as { retryable?: boolean }).retryable) throw error;
+      // Not allowed to ask (an ACL, a Redis-compatible server): SELECT's own answer decides.
+      selected = this.#selectRefused ? -1 : this.#db;
+    }
+    if (selected === this.#db) return undefined;
     return new StoreConfigurationError(
       `the Redis server refused database ${this.#db} named in the URL (its \`databases\` ` +
         `setting bounds the index: 0–15 by default)`,
@@ -132,6 +156,7 @@ export class RedisConnection {
     // Also keeps ioredis from printing "Unhandled error event" on every failed reconnect.
     this.client.on('error', this.#onError);
     this.client.on('ready', this.#onReady);
+    this.client.on('close', this.#onClose);
     // ioredis marks its own instances: a borrowed client built with another copy of ioredis
     // (a nested install) is no instance of ours, and a script spanning slots would fail there.
     this.#isCluster =
@@ -297,6 +322,7 @@ export class RedisConnection {
     for (const waiter of this.#waiters)
       waiter.reject(new StoreClosedError('the Redis store was closed'));
     this.client.off('ready', this.#onReady);
+    this.client.off('close', this.#onClose);
     this.client.off('+node', this.#onNode);
     if (!this.owned) {
       this.client.off('error', this.#onError);

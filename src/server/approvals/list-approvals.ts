@@ -63,5 +63,3 @@ async function pendingView(
   const records = await new ApprovalDecisions(services.control).read(found.approval);
   return records.outcome ? null : approvalView(found.approval, records);
 }
-
-

@@ -129,17 +129,16 @@ export function registerExecutionRoutes(app: OpenAPIHono<ServerEnv>, services: A
 
   app.openapi(list, async (c) => {
     const query = c.req.valid('query');
-    const page = await services.store
-      .list({
-        tenantId: c.get('tenant'),
-        ...(query.status ? { status: query.status } : {}),
-        ...(query.flowId ? { flowId: query.flowId } : {}),
-        ...(query.from ? { createdAfter: new Date(query.from).toISOString() } : {}),
-        ...(query.to ? { createdBefore: new Date(query.to).toISOString() } : {}),
-        limit: query.limit ?? 50,
-        // A cursor the store did not make is its InvalidCursorError: a 400 (to-problem.ts).
-        cursor: query.cursor ?? null,
-      });
+    const page = await services.store.list({
+      tenantId: c.get('tenant'),
+      ...(query.status ? { status: query.status } : {}),
+      ...(query.flowId ? { flowId: query.flowId } : {}),
+      ...(query.from ? { createdAfter: new Date(query.from).toISOString() } : {}),
+      ...(query.to ? { createdBefore: new Date(query.to).toISOString() } : {}),
+      limit: query.limit ?? 50,
+      // A cursor the store did not make is its InvalidCursorError: a 400 (to-problem.ts).
+      cursor: query.cursor ?? null,
+    });
     return c.json({ items: page.items.map(summaryView), nextCursor: page.nextCursor }, 200);
   });
 

@@ -18,7 +18,7 @@ Returns
 ]]
 local header = KEYS[1]
 local stored = redis.call('HMGET', header, 'header', 'leaseOwner', 'leaseExpiresAt', 'cancelRequested',
-  'leaseGen')
+  'leaseGen', 'status')
 if not stored[1] then return {'MISSING'} end
 
 local t = redis.call('TIME')
@@ -36,6 +36,12 @@ if owner ~= ARGV[1] or expires <= now then generation = math.max(generation, now
 local expiresAt = now + tonumber(ARGV[2])
 redis.call('HSET', header, 'leaseGen', string.format('%.0f', generation), 'leaseOwner', ARGV[1],
   'leaseExpiresAt', string.format('%.0f', expiresAt))
+-- A terminal execution's mark is spent (save-state.lua clears it; a mark older than that rule
+-- may still be stored): it must not cancel an operator's retry.
+local status = stored[6]
+local terminal = status == 'completed' or status == 'error' or status == 'cancelled'
 local cancelRequested = 0
-if stored[4] == '1' then cancelRequested = 1 end
+if stored[4] == '1' then
+  if terminal then redis.call('HDEL', header, 'cancelRequested') else cancelRequested = 1 end
+end
 return {'OK', generation, expiresAt, stored[1], redis.call('HGETALL', KEYS[2]), cancelRequested}

@@ -13,18 +13,23 @@ import type { RedisKeys } from './redis-keys.js';
  * new entries would land where nobody reads them. So a mismatch is refused, typed, naming the
  * way out; `rebuildIndexes` is that way out (docs/scaling.md).
  *
- * The first process to look records its own N (`SET NX`): a store created before the record
- * existed is taken to have been built with the N it is opened with, which is right unless the
- * N changed in the same upgrade.
+ * Without a record (a store older than it, or a new one), the layout of the index keys already
+ * there is recorded, found by a SCAN that stops at the first (once per store's life); only a
+ * store with no index key at all takes the N of the process that looks first. So one ad-hoc
+ * command with the wrong N cannot record its N over the fleet's.
  */
 export async function checkIndexLayout(
   connection: RedisConnection,
   keys: RedisKeys,
 ): Promise<void> {
-  const reply = await connection.call('index layout check', (client) =>
-    client.call('SET', keys.indexLayout, String(keys.indexPartitions), 'NX', 'GET'),
-  );
-  if (reply === null || reply === undefined) return;
+  let reply = await connection.call('index layout check', (client) => client.get(keys.indexLayout));
+  if (reply === null) {
+    const found = (await layoutInUse(connection, keys)) ?? keys.indexPartitions;
+    reply = (await connection.call('index layout record', (client) =>
+      client.call('SET', keys.indexLayout, String(found), 'NX', 'GET'),
+    )) as string | null;
+    reply ??= String(found);
+  }
   const recorded = typeof reply === 'string' ? reply : JSON.stringify(reply);
   if (recorded === String(keys.indexPartitions)) return;
   throw new StoreConfigurationError(
@@ -111,6 +116,22 @@ export async function rebuildIndexes(
   return { executions, removedKeys, unreadable };
 }
 
+/** The partition count of the first listing-index key found under the prefix, or null for none. */
+async function layoutInUse(connection: RedisConnection, keys: RedisKeys): Promise<number | null> {
+  let found: number | null = null;
+  await scanEveryMaster(
+    connection,
+    keys.indexKeyPattern,
+    'index layout check',
+    (page) => {
+      for (const key of page) found ??= keys.indexLayoutOf(key);
+      return Promise.resolve();
+    },
+    () => found !== null,
+  );
+  return found;
+}
+
 /** `<prefix>:{<tenant>:<executionId>}:h`, exactly (SCAN patterns match loosely). */
 function isExecutionHeaderKey(keys: RedisKeys, key: string): boolean {
   const start = `${keys.prefix}:{`;
@@ -125,6 +146,7 @@ async function scanEveryMaster(
   pattern: string,
   what: string,
   onPage: (keys: string[]) => Promise<void>,
+  done: () => boolean = () => false,
 ): Promise<void> {
   const nodes = await connection.call(`${what}: nodes`, (client) =>
     Promise.resolve(mastersOf(client)),
@@ -137,6 +159,7 @@ async function scanEveryMaster(
       );
       cursor = next;
       if (found.length > 0) await onPage(found);
+      if (done()) return;
     } while (cursor !== '0');
   }
 }

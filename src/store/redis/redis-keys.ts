@@ -92,6 +92,12 @@ export class RedisKeys {
    * listing-index key at all (SCAN patterns match loosely: `*` crosses braces).
    */
   isIndexKeyOfLayout(key: string): boolean | null {
+    const partitions = this.indexLayoutOf(key);
+    return partitions === null ? null : partitions === this.indexPartitions;
+  }
+
+  /** The partition count of the layout a listing-index key belongs to, or null for another key. */
+  indexLayoutOf(key: string): number | null {
     const start = `${this.prefix}:{`;
     if (!key.startsWith(start)) return null;
     const close = key.indexOf('}', start.length);
@@ -100,8 +106,7 @@ export class RedisKeys {
     // Escaped parts hold no `:` or `{`; `%idx` cannot come from escaping (`%` → `%25`).
     const layout = /^[^:{]+(?::%idx(\d+)of(\d+))?$/.exec(tag);
     if (layout === null) return null;
-    const partitions = layout[2] === undefined ? 1 : Number(layout[2]);
-    return partitions === this.indexPartitions;
+    return layout[2] === undefined ? 1 : Number(layout[2]);
   }
 
   flows(tenantId: string): FlowKeys {
