@@ -63,7 +63,9 @@ gate.describe('Redis listing-index layout', () => {
       expect(report.executions).toBe(1);
       expect(report.unreadable).toEqual([keys.execution('default', 'bad').header]);
       expect(report.removedKeys).toBe(0);
-      expect((await keysUnder(prefix)).sort()).toEqual([...before, keys.indexLayout].sort());
+      // The layout record was written by the first save, before the snapshot.
+      expect(before).toContain(keys.indexLayout);
+      expect((await keysUnder(prefix)).sort()).toEqual(before);
       expect(await admin.get(keys.indexLayout)).toBe('1');
       for (const key of lookalikes) expect(await admin.get(key)).toBe('kept');
     } finally {
@@ -72,21 +74,32 @@ gate.describe('Redis listing-index layout', () => {
   });
 
   gate.it(
-    'without a record, the layout of the index keys already there is recorded, not the caller’s',
+    'writers record the layout, readers only compare: an ad-hoc reader never records its N',
     async () => {
       const prefix = fresh();
       const keys = new RedisKeys(prefix, 4);
       const fleet = new RedisExecutionStore({ url: REDIS_URL }, { prefix, indexPartitions: 4 });
       const adHoc = new RedisExecutionStore({ url: REDIS_URL }, { prefix });
       try {
+        // A reader first, on a store without a record (older than it): nothing recorded.
+        expect((await adHoc.list()).items).toEqual([]);
+        expect(await admin.get(keys.indexLayout)).toBeNull();
         for (let i = 0; i < 5; i++)
           await fleet.save(newExecutionState({ executionId: `f${i}`, status: 'running' }));
-        // As a store written before the record existed.
-        expect(await admin.get(keys.indexLayout)).toBeNull();
-        await expect(adHoc.list()).rejects.toThrow(
-          /built with 4 index partition.*configured with 1/,
-        );
         expect(await admin.get(keys.indexLayout)).toBe('4');
+        const late = new RedisExecutionStore({ url: REDIS_URL }, { prefix });
+        try {
+          await expect(late.list()).rejects.toThrow(
+            /built with 4 index partition.*configured with 1/,
+          );
+          // A writer with the wrong N is refused before it indexes anything.
+          await expect(
+            late.save(newExecutionState({ executionId: 'stray', status: 'running' })),
+          ).rejects.toMatchObject({ code: 'store_misconfigured', retryable: false });
+          expect(await late.load('stray')).toBeNull();
+        } finally {
+          await late.close();
+        }
         expect((await fleet.list()).items).toHaveLength(5);
       } finally {
         await fleet.close();

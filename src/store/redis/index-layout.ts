@@ -8,30 +8,29 @@ import type { RedisKeys } from './redis-keys.js';
 
 /**
  * The listing indexes' layout (how many partitions each tenant's indexes are split over) is
- * recorded once under `<prefix>:index-layout`. Processes configured with another N would read
- * and write other keys (the N is in their hash tags): lists would silently come back empty and
- * new entries would land where nobody reads them. So a mismatch is refused, typed, naming the
- * way out; `rebuildIndexes` is that way out (docs/scaling.md).
+ * recorded under `<prefix>:index-layout`. Processes configured with another N would read and
+ * write other keys (the N is in their hash tags): lists would silently come back empty and new
+ * entries would land where nobody reads them. So a mismatch is refused, typed, naming the way
+ * out; `rebuildIndexes` is that way out (docs/scaling.md).
  *
- * Without a record (a store older than it, or a new one), the layout of the index keys already
- * there is recorded, found by a SCAN that stops at the first (once per store's life); only a
- * store with no index key at all takes the N of the process that looks first. So one ad-hoc
- * command with the wrong N cannot record its N over the fleet's.
+ * Writers record it (`record`: `SET NX`, before a store's first index write), readers only
+ * compare: an ad-hoc `plaita list` with the wrong N can never record its N over the fleet's. A
+ * store older than the record is recorded by its first writer after the upgrade (the fleet's
+ * N); until then a reader finds no record and is not refused. One named key: no SCAN (only
+ * the offline rebuild scans).
  */
 export async function checkIndexLayout(
   connection: RedisConnection,
   keys: RedisKeys,
+  record: boolean,
 ): Promise<void> {
-  let reply = await connection.call('index layout check', (client) => client.get(keys.indexLayout));
-  if (reply === null) {
-    const found = (await layoutInUse(connection, keys)) ?? keys.indexPartitions;
-    reply = (await connection.call('index layout record', (client) =>
-      client.call('SET', keys.indexLayout, String(found), 'NX', 'GET'),
-    )) as string | null;
-    reply ??= String(found);
-  }
+  const mine = String(keys.indexPartitions);
+  const reply = await connection.call(`index layout ${record ? 'record' : 'check'}`, (client) =>
+    record ? client.call('SET', keys.indexLayout, mine, 'NX', 'GET') : client.get(keys.indexLayout),
+  );
+  if (reply === null || reply === undefined) return;
   const recorded = typeof reply === 'string' ? reply : JSON.stringify(reply);
-  if (recorded === String(keys.indexPartitions)) return;
+  if (recorded === mine) return;
   throw new StoreConfigurationError(
     `the listing indexes under Redis prefix "${keys.prefix}" were built with ${recorded} ` +
       `index partition(s), but this process is configured with ${keys.indexPartitions} ` +
@@ -116,22 +115,6 @@ export async function rebuildIndexes(
   return { executions, removedKeys, unreadable };
 }
 
-/** The partition count of the first listing-index key found under the prefix, or null for none. */
-async function layoutInUse(connection: RedisConnection, keys: RedisKeys): Promise<number | null> {
-  let found: number | null = null;
-  await scanEveryMaster(
-    connection,
-    keys.indexKeyPattern,
-    'index layout check',
-    (page) => {
-      for (const key of page) found ??= keys.indexLayoutOf(key);
-      return Promise.resolve();
-    },
-    () => found !== null,
-  );
-  return found;
-}
-
 /** `<prefix>:{<tenant>:<executionId>}:h`, exactly (SCAN patterns match loosely). */
 function isExecutionHeaderKey(keys: RedisKeys, key: string): boolean {
   const start = `${keys.prefix}:{`;
@@ -146,7 +129,6 @@ async function scanEveryMaster(
   pattern: string,
   what: string,
   onPage: (keys: string[]) => Promise<void>,
-  done: () => boolean = () => false,
 ): Promise<void> {
   const nodes = await connection.call(`${what}: nodes`, (client) =>
     Promise.resolve(mastersOf(client)),
@@ -159,7 +141,6 @@ async function scanEveryMaster(
       );
       cursor = next;
       if (found.length > 0) await onPage(found);
-      if (done()) return;
     } while (cursor !== '0');
   }
 }

@@ -87,6 +87,8 @@ export class RedisExecutionStore implements ExecutionStore {
   readonly #hints = new StatusHints();
   /** The layout check's success, once (a failed check is asked again next time). */
   #layoutChecked: Promise<void> | null = null;
+  /** The layout recorded (or found the same) before this store's first write, once. */
+  #layoutRecorded: Promise<void> | null = null;
 
   constructor(target: RedisTarget, options: RedisExecutionStoreOptions = {}) {
     this.#options = resolveStoreOptions(options);
@@ -104,6 +106,8 @@ export class RedisExecutionStore implements ExecutionStore {
   async save(state: ExecutionState, options: SaveOptions = {}): Promise<void> {
     // Everything that can fail permanently fails here, before a byte is sent.
     let plan = planSave(state, options, this.#options, Date.now());
+    // Once per store: a writer with another N than the indexes' would index where no list reads.
+    if (this.#layoutRecorded === null) await this.#recordLayout();
     let reply = await this.#write(plan);
     if (reply.kind === 'missing') {
       // changedNodes for an execution that is not stored: there are no unchanged results to keep.
@@ -269,7 +273,8 @@ export class RedisExecutionStore implements ExecutionStore {
    * that only write (workers) are checked by whoever opens them (the CLI does, at start).
    */
   checkIndexLayout(): Promise<void> {
-    this.#layoutChecked ??= checkIndexLayout(this.#connection, this.#keys).catch(
+    if (this.#layoutRecorded !== null) return this.#layoutRecorded;
+    this.#layoutChecked ??= checkIndexLayout(this.#connection, this.#keys, false).catch(
       (error: unknown) => {
         this.#layoutChecked = null;
         throw error;
@@ -278,13 +283,23 @@ export class RedisExecutionStore implements ExecutionStore {
     return this.#layoutChecked;
   }
 
+  #recordLayout(): Promise<void> {
+    this.#layoutRecorded ??= checkIndexLayout(this.#connection, this.#keys, true).catch(
+      (error: unknown) => {
+        this.#layoutRecorded = null;
+        throw error;
+      },
+    );
+    return this.#layoutRecorded;
+  }
+
   /**
    * Rebuilds every execution's listing-index entries in this store's layout and deletes the
    * index keys of any other (`plaita reindex`; offline: nothing else may write meanwhile).
    */
   async rebuildIndexes(): Promise<RebuildReport> {
     const report = await rebuildIndexes(this.#connection, this.#keys, this.#index);
-    this.#layoutChecked = Promise.resolve();
+    this.#layoutRecorded = Promise.resolve();
     return report;
   }
 
