@@ -4,25 +4,35 @@ const PATTERN = /^[A-Za-z_][A-Za-z0-9_]*\*?$/;
 
 /**
  * The environment a `worker` or `serve` hands to the flows it runs, whose `exposeEnv` names are
- * read from it (docs/limits.md). Those flows may be anybody's (a tenant's, sent through the API),
- * so they never see the runtime's own settings and credentials: by default every variable but
- * the `PLAITA_*` ones (store and Redis URLs, keys). `PLAITA_FLOW_ENV` replaces that with an
- * allow-list of names and `PREFIX*` patterns (`APP_TOKEN,PARTNER_*`), or `none`. A terminal
- * `plaita run` keeps the whole environment: its flows are the user's own.
+ * read from it (docs/limits.md). Those flows may be anybody's: any operator key of any tenant
+ * can send one through the API, and `$ENV` values are stored in checkpoints the API returns. So
+ * by default they see NONE of the host's variables (its cloud credentials, database URLs...);
+ * `PLAITA_FLOW_ENV` allows names and `PREFIX*` patterns (`APP_TOKEN,PARTNER_*`), or `*` for
+ * every variable. The runtime's own `PLAITA_*` settings are never visible. A terminal `plaita
+ * run` keeps the whole environment: its flows are the user's own.
  */
 export function flowEnvFromEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  const raw = env.PLAITA_FLOW_ENV?.trim();
-  const allowed = raw ? allowList(raw) : null;
+  const raw = env.PLAITA_FLOW_ENV?.trim() || 'none';
+  const allowed = allowList(raw);
   const visible: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
-    if (value === undefined) continue;
-    if (allowed ? allowed(name) : !name.startsWith('PLAITA_')) visible[name] = value;
+    if (value === undefined || name.startsWith('PLAITA_')) continue;
+    if (allowed(name)) visible[name] = value;
   }
   return visible;
 }
 
+/** What a starting worker or server says about the variables its flows can read. */
+export function flowEnvNote(env: NodeJS.ProcessEnv = process.env): string {
+  const raw = env.PLAITA_FLOW_ENV?.trim();
+  return raw
+    ? `flows may read these host variables through exposeEnv: PLAITA_FLOW_ENV=${raw}`
+    : 'flows read no host variable through exposeEnv (set PLAITA_FLOW_ENV=NAME,PREFIX* to allow some, or * for all)';
+}
+
 function allowList(raw: string): (name: string) => boolean {
   if (raw === 'none') return () => false;
+  if (raw === '*') return () => true;
   const patterns = raw
     .split(',')
     .map((p) => p.trim())

@@ -228,7 +228,9 @@ export function initialContext(
     $ENV: env,
     $INPUT: input,
     $PARENT: parentSnapshot,
-    $GLOBAL: { ...flow.globalContext, flow_id: flow.id },
+    // A copy per execution: a mutating `$F` on `$GLOBAL.x` must not reach the parsed flow's
+    // own object, which the next run of the same Flow would start from.
+    $GLOBAL: { ...cloneContext(flow.globalContext as Context), flow_id: flow.id },
     EXPRESS_PREFIX: '$',
     $FLOW_ID: flow.id,
     $FLOW: flow.id,

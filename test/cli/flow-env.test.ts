@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flowEnvFromEnv } from '../../src/cli/flow-env.js';
+import { flowEnvFromEnv, flowEnvNote } from '../../src/cli/flow-env.js';
 
 const env = {
   PLAITA_STORE: 'postgres://app:secret@db/app',
@@ -11,12 +11,23 @@ const env = {
 };
 
 describe('the environment flows of worker and serve see', () => {
-  it('by default: everything but the runtime’s own PLAITA_* settings', () => {
-    expect(flowEnvFromEnv(env)).toEqual({
+  it('by default none of the host’s variables: any tenant’s operator can send a flow', () => {
+    expect(flowEnvFromEnv(env)).toEqual({});
+    expect(flowEnvNote(env)).toContain('flows read no host variable');
+  });
+
+  it('`*`: every variable but the runtime’s own PLAITA_* settings', () => {
+    expect(flowEnvFromEnv({ ...env, PLAITA_FLOW_ENV: '*' })).toEqual({
       APP_TOKEN: 'a',
       PARTNER_KEY: 'p',
       PARTNER_URL: 'u',
       HOME: '/root',
+    });
+  });
+
+  it('a PLAITA_* setting is never visible, even named', () => {
+    expect(flowEnvFromEnv({ ...env, PLAITA_FLOW_ENV: 'PLAITA_STORE,PLAITA_*,APP_TOKEN' })).toEqual({
+      APP_TOKEN: 'a',
     });
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Stepper } from '../../src/engine/stepper.js';
-import { parseFlow } from '../../src/index.js';
+import { parseFlow, runFlow } from '../../src/index.js';
 
 /**
  * A `$F` function with side effects (`pop`, `setListItem`, …) changes a value in place; the
@@ -92,5 +92,36 @@ describe('a mutating $F function on $LOOP-ITEM (loop condition)', () => {
     expect((first.context.$NODE as { a: unknown }).a).toEqual({
       items: [{ tags: [1, 2, 3] }, { tags: [4] }],
     });
+  });
+});
+
+describe('a mutating $F function on $GLOBAL', () => {
+  it('changes that run’s copy, never the parsed flow the next run starts from', async () => {
+    const flow = parseFlow({
+      flow_id: 'p',
+      globalContext: { g: { a: 1 } },
+      nodes: [
+        { type: 'start', id: 'start', next: 'c' },
+        {
+          type: 'if',
+          id: 'c',
+          condition: { field: '$INPUT.write', operator: 'eq', value: true },
+          next: 'w',
+          else_next: 'end',
+        },
+        {
+          type: 'assignment',
+          id: 'w',
+          output: { s: "$F.set($GLOBAL.g, 'secret', $INPUT.secret)" },
+          next: 'end',
+        },
+        { type: 'end', id: 'end', output: '$GLOBAL.g' },
+      ],
+    });
+    expect(await runFlow(flow, { write: true, secret: 'alice' })).toEqual({
+      a: 1,
+      secret: 'alice',
+    });
+    expect(await runFlow(flow, { write: false })).toEqual({ a: 1 });
   });
 });

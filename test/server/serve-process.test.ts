@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -116,7 +117,12 @@ describe('plaita serve, embedded default (SQLite + in-process worker)', () => {
     cwd = mkdtempSync(join(tmpdir(), 'plaita-serve-'));
     server = await startServe([], {
       cwd,
-      env: { PLAITA_TEST_SECRET: 'server-only', APP_GREETING: 'hello' },
+      env: {
+        PLAITA_TEST_SECRET: 'server-only',
+        APP_GREETING: 'hello',
+        HOST_CLOUD_SECRET: 'host-only',
+        PLAITA_FLOW_ENV: 'APP_*,PLAITA_*',
+      },
     });
   });
   afterAll(async () => {
@@ -157,12 +163,12 @@ describe('plaita serve, embedded default (SQLite + in-process worker)', () => {
     expect(view.error.message).toMatch(/private|special|127\.0\.0\.1|loopback/);
   });
 
-  it("a flow's exposeEnv never reads the server's own PLAITA_* settings", async () => {
+  it("a flow's exposeEnv reads only what PLAITA_FLOW_ENV allows, never PLAITA_* settings", async () => {
     const started = await call(server.url, '/v1/executions?wait=10s', server.adminKey, {
       json: {
         flow: {
           flow_id: 'env',
-          exposeEnv: ['PLAITA_TEST_SECRET', 'APP_GREETING'],
+          exposeEnv: ['PLAITA_TEST_SECRET', 'APP_GREETING', 'HOST_CLOUD_SECRET'],
           nodes: [
             { type: 'start', id: 's', next: 'e' },
             { type: 'end', id: 'e', output: '$ENV' },
@@ -207,6 +213,38 @@ describe('plaita serve, embedded default (SQLite + in-process worker)', () => {
     } finally {
       await readmeServer.stop();
       rmSync(fresh, { recursive: true, force: true });
+    }
+  });
+
+  it('--no-auth answers only loopback host names, and refuses a foreign page’s writes', async () => {
+    const open = await startServe(['--no-auth'], {
+      cwd: mkdtempSync(join(tmpdir(), 'plaita-na-')),
+    });
+    const port = Number(new URL(open.url).port);
+    const send = (method: string, path: string, headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.once('error', reject);
+        req.end();
+      });
+    try {
+      expect(await send('GET', '/v1/executions', { host: `127.0.0.1:${port}` })).toBe(200);
+      expect(await send('GET', '/v1/executions', { host: `localhost:${port}` })).toBe(200);
+      // A page whose name was rebound to 127.0.0.1 (DNS rebinding): refused.
+      expect(await send('GET', '/v1/executions', { host: `rebind.evil.example:${port}` })).toBe(
+        403,
+      );
+      // A foreign page's body-less write (no preflight needed): refused; curl's (no Origin) is not.
+      const cancel = '/v1/executions/nope/cancel';
+      const local = { host: `127.0.0.1:${port}` };
+      expect(await send('POST', cancel, { ...local, origin: 'http://evil.example' })).toBe(403);
+      expect(await send('POST', cancel, { ...local, origin: 'null' })).toBe(403);
+      expect(await send('POST', cancel, local)).toBe(404);
+    } finally {
+      await open.stop();
     }
   });
 

@@ -12,7 +12,7 @@ import type { CommandContext } from '../command-context.js';
 import { type DurableFlags, runtimeFor, withDurableOptions } from '../durable-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { limitsFromEnv } from '../operator-limits.js';
-import { flowEnvFromEnv } from '../flow-env.js';
+import { flowEnvFromEnv, flowEnvNote } from '../flow-env.js';
 import { consoleDirectory } from '../console-dir.js';
 
 interface ServeFlags extends DurableFlags {
@@ -174,7 +174,7 @@ export function registerServe(program: Command, context: CommandContext): void {
       },
       'serving',
     );
-    process.stderr.write(`plaita: serving ${url}\n`);
+    process.stderr.write(`plaita: serving ${url}\nplaita: ${flowEnvNote()}\n`);
     await new Promise<void>((resolve) => {
       process.once('SIGTERM', () => resolve());
       process.once('SIGINT', () => resolve());

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { Command } from 'commander';
 import { getDefaultLogger } from '../../util/logger.js';
 import { limitsFromEnv } from '../operator-limits.js';
-import { flowEnvFromEnv } from '../flow-env.js';
+import { flowEnvFromEnv, flowEnvNote } from '../flow-env.js';
 import { FlowWorker } from '../../worker/flow-worker.js';
 import { WorkerMetrics } from '../../worker/worker-metrics.js';
 import { WorkerHeartbeat } from '../../worker/worker-heartbeat.js';
@@ -98,6 +98,7 @@ export function registerWorker(program: Command, context: CommandContext): void 
         store: runtime.target.kind,
         queue: runtime.embedded ? 'local' : 'redis',
         metricsPort,
+        flowEnv: flowEnvNote(),
       },
       'worker started',
     );

@@ -82,6 +82,13 @@ function runIn(module: QuickJSWASMModule, run: JavaScriptRun): unknown {
     discardQuickJS(module);
     throw new CodeError(`the JavaScript sandbox failed: ${String(error)}`, { cause: error });
   }
+  // Code that keeps data in its globals holds it between runs, in the one WebAssembly heap
+  // every tenant's sandboxes share, and QuickJS does not count all of it (big strings): kept
+  // warm, enough of them starve every other run of memory. Past the ceiling they all go; the
+  // heap keeps its size, and their memory serves the runs that come next.
+  if (process.memoryUsage.rss() > warmRssCeiling()) {
+    for (const tenantPool of pools.get(module)?.values() ?? []) tenantPool.clear();
+  }
   return decodeAnswer(answer, run);
 }
 
@@ -112,6 +119,12 @@ function poolOf(module: QuickJSWASMModule, tenant: string): SandboxPool {
 // each (more while they hold data) stay alive between runs.
 const POOL_CAPACITY = 32;
 const MAX_TENANTS = 16;
+
+/** `PLAITA_CODE_WARM_RSS_MB` (default 1024): past this process size no sandbox stays warm. */
+function warmRssCeiling(): number {
+  const mb = Number(process.env.PLAITA_CODE_WARM_RSS_MB);
+  return (Number.isFinite(mb) && mb > 0 ? mb : 1024) * 1024 * 1024;
+}
 
 function isSandboxFailure(error: unknown): boolean {
   return (

@@ -24,6 +24,7 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  */
 export function authenticate(options: AuthOptions): MiddlewareHandler<ServerEnv> {
   return async (c, next) => {
+    if (options.mode === 'none') refuseForeignCallers(c.req.header('host'), c.req);
     const principal = await identify(
       c.req.header('authorization'),
       getCookie(c, SESSION_COOKIE),
@@ -42,6 +43,34 @@ export function authenticate(options: AuthOptions): MiddlewareHandler<ServerEnv>
     if (principal.keyId) options.keys.touch(principal.keyId);
     await next();
   };
+}
+
+/**
+ * `--no-auth` makes every caller an admin, so only this machine's own callers may be one: a
+ * request addressed to another host name (a page whose DNS name was rebound to 127.0.0.1) is
+ * refused, and so is a browser's write from a foreign (or `null`) origin, which a page can send
+ * without a body or a preflight. A client without an Origin (curl, a service) is not a page.
+ */
+function refuseForeignCallers(
+  host: string | undefined,
+  request: { method: string; url: string; header(name: string): string | undefined },
+): void {
+  if (!isLoopbackHost(host))
+    throw new ApiProblem(
+      'forbidden',
+      '--no-auth answers only requests addressed to a loopback host (localhost, 127.0.0.1, [::1])',
+    );
+  const origin = request.header('origin');
+  if (UNSAFE_METHODS.has(request.method) && origin !== undefined) {
+    if (origin !== new URL(request.url).origin)
+      throw new ApiProblem('forbidden', '--no-auth refuses writes from another origin');
+  }
+}
+
+function isLoopbackHost(host: string | undefined): boolean {
+  if (host === undefined) return true; // HTTP/1.0 without Host: no browser sends that
+  const name = host.replace(/:\d+$/, '').toLowerCase();
+  return name === 'localhost' || name === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(name);
 }
 
 async function identify(

@@ -93,3 +93,35 @@ describe('the JavaScript sandbox limits', () => {
     );
   });
 });
+
+describe('warm sandboxes', () => {
+  it('all go once the process is past PLAITA_CODE_WARM_RSS_MB, so kept data cannot starve other runs', async () => {
+    const { clearJavaScriptSandboxes, runJavaScript, warmJavaScriptSandboxes } =
+      await import('../../../src/nodes/code/javascript-backend.js');
+    clearJavaScriptSandboxes();
+    const run = (source: string, tenant: string) =>
+      runJavaScript({
+        source,
+        input: null,
+        nowMs: Date.now(),
+        root: '$NODE.c',
+        tenant,
+        cpuMs: 2000,
+        memoryBytes: 32 * 1024 * 1024,
+        outputBytes: 1024 * 1024,
+      });
+    const hoarder =
+      "var keep; function run() { var s = 'ab'; for (var k = 0; k < 20; k++) s = s + s; keep = s; return s.length }";
+    expect(await run(hoarder, 'a')).toBe(2 ** 21);
+    expect(await run('function run() { return 1 }', 'b')).toBe(1);
+    expect(warmJavaScriptSandboxes()).toBe(2);
+    process.env.PLAITA_CODE_WARM_RSS_MB = '1'; // any process is past 1 MB
+    try {
+      expect(await run('function run() { return 2 }', 'c')).toBe(2);
+      expect(warmJavaScriptSandboxes()).toBe(0);
+    } finally {
+      delete process.env.PLAITA_CODE_WARM_RSS_MB;
+      clearJavaScriptSandboxes();
+    }
+  });
+});
