@@ -230,7 +230,7 @@ export function initialContext(
     $PARENT: parentSnapshot,
     // A copy per execution: a mutating `$F` on `$GLOBAL.x` must not reach the parsed flow's
     // own object, which the next run of the same Flow would start from.
-    $GLOBAL: { ...cloneContext(flow.globalContext as Context), flow_id: flow.id },
+    $GLOBAL: { ...cloneContext(flow.globalContext), flow_id: flow.id },
     EXPRESS_PREFIX: '$',
     $FLOW_ID: flow.id,
     $FLOW: flow.id,
