@@ -1,3 +1,4 @@
+import { errorCode } from '../errors.js';
 import type { TaskQueue } from '../queue/task-queue.js';
 import type { ExecutionStore } from '../store/execution-store.js';
 
@@ -37,6 +38,7 @@ export async function reapStale(
       if (reaped.length >= limit) return reaped;
       if (now - Date.parse(item.updatedAt) < idleMs) continue;
       if (await store.getLease(item.executionId, { tenantId: item.tenantId })) continue;
+      if (await unreadable(store, item)) continue;
       await queue.enqueue({
         v: 1,
         kind: 'run',
@@ -48,4 +50,22 @@ export async function reapStale(
     cursor = page.nextCursor;
   } while (cursor);
   return reaped;
+}
+
+/**
+ * A record whose state cannot be read was dead-lettered (state_corrupt, nothing written over it)
+ * when a worker met it, and stays `running` for an operator. Enqueued again on every pass it
+ * would only add dead letters, and the dead-letter list is capped: real ones would be pushed out.
+ */
+async function unreadable(
+  store: ExecutionStore,
+  item: { executionId: string; tenantId: string },
+): Promise<boolean> {
+  try {
+    await store.load(item.executionId, { tenantId: item.tenantId });
+    return false;
+  } catch (error) {
+    if (errorCode(error) === 'state_corrupt') return true;
+    throw error;
+  }
 }
