@@ -67,6 +67,22 @@ describe('plaita validate', () => {
     );
   });
 
+  it('--json gives a missing or unparsable file the same report shape as any invalid flow', () => {
+    for (const file of ['/nonexistent/flow.json', import.meta.filename]) {
+      const run = cli(['validate', file, '--json']);
+      expect(run.code).toBe(2);
+      const report = JSON.parse(run.stdout) as {
+        valid: boolean;
+        errors: number;
+        warnings: number;
+        issues: Array<{ severity: string; code: string; message: string }>;
+      };
+      expect(report).toMatchObject({ valid: false, warnings: 0 });
+      expect(report.errors).toBe(report.issues.length);
+      expect(report.issues[0]).toMatchObject({ severity: 'error', code: 'definition_error' });
+    }
+  });
+
   it('warnings alone exit 0, and 2 with --strict', () => {
     const plain = cli(['validate', warnOnly]);
     expect(plain.code).toBe(0);

@@ -31,8 +31,19 @@ export function registerValidate(program: Command, context: CommandContext): voi
       try {
         document = await readDocumentFile(file);
       } catch (error) {
-        if (error instanceof FlowDefinitionError) throw definitionError(file, error);
-        throw error;
+        if (!(error instanceof FlowDefinitionError)) throw error;
+        if (!out.json) throw definitionError(file, error);
+        // A file that cannot be read or parsed is an invalid flow too: the same report a tool
+        // reading --json gets for any other invalid flow.
+        const issues = error.issues.map((issue) => ({
+          severity: 'error' as const,
+          code: 'definition_error' as const,
+          path: issue.path,
+          nodeId: null,
+          message: issue.message,
+        }));
+        out.result({ valid: false, errors: issues.length, warnings: 0, issues }, '');
+        return context.exit(EXIT.usage);
       }
       const issues = await analyzeDocument(document, { registry, functions });
       const errors = issues.filter((i) => i.severity === 'error').length;
