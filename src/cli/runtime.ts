@@ -258,9 +258,16 @@ export function checkNumericSettings(): void {
 export function numberEnv(name: string): number | undefined {
   const raw = process.env[name];
   if (raw === undefined || raw.trim() === '') return undefined;
+  return nonNegativeNumber(raw, `${name}=${JSON.stringify(raw)}`);
+}
+
+/**
+ * A numeric setting (a variable, or a flag naming one): a setting the operator wrote and we
+ * cannot read is said, exit 2 naming `setting`, never silently replaced by a default.
+ */
+export function nonNegativeNumber(raw: string, setting: string): number {
   const value = Number(raw);
-  // A setting the operator wrote and we cannot read is said, not silently replaced by a default.
   if (!Number.isFinite(value) || value < 0)
-    throw new CliError(`${name}=${JSON.stringify(raw)}: expected a number ≥ 0`, EXIT.usage);
+    throw new CliError(`${setting}: expected a number ≥ 0`, EXIT.usage);
   return value;
 }

@@ -177,17 +177,12 @@ export class PlaitaClient {
       context: { $INPUT: input },
     });
     if (dedupKey) state.dedupKey = dedupKey;
-    if (!dedupKey) {
-      await this.options.store.save(state);
-      await this.#enqueue({ v: 1, kind: 'run', executionId, tenantId });
-      return state;
-    }
     // A dedup key: created only if absent, atomically, so two concurrent starts (each having
     // found nothing) make one execution, and a late one never resets a finished one.
     try {
-      await this.options.store.save(state, { createOnly: true });
+      await this.options.store.save(state, dedupKey ? { createOnly: true } : {});
     } catch (error) {
-      if (errorCode(error) !== 'execution_exists') throw error;
+      if (errorCode(error) !== 'execution_exists') throw error; // only a create-only save says so
       const existing = await this.options.store.load(executionId, { tenantId });
       if (existing === null) throw error; // deleted meanwhile: the caller may start again
       await this.#requeueIfQueued(existing);

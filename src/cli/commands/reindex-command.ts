@@ -32,13 +32,11 @@ export function registerReindex(program: Command, context: CommandContext): void
           EXIT.usage,
         );
       const { RedisExecutionStore } = await import('../../store/redis/redis-execution-store.js');
-      const store = new RedisExecutionStore(
-        { url: target.url },
-        redisStoreOptions(opts.indexPartitions),
-      );
+      const options = redisStoreOptions(opts.indexPartitions);
+      const store = new RedisExecutionStore({ url: target.url }, options);
       try {
         const report = await store.rebuildIndexes();
-        const partitions = opts.indexPartitions ?? redisStoreOptions().indexPartitions ?? 1;
+        const partitions = options.indexPartitions ?? 1;
         const unreadable = report.unreadable.length
           ? `; ${report.unreadable.length} unreadable execution record(s) left unlisted: ${report.unreadable.join(' ')}`
           : '';

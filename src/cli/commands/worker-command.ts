@@ -11,7 +11,7 @@ import { packageVersion } from '../package-version.js';
 import type { CommandContext } from '../command-context.js';
 import { type DurableFlags, runtimeFor, withDurableOptions } from '../durable-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
-import { numberEnv } from '../runtime.js';
+import { nonNegativeNumber, numberEnv } from '../runtime.js';
 
 interface WorkerFlags extends DurableFlags {
   concurrency?: string;
@@ -35,15 +35,13 @@ export function registerWorker(program: Command, context: CommandContext): void 
       .option('--visibility-timeout-ms <ms>', 'PLAITA_VISIBILITY_TIMEOUT_MS (default 30000)')
       .option('--drain-timeout-ms <ms>', 'PLAITA_DRAIN_TIMEOUT_MS (default 30000)'),
   ).action(async (opts: WorkerFlags) => {
-    const num = (flag: string | undefined, env: string): number | undefined => {
-      if (flag === undefined) return numberEnv(env);
-      const value = Number(flag);
-      if (!Number.isFinite(value) || value < 0) {
-        const name = `--${env.slice('PLAITA_'.length).toLowerCase().replace(/_/g, '-')}`;
-        throw new CliError(`${name}: expected a number ≥ 0, got "${flag}"`, EXIT.usage);
-      }
-      return value;
-    };
+    const num = (flag: string | undefined, env: string): number | undefined =>
+      flag === undefined
+        ? numberEnv(env)
+        : nonNegativeNumber(
+            flag,
+            `--${env.slice('PLAITA_'.length).toLowerCase().replace(/_/g, '-')}`,
+          );
     // Every flag is checked before a connection opens: bad usage must not leave one open.
     const settings = {
       concurrency: num(opts.concurrency, 'PLAITA_CONCURRENCY'),

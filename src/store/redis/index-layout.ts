@@ -65,7 +65,7 @@ export async function rebuildIndexes(
   let executions = 0;
   const unreadable: string[] = [];
   await scanEveryMaster(connection, keys.headerKeyPattern, 'index rebuild', async (found) => {
-    const headers = found.filter((key) => isExecutionHeaderKey(keys, key));
+    const headers = found.filter((key) => keys.isExecutionHeaderKey(key));
     if (headers.length === 0) return;
     const summaries = await connection.call('index rebuild: read summaries', (client) =>
       Promise.all(headers.map((key) => client.hget(key, 'summary'))),
@@ -113,14 +113,6 @@ export async function rebuildIndexes(
     client.set(keys.indexLayout, String(keys.indexPartitions)),
   );
   return { executions, removedKeys, unreadable };
-}
-
-/** `<prefix>:{<tenant>:<executionId>}:h`, exactly (SCAN patterns match loosely). */
-function isExecutionHeaderKey(keys: RedisKeys, key: string): boolean {
-  const start = `${keys.prefix}:{`;
-  if (!key.startsWith(start) || !key.endsWith('}:h')) return false;
-  // Escaped parts hold no braces or colons: one colon inside is (tenant, id), a control tag has two.
-  return /^[^{}:]+:[^{}:]+$/.test(key.slice(start.length, -3));
 }
 
 /** SCANs `pattern` on the single node or on every master of a cluster, a page at a time. */

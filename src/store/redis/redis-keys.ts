@@ -77,36 +77,43 @@ export class RedisKeys {
     return `${this.prefix}:index-layout`;
   }
 
-  /** A SCAN pattern that finds every listing-index key under the prefix, of any layout. */
+  /**
+   * SCAN patterns (the offline rebuild's only): every listing-index key of any layout, and every
+   * execution's header key. They match loosely (`*` crosses braces): the `is…` methods decide.
+   */
   get indexKeyPattern(): string {
-    return `${this.prefix.replace(/[*?[\]\\]/g, '\\$&')}:{*}:idx:*`;
+    return `${this.#globPrefix}:{*}:idx:*`;
   }
 
-  /** The header keys of every execution under the prefix (SCAN pattern). */
   get headerKeyPattern(): string {
-    return `${this.prefix.replace(/[*?[\]\\]/g, '\\$&')}:{*}:h`;
+    return `${this.#globPrefix}:{*}:h`;
+  }
+
+  get #globPrefix(): string {
+    return this.prefix.replace(/[*?[\]\\]/g, '\\$&');
   }
 
   /**
    * Whether `key` is a listing-index key of THIS layout (N partitions), or null when it is no
-   * listing-index key at all (SCAN patterns match loosely: `*` crosses braces).
+   * listing-index key at all.
    */
   isIndexKeyOfLayout(key: string): boolean | null {
-    const partitions = this.indexLayoutOf(key);
-    return partitions === null ? null : partitions === this.indexPartitions;
-  }
-
-  /** The partition count of the layout a listing-index key belongs to, or null for another key. */
-  indexLayoutOf(key: string): number | null {
     const start = `${this.prefix}:{`;
     if (!key.startsWith(start)) return null;
     const close = key.indexOf('}', start.length);
     if (close < 0 || !key.startsWith(':idx:', close + 1)) return null;
-    const tag = key.slice(start.length, close);
     // Escaped parts hold no `:` or `{`; `%idx` cannot come from escaping (`%` → `%25`).
-    const layout = /^[^:{]+(?::%idx(\d+)of(\d+))?$/.exec(tag);
+    const layout = /^[^:{]+(?::%idx(\d+)of(\d+))?$/.exec(key.slice(start.length, close));
     if (layout === null) return null;
-    return layout[2] === undefined ? 1 : Number(layout[2]);
+    return (layout[2] === undefined ? 1 : Number(layout[2])) === this.indexPartitions;
+  }
+
+  /** `<prefix>:{<tenant>:<executionId>}:h`, exactly. */
+  isExecutionHeaderKey(key: string): boolean {
+    const start = `${this.prefix}:{`;
+    if (!key.startsWith(start) || !key.endsWith('}:h')) return false;
+    // Escaped parts hold no braces or colons: one colon inside is (tenant, id), a control tag has two.
+    return /^[^{}:]+:[^{}:]+$/.test(key.slice(start.length, -3));
   }
 
   flows(tenantId: string): FlowKeys {

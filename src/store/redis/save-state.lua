@@ -39,6 +39,10 @@ Returns
 ]]
 local header, nodes = KEYS[1], KEYS[2]
 
+local function terminal(status)
+  return status == 'completed' or status == 'error' or status == 'cancelled'
+end
+
 -- One read of everything the checks need (a save's Lua cost is mostly its redis.call count).
 local stored = redis.call('HMGET', header, 'status', 'leaseGen', 'nodeBytes', 'expiresAt')
 local previous = stored[1]
@@ -91,9 +95,6 @@ end
 -- The indexes before the record: should one of their writes fail (a key of the wrong type),
 -- the record is not written either and the caller's retry does both.
 if indexed > 0 then
-  local function terminal(status)
-    return status == 'completed' or status == 'error' or status == 'cancelled'
-  end
   local status, member = ARGV[5], ARGV[12]
   if previous ~= status or terminal(status) or ARGV[7] ~= '' then
     local flow, hash = tonumber(ARGV[14]), tonumber(ARGV[15])
@@ -111,7 +112,7 @@ for i = pairsFrom, #ARGV, 200 do
   redis.call('HSET', nodes, unpack(ARGV, i, math.min(i + 199, #ARGV)))
 end
 
-if ARGV[5] == 'completed' or ARGV[5] == 'error' or ARGV[5] == 'cancelled' then
+if terminal(ARGV[5]) then
   -- A cancel request is for the run that just ended: spent (request-cancel.lua).
   redis.call('HDEL', header, 'cancelRequested')
 end

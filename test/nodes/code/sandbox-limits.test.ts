@@ -116,6 +116,7 @@ describe('warm sandboxes', () => {
     expect(await run('function run() { return 1 }', 'b')).toBe(1);
     expect(warmJavaScriptSandboxes()).toBe(2);
     process.env.PLAITA_CODE_WARM_RSS_MB = '1'; // any process is past 1 MB
+    await new Promise((resolve) => setTimeout(resolve, 60)); // the size is read every 50 ms
     try {
       expect(await run('function run() { return 2 }', 'c')).toBe(2);
       expect(warmJavaScriptSandboxes()).toBe(0);
