@@ -141,6 +141,7 @@ describe('suggest', () => {
     );
     try {
       run();
+      expect.unreachable('it must throw');
     } catch (error) {
       expect((error as FunctionCallError).functionName).toBe('uper');
     }

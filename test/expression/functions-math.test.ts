@@ -24,6 +24,7 @@ describe('arity', () => {
   it('names the function in the error', () => {
     try {
       call('add', 1);
+      expect.unreachable('it must throw');
     } catch (error) {
       expect((error as FunctionCallError).functionName).toBe('add');
       expect((error as FunctionCallError).name).toBe('FunctionCallError');

@@ -34,6 +34,7 @@ describe('roots (§5.4, §5.5)', () => {
     expect(run).toThrow(/available roots: \$INPUT, \$NODE$/);
     try {
       run();
+      expect.unreachable('it must throw');
     } catch (error) {
       expect((error as ExpressionError).expression).toBe('$NOPE.x');
     }

@@ -122,6 +122,7 @@ describe('compareValues (§5.7)', () => {
     }
     try {
       compareValues('a', 1);
+      expect.unreachable('it must throw');
     } catch (error) {
       expect((error as Error).name).toBe('ValueTypeError');
     }

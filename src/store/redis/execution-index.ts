@@ -5,7 +5,7 @@ import {
 } from '../../state/execution-state.js';
 import type { RedisClient, RedisConnection } from '../../backends/redis/redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
-import { RedisCommandError, StoreClosedError } from '../../errors.js';
+import { StoreClosedError } from '../../errors.js';
 import { SCRIPTS } from './redis-store-scripts.js';
 import { TickBatch } from '../../util/tick-batch.js';
 
@@ -298,10 +298,4 @@ function parseExpiringMember(member: string): ExpiringRef | null {
     string | null,
   ];
   return { tenantId, executionId, flowId, flowHash };
-}
-
-/** MULTI results: the first failed command's error is the transaction's failure. */
-export function checkExec(results: [error: Error | null, result: unknown][] | null): void {
-  if (results === null) throw new RedisCommandError('Redis aborted a MULTI transaction');
-  for (const [error] of results) if (error) throw error;
 }

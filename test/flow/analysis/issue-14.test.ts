@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { analyzeFlow, analyzeFlowSync } from '../../../src/flow/analysis/analyze-flow.js';
 import { ISSUE_CODES } from '../../../src/flow/analysis/flow-issue.js';
@@ -84,7 +85,10 @@ describe('analyzeFlow: the document of issue #14', () => {
   });
 
   it('uses only the codes docs/validate.md lists', async () => {
+    const documented = readFileSync(new URL('../../../docs/validate.md', import.meta.url), 'utf8');
+    for (const code of ISSUE_CODES) expect(documented, code).toContain(`\`${code}\``);
     const issues = await analyze(ISSUE_14);
+    expect(issues.length).toBeGreaterThan(0);
     for (const issue of issues) expect(ISSUE_CODES).toContain(issue.code);
   });
 });

@@ -55,6 +55,7 @@ const hasPython = (() => {
     return false;
   }
 })();
+if (!hasPython && process.env.CI === 'true') throw new Error('python3 is required in CI');
 
 describe('code nodes through the CLI', () => {
   it('validate: a JavaScript code node is valid; a syntax error names line and column', () => {

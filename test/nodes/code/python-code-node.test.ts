@@ -126,16 +126,21 @@ describe.skipIf(!hasPython)('a Python code node with the backend on', () => {
   });
 
   it("the node's timeout aborts the run and kills the process", async () => {
+    const pidFile = join(scratch, 'self.pid');
+    const code = [
+      'import os, time',
+      'def run(input):',
+      "    open(input['pid_file'], 'w').write(str(os.getpid()))",
+      '    time.sleep(20)',
+    ].join('\n');
     const started = Date.now();
     const error = await failure(
-      runCode(
-        { lang: 'python', code: 'import time\ndef run(i):\n    time.sleep(20)', timeout: 300 },
-        {},
-        PYTHON_ON,
-      ),
+      runCode({ lang: 'python', code, input: { pid_file: pidFile }, timeout: 2500 }, {}, PYTHON_ON),
     );
     expect(error).toMatchObject({ name: 'NodeTimeout', node: 'c' });
-    expect(Date.now() - started).toBeLessThan(3000);
+    expect(Date.now() - started).toBeLessThan(8000);
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    await expect.poll(() => isAlive(pid), { timeout: 2000 }).toBe(false);
   });
 
   it('runs with a scrubbed environment in a fresh working directory', async () => {
