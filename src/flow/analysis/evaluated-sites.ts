@@ -166,7 +166,10 @@ const SITE_READERS: Readonly<Record<string, SiteReader>> = {
     for (const key of ['url', 'headers', 'query', 'body', 'output']) s.field(key);
   },
   event: (s) => s.service('event_type'),
-  delay: (s) => s.service('delay_seconds'),
+  delay(s) {
+    s.service('delay_seconds');
+    s.service('event_type');
+  },
   approval(s) {
     s.service('approval_title');
     s.service('approval_content');
@@ -182,7 +185,8 @@ const SITE_READERS: Readonly<Record<string, SiteReader>> = {
       s.service(key);
   },
   kafka_queue(s) {
-    for (const key of ['sasl_username', 'sasl_password', 'topic', 'group_id']) s.service(key);
+    for (const key of ['bootstrap_servers', 'sasl_username', 'sasl_password', 'topic', 'group_id'])
+      s.service(key);
   },
 };
 

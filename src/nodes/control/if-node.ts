@@ -8,14 +8,15 @@ export const ifNode = builtinNode({
   branching: true,
   schema: z.looseObject({
     condition: z.unknown().optional(),
-    else_next: z.string().nullable().optional(),
+    // Node ids may be YAML numbers (§2.1), so a target may be one too.
+    else_next: z.union([z.string(), z.number()]).nullable().optional(),
   }),
   load(raw, loader) {
     const next = (raw as { next?: unknown }).next;
     return {
       condition: loader.condition(raw.condition, 'condition'),
-      whenTrue: typeof next === 'string' && next !== '' ? next : 'true',
-      whenFalse: raw.else_next ?? 'false',
+      whenTrue: targetOf(next) ?? 'true',
+      whenFalse: targetOf(raw.else_next) ?? 'false',
     };
   },
   targets: (def) => [def.whenTrue, def.whenFalse],
@@ -24,3 +25,9 @@ export const ifNode = builtinNode({
     return condition && (await ctx.matches(condition)) ? whenTrue : whenFalse;
   },
 });
+
+/** A written target: a non-empty string, or a number (a YAML id) as its string. */
+function targetOf(value: unknown): string | null {
+  if (typeof value === 'number') return String(value);
+  return typeof value === 'string' && value !== '' ? value : null;
+}

@@ -10,13 +10,16 @@ interface SwitchBranch {
   isDefault: boolean;
 }
 
+/** A target written as a YAML number (node ids may be numbers, §2.1) is its string. */
+const target = z.union([z.string(), z.number().transform(String)]);
+
 const branchShape = z.looseObject({
-  name: z.string().nullable().optional(),
+  name: target.nullable().optional(),
   condition: z.unknown().optional(),
   priority: z.number().int().nullable().optional(),
   label: z.unknown().optional(),
   desc: z.unknown().optional(),
-  next: z.string().nullable().optional(),
+  next: target.nullable().optional(),
   isDefault: z.boolean().nullable().optional(),
   is_default: z.boolean().nullable().optional(),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { builtinNode } from '../builtin-node.js';
-import { resumeSuspended, serviceState, serviceValue } from './suspend-state.js';
+import { eventTypeOf, resumeSuspended, serviceState, serviceValue } from './suspend-state.js';
 
 const UNIT_MS = { seconds: 1000, minutes: 60_000, hours: 3_600_000, days: 86_400_000 } as const;
 type DelayUnit = keyof typeof UNIT_MS;
@@ -33,7 +33,7 @@ export const delayNode = builtinNode({
     const now = ctx.clock.now();
     return serviceState(
       ctx,
-      ctx.def.eventType,
+      await eventTypeOf(ctx, ctx.def.eventType),
       ctx.def.eventFilter,
       { delay_ms: delayMs, trigger_timestamp: now + delayMs },
       now,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { builtinNode } from '../builtin-node.js';
-import { pendingState, resumeSuspended } from './suspend-state.js';
+import { eventTypeOf, pendingState, resumeSuspended } from './suspend-state.js';
 
 /** docs/flow-format.md §3.18 `event`: waits for an event of `event_type` matching `event_filter`. */
 export const eventNode = builtinNode({
@@ -12,17 +12,7 @@ export const eventNode = builtinNode({
   }),
   load: (raw) => ({ eventType: raw.event_type, eventFilter: raw.event_filter ?? {} }),
   async run(ctx) {
-    let eventType = ctx.def.eventType;
-    if (eventType.startsWith('$')) {
-      try {
-        const resolved = await ctx.evaluate(eventType);
-        // A `$` reference must give a non-empty string; otherwise the raw text is kept.
-        if (typeof resolved === 'string' && resolved !== '') eventType = resolved;
-      } catch {
-        ctx.warn(`event_type ${eventType} could not be evaluated; the raw text is kept`);
-      }
-    }
-    return pendingState(ctx, eventType, ctx.def.eventFilter);
+    return pendingState(ctx, await eventTypeOf(ctx, ctx.def.eventType), ctx.def.eventFilter);
   },
   resume: resumeSuspended,
 });

@@ -22,12 +22,7 @@ export const kafkaQueueNode = builtinNode({
     timeout_ms: z.number().int().min(0).optional(),
   }),
   load: (raw) => ({
-    bootstrapServers: Array.isArray(raw.bootstrap_servers)
-      ? raw.bootstrap_servers
-      : raw.bootstrap_servers
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean),
+    bootstrapServers: raw.bootstrap_servers,
     securityProtocol: raw.security_protocol ?? 'PLAINTEXT',
     saslMechanism: raw.sasl_mechanism ?? 'PLAIN',
     saslUsername: raw.sasl_username ?? null,
@@ -49,19 +44,24 @@ export const kafkaQueueNode = builtinNode({
       {},
       {
         kafka_config: {
-          bootstrap_servers: d.bootstrapServers,
+          // Evaluated first, then split, as the original does: `$INPUT.brokers` may hold a CSV.
+          bootstrap_servers: serverList(await serviceValue(ctx, d.bootstrapServers)),
           security_protocol: d.securityProtocol,
           sasl_mechanism: d.saslMechanism,
           sasl_username: await serviceValue(ctx, d.saslUsername),
           sasl_password: await serviceValue(ctx, d.saslPassword),
         },
-        topic_config: { topic: await serviceValue(ctx, d.topic), partition: d.partition },
+        // `message_format` sits in topic_config, where the original's Kafka service reads it.
+        topic_config: {
+          topic: await serviceValue(ctx, d.topic),
+          partition: d.partition,
+          message_format: d.messageFormat,
+        },
         consumer_config: {
           group_id: await serviceValue(ctx, d.groupId),
           auto_offset_reset: d.autoOffsetReset,
           enable_auto_commit: d.enableAutoCommit,
           max_poll_records: d.maxPollRecords,
-          message_format: d.messageFormat,
           timeout_ms: d.timeoutMs,
         },
       },
@@ -69,3 +69,12 @@ export const kafkaQueueNode = builtinNode({
   },
   resume: resumeSuspended,
 });
+
+/** A CSV string of servers becomes a list; a list (or anything else an expression gave) is kept. */
+function serverList(servers: unknown): unknown {
+  if (typeof servers !== 'string') return servers;
+  return servers
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}

@@ -64,6 +64,23 @@ export async function serviceValue(ctx: NodeContext<unknown>, value: unknown): P
   }
 }
 
+/**
+ * An `event_type` given as a `$` reference must give a non-empty string; otherwise the raw text
+ * is kept (docs/flow-format.md §3.18, the original's EventNode, which `delay` inherits).
+ */
+export async function eventTypeOf(ctx: NodeContext<unknown>, eventType: string): Promise<string> {
+  if (!eventType.startsWith('$')) return eventType;
+  try {
+    const evaluated = ctx.evaluate(eventType);
+    const resolved = isPromiseLike(evaluated) ? await evaluated : evaluated;
+    if (typeof resolved === 'string' && resolved !== '') return resolved;
+  } catch {
+    // kept raw, as below
+  }
+  ctx.warn(`event_type ${eventType} did not give a non-empty string; the raw text is kept`);
+  return eventType;
+}
+
 /** docs/flow-format.md §3.17 resume merge: event with data → completed; empty event → unchanged; timeout; cancel. */
 export function mergeResume(
   state: Record<string, unknown>,

@@ -83,6 +83,26 @@ describe('which strings are evaluated', () => {
     ]);
   });
 
+  it('kafka_queue bootstrap_servers and delay event_type are evaluated too', async () => {
+    const issues = await analyze(
+      flowOf([
+        {
+          type: 'kafka_queue',
+          id: 'k',
+          bootstrap_servers: '$bad(',
+          topic: 't',
+          group_id: 'g',
+          next: 'd',
+        },
+        { type: 'delay', id: 'd', delay_seconds: 1, event_type: '$bad(', next: 'end' },
+      ]),
+    );
+    expect(summary(issues)).toEqual([
+      'warning expression_parse_error nodes[1].bootstrap_servers',
+      'warning expression_parse_error nodes[2].event_type',
+    ]);
+  });
+
   it('plugins: fields of a type we do not know are not checked', async () => {
     const { NodeRegistry } = await import('../../../src/nodes/node-registry.js');
     const { BUILTIN_NODE_TYPES } = await import('../../../src/nodes/default-registry.js');
