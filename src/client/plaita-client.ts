@@ -90,15 +90,15 @@ export class PlaitaClient {
     options: StartOptions = {},
   ): Promise<string> {
     const { tenantId, executionId } = this.#identify(input, options);
-    if (options.dedupKey) {
+    if (options.dedupKey !== undefined || options.executionId !== undefined) {
       const existing = await this.options.store.load(executionId, { tenantId });
       if (existing) {
-        await this.#requeueIfQueued(existing);
+        await this.requeueIfQueued(existing);
         return executionId;
       }
     }
     const stored = await this.prepare(flow, { tenantId, version: options.version ?? null });
-    await this.#queue(stored, input, tenantId, executionId, options.dedupKey);
+    await this.#queue(stored, input, tenantId, executionId, options);
     return executionId;
   }
 
@@ -140,7 +140,7 @@ export class PlaitaClient {
     options: StartOptions = {},
   ): Promise<ExecutionState> {
     const { tenantId, executionId } = this.#identify(input, options);
-    return this.#queue(stored, input, tenantId, executionId, options.dedupKey);
+    return this.#queue(stored, input, tenantId, executionId, options);
   }
 
   /** The start's tenant and execution id, once its input is known to be storable (depth). */
@@ -162,7 +162,7 @@ export class PlaitaClient {
     input: Record<string, unknown>,
     tenantId: string,
     executionId: string,
-    dedupKey: string | undefined,
+    { dedupKey, executionId: given }: StartOptions,
   ): Promise<ExecutionState> {
     const at = new Date(this.#clock.now()).toISOString();
     const state = newExecutionState({
@@ -177,15 +177,17 @@ export class PlaitaClient {
       context: { $INPUT: input },
     });
     if (dedupKey) state.dedupKey = dedupKey;
-    // A dedup key: created only if absent, atomically, so two concurrent starts (each having
-    // found nothing) make one execution, and a late one never resets a finished one.
+    // A dedup key or an id the caller chose: created only if absent, atomically, so two
+    // concurrent starts (each having found nothing) make one execution, and a late or repeated
+    // one never resets an execution that exists (a minted id cannot collide).
+    const createOnly = dedupKey !== undefined || given !== undefined;
     try {
-      await this.options.store.save(state, dedupKey ? { createOnly: true } : {});
+      await this.options.store.save(state, createOnly ? { createOnly: true } : {});
     } catch (error) {
       if (errorCode(error) !== 'execution_exists') throw error; // only a create-only save says so
       const existing = await this.options.store.load(executionId, { tenantId });
       if (existing === null) throw error; // deleted meanwhile: the caller may start again
-      await this.#requeueIfQueued(existing);
+      await this.requeueIfQueued(existing);
       return existing;
     }
     await this.#enqueue({ v: 1, kind: 'run', executionId, tenantId });
@@ -197,7 +199,7 @@ export class PlaitaClient {
    * enqueue failed) between the save and the enqueue, so `run` goes again. A second `run` for
    * an execution already under way is harmless (the worker's claim and fence).
    */
-  async #requeueIfQueued(existing: ExecutionState): Promise<void> {
+  async requeueIfQueued(existing: ExecutionState): Promise<void> {
     if (existing.status !== 'queued') return;
     await this.#enqueue({
       v: 1,

@@ -60,7 +60,7 @@ export async function startExecution(
     const record: IdempotencyRecord = { executionId, fingerprint, at: Date.now() };
     if (!(await services.control.create(key, record, { ttlMs: IDEMPOTENCY_TTL_MS }))) {
       const repeat = await repeated(services, tenantId, key, record);
-      if (repeat) return { state: repeat, created: false };
+      if (repeat) return await startedBefore(services, repeat);
     }
     try {
       return await begin(services, tenantId, executionId, flow, body.input ?? {});
@@ -81,9 +81,19 @@ async function begin(
   input: Record<string, unknown>,
 ): Promise<Started> {
   const existing = await services.store.load(executionId, { tenantId });
-  if (existing) return { state: existing, created: false };
+  if (existing) return await startedBefore(services, existing);
   const state = await services.client.startPrepared(flow, input, { executionId, tenantId });
   return { state, created: true };
+}
+
+/**
+ * An earlier request started it. Still `queued`, its `run` may never have been enqueued (that
+ * request's enqueue failed, or its process died after the save): enqueue it again, or a retry
+ * answered 200 would leave the execution waiting for ever, and a schedule's slot with it.
+ */
+async function startedBefore(services: StartDeps, state: ExecutionState): Promise<Started> {
+  await services.client.requeueIfQueued(state);
+  return { state, created: false };
 }
 
 /** A repeat: the same request gets the first one's execution; a different one is a conflict. */

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ApiHarness, body, startApi } from './support/api-harness.js';
+import { StoreUnavailableError } from '../../src/errors.js';
+import { type ApiHarness, body, memoryBackends, startApi } from './support/api-harness.js';
 
 const echo = JSON.parse(
   readFileSync(new URL('../../examples/echo.json', import.meta.url), 'utf8'),
@@ -70,6 +71,40 @@ describe('executions over HTTP', () => {
     });
     expect(other.status).toBe(409);
     expect(await body(other)).toMatchObject({ code: 'conflict' });
+  });
+
+  it('a start whose enqueue failed (503) runs when the client repeats it with the same key', async () => {
+    await api.close();
+    const backends = memoryBackends();
+    let failNextRun = true;
+    const enqueue = backends.queue.enqueue.bind(backends.queue);
+    // The real queue, with one failure injected where the start's enqueue meets it.
+    backends.queue.enqueue = (message, options) => {
+      if (message.kind === 'run' && failNextRun) {
+        failNextRun = false;
+        return Promise.reject(new StoreUnavailableError('queue down for this test'));
+      }
+      return enqueue(message, options);
+    };
+    api = await startApi({ backends });
+    const start = () =>
+      api.fetch('/v1/executions', {
+        method: 'POST',
+        headers: { 'idempotency-key': 'flaky-queue' },
+        json: { flow: echo, input: { name: 'Cy' } },
+      });
+    const first = await start();
+    expect(first.status).toBe(503);
+    const again = await start();
+    expect(again.status).toBe(200);
+    const { executionId } = await body<{ executionId: string }>(again);
+    await expect
+      .poll(
+        async () =>
+          (await body<{ status: string }>(await api.fetch(`/v1/executions/${executionId}`))).status,
+        { timeout: 5000 },
+      )
+      .toBe('completed');
   });
 
   it('bad input is problem+json naming the path, never a 500', async () => {

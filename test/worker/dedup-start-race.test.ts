@@ -129,3 +129,46 @@ describe('a start with a dedup key whose enqueue failed', () => {
     expect(done.result).toBe('ran');
   });
 });
+
+describe('a start with an id the caller chose', () => {
+  it('repeated after the execution finished, returns it and neither resets nor re-runs it', async () => {
+    let charges = 0;
+    const registry = createDefaultRegistry();
+    registry.register(defineNode({ type: 'charge', run: () => ({ charged: ++charges }) }));
+    const store = new MemoryExecutionStore();
+    const flows = new MemoryFlowStore();
+    const queue = new LocalQueue({ path: ':memory:' }, { visibilityTimeoutMs: 2000 });
+    closers.push(() => queue.close());
+    const worker = new FlowWorker({
+      store,
+      flows,
+      queue,
+      registry,
+      pollBlockMs: 20,
+      metrics: null,
+    });
+    worker.start();
+    closers.push(() => worker.stop());
+    const client = new PlaitaClient({ store, flows, queue, registry });
+    const flow = {
+      nodes: [
+        { type: 'start', id: 's', next: 'c' },
+        { type: 'charge', id: 'c', next: 'e' },
+        { type: 'end', id: 'e', output: '$NODE.c' },
+      ],
+    };
+    const id = await client.start(flow, {}, { executionId: 'order-99' });
+    const done = await client.waitFor(id, { timeoutMs: 10_000, until: 'terminal' });
+    expect(done.status).toBe('completed');
+    expect(await client.start(flow, { other: 1 }, { executionId: 'order-99' })).toBe(id);
+    // Past the existence check too: the create-only save must refuse, not overwrite.
+    const prepared = await client.prepare(flow);
+    const returned = await client.startPrepared(prepared, {}, { executionId: 'order-99' });
+    expect(returned.version).toBe(done.version);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // a second run would have started
+    const after = await store.load(id, { tenantId: 'default' });
+    expect(after?.status).toBe('completed');
+    expect(after?.version).toBe(done.version);
+    expect(charges).toBe(1);
+  });
+});
