@@ -1,3 +1,4 @@
+import { isStorableText } from '../store/shared/stored-text.js';
 import { ApiProblem } from './problem.js';
 
 /** Control-store pages continue after an id; the API hands it out opaque (base64url JSON). */
@@ -11,7 +12,8 @@ export function decodeCursor(cursor: string | undefined): string | null {
   if (cursor === undefined) return null;
   try {
     const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { a?: unknown };
-    if (typeof value.a === 'string') return value.a;
+    // Text no store can hold is not one of ours either (a forged cursor, not a 500).
+    if (typeof value.a === 'string' && isStorableText(value.a)) return value.a;
   } catch {
     // fall through: a cursor we did not make
   }

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FlowVersionConflictError } from '../../src/errors.js';
+import { FlowDefinitionError, FlowVersionConflictError } from '../../src/errors.js';
 import type { TenantScope } from '../../src/store/execution-store.js';
 import type { FlowStore, StoredFlow } from '../../src/store/flow-store.js';
 import { flowRecord, type FlowRecord } from '../../src/store/shared/flow-record.js';
@@ -245,6 +245,23 @@ export function describeFlowStore(
         const stored = await store.put(flowDocument(flowId, '1', 'braced'), braced);
         expect(await store.getByVersion(flowId, '1', braced)).toEqual(stored);
         expect(await store.getByHash(stored.flowHash, a)).toBeNull();
+      });
+
+      it('a flow id or version no backend can store is a definition error naming it; nothing stored', async () => {
+        const store = await open();
+        const tenant = { tenantId: `t-${randomUUID()}` };
+        for (const [document, path] of [
+          [flowDocument('a\u0000b', '1'), 'flow_id'],
+          [flowDocument(`flow-${randomUUID()}`, 'lone \ud800'), 'version'],
+        ] as const) {
+          const error = await store.put(document, tenant).then(
+            () => null,
+            (e: unknown) => e,
+          );
+          expect(error).toBeInstanceOf(FlowDefinitionError);
+          expect((error as FlowDefinitionError).issues.map((i) => i.path)).toEqual([path]);
+          expect(await store.getByHash(sha256Hex(canonicalJson(document)), tenant)).toBeNull();
+        }
       });
 
       it('a tenant id no backend can store is refused by put and absent for reads', async () => {

@@ -148,6 +148,26 @@ describe('executions over HTTP', () => {
     expect(huge.status).toBe(413);
   });
 
+  it('a forged cursor or an inline flow id no store can hold is a 4xx, never a 500', async () => {
+    const forged = Buffer.from(JSON.stringify({ a: 'x\u0000' }), 'utf8').toString('base64url');
+    for (const path of ['/v1/schedules', '/v1/flows', '/v1/audit', '/v1/executions']) {
+      const res = await api.fetch(`${path}?cursor=${forged}`);
+      expect(res.status, path).toBe(400);
+      expect(await body(res)).toMatchObject({ code: 'invalid_request' });
+    }
+    for (const flowId of ['a\u0000b', 'lone \ud800']) {
+      const res = await api.fetch('/v1/executions', {
+        method: 'POST',
+        json: { flow: { ...echo, flow_id: flowId }, input: {} },
+      });
+      expect(res.status, JSON.stringify(flowId)).toBe(422);
+      expect(await body(res)).toMatchObject({
+        code: 'invalid_flow',
+        errors: [{ path: 'flow_id' }],
+      });
+    }
+  });
+
   it('without a key: 401; a viewer cannot start (403)', async () => {
     expect((await api.fetch('/v1/executions', { token: null })).status).toBe(401);
     expect(

@@ -1,6 +1,6 @@
 import { canonicalJson, sha256Hex } from '../../util/canonical-json.js';
 import { decodeValue, encodeValue } from '../../state/codec.js';
-import { StateCorruptError } from '../../errors.js';
+import { FlowDefinitionError, StateCorruptError } from '../../errors.js';
 import { DEFAULT_TENANT, type TenantScope } from '../execution-store.js';
 import type { StoredFlow } from '../flow-store.js';
 import { isStorableText } from './stored-text.js';
@@ -26,10 +26,19 @@ export function flowRecord(document: Record<string, unknown>): FlowRecord {
   const flowId = typeof rawId === 'string' ? rawId : null;
   const version =
     typeof rawVersion === 'string' || typeof rawVersion === 'number' ? String(rawVersion) : null;
-  for (const text of [flowId, version]) {
-    if (text !== null && !isStorableText(text))
-      throw new RangeError('flow id and version must not hold U+0000 or lone surrogates');
-  }
+  // Written by the flow's author, so bad input (a typed definition error naming the field), not
+  // a programming error: no backend can index such text (stored-text.ts).
+  const unstorable = [
+    {
+      path: ['flow_id', 'flowId', 'id'].find((key) => document[key] != null) ?? 'flow_id',
+      text: flowId,
+    },
+    { path: 'version', text: version },
+  ].filter(({ text }) => text !== null && !isStorableText(text));
+  if (unstorable.length > 0)
+    throw new FlowDefinitionError(
+      unstorable.map(({ path }) => ({ path, message: 'must not hold U+0000 or a lone surrogate' })),
+    );
   return {
     flowHash: sha256Hex(canonicalJson(document)),
     flowId,
