@@ -110,10 +110,17 @@ function errorView(error: NonNullable<ExecutionState['error']>): ErrorView {
   };
 }
 
-/** Nodes in the order they first started (the order timings were recorded). */
+/**
+ * Nodes by the start of their latest visit, ties in the order the timings were recorded. Not by
+ * the map's own order alone: JavaScript puts integer-like keys first (a node with id `"2"`), and
+ * a node a loop revisited carries its latest start.
+ */
 function nodeTimeline(state: ExecutionState, flow: Flow | null): NodeView[] {
   const results = (state.context.$NODE ?? {}) as Record<string, unknown>;
-  return Object.entries(state.timings).map(([nodeId, timing]) => ({
+  const entries = Object.entries(state.timings).sort(([, a], [, b]) =>
+    a.startedAt < b.startedAt ? -1 : a.startedAt > b.startedAt ? 1 : 0,
+  );
+  return entries.map(([nodeId, timing]) => ({
     nodeId,
     type: flow?.nodesById.get(nodeId)?.def.type ?? null,
     status: nodeStatus(state, nodeId, timing),

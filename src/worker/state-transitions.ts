@@ -54,8 +54,9 @@ export function countStart(
  */
 export function withEntryTiming(state: ExecutionState, entryId: string | null): ExecutionState {
   if (entryId === null || getOwn(state.timings, entryId) !== undefined) return state;
-  const first = Object.values(state.timings)[0];
-  const at = first?.startedAt ?? state.updatedAt;
+  // The earliest start, not the map's first entry: integer-like ids come first in a JS object.
+  const starts = Object.values(state.timings).map((t) => t.startedAt);
+  const at = starts.length > 0 ? starts.reduce((a, b) => (b < a ? b : a)) : state.updatedAt;
   return {
     ...state,
     attempts: withOwn(state.attempts, entryId, (getOwn(state.attempts, entryId) ?? 0) + 1),
