@@ -65,6 +65,7 @@ export function createApiApp(options: ApiAppOptions): ApiApp {
     keys: services.keys,
     sessions: services.sessions,
     mode: options.authMode ?? 'keys',
+    publicUrl: options.publicUrl ?? null,
   });
   const guard: MiddlewareHandler<ServerEnv> = (c, next) =>
     isPublic(c) ? publicCaller(c, next) : auth(c, next);

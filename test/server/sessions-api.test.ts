@@ -79,6 +79,37 @@ describe('cookie sessions', () => {
     expect(after).toBe(before);
   });
 
+  it('behind a TLS proxy: the https origin of our host, or --public-url, may write; others may not', async () => {
+    const proxied = await startApi({ app: { publicUrl: 'https://plaita.example.com' } });
+    try {
+      const key = await proxied.key('operator', 'default');
+      const signedIn = await fetch(`${proxied.url}/v1/sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: proxied.url },
+        body: JSON.stringify({ apiKey: key }),
+      });
+      const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+      const write = (origin: string, forwarded: boolean) =>
+        fetch(`${proxied.url}/v1/executions`, {
+          method: 'POST',
+          headers: {
+            cookie,
+            origin,
+            'content-type': 'application/json',
+            ...(forwarded ? { 'x-forwarded-proto': 'https' } : {}),
+          },
+          body: JSON.stringify(inline),
+        });
+      const httpsOwn = proxied.url.replace('http:', 'https:');
+      expect((await write(httpsOwn, true)).status).toBe(201);
+      expect((await write('https://plaita.example.com', false)).status).toBe(201);
+      expect((await write(httpsOwn, false)).status).toBe(403);
+      expect((await write('https://evil.example', true)).status).toBe(403);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('a bad key is 401 and sets no cookie; sign out ends the session', async () => {
     const bad = await signIn('plt_0000000000000000_nope');
     expect(bad.status).toBe(401);

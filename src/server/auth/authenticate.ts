@@ -12,6 +12,8 @@ export interface AuthOptions {
   sessions: Sessions;
   /** `none`: `--no-auth`, every caller is a platform admin (loopback only, enforced by serve). */
   mode: 'keys' | 'none';
+  /** `--public-url`: where browsers reach the server (a proxy may change the Host it forwards). */
+  publicUrl?: string | null;
 }
 
 const TENANT_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
@@ -32,7 +34,7 @@ export function authenticate(options: AuthOptions): MiddlewareHandler<ServerEnv>
     );
     if (principal.via === 'cookie' && UNSAFE_METHODS.has(c.req.method)) {
       const origin = c.req.header('origin');
-      if (origin !== new URL(c.req.url).origin)
+      if (origin === undefined || !ownOrigins(c.req, options.publicUrl ?? null).has(origin))
         throw new ApiProblem(
           'forbidden',
           'a write with the session cookie must come from this server’s own origin',
@@ -65,6 +67,24 @@ function refuseForeignCallers(
     if (origin !== new URL(request.url).origin)
       throw new ApiProblem('forbidden', '--no-auth refuses writes from another origin');
   }
+}
+
+/**
+ * The origins a browser may show for this server: the request's own; its https form when a
+ * TLS-terminating proxy says so (`X-Forwarded-Proto`, as the session cookie's `Secure` reads it:
+ * a foreign page cannot add that header to a cross-site write without a preflight we refuse);
+ * and `--public-url`'s.
+ */
+function ownOrigins(
+  request: { url: string; header(name: string): string | undefined },
+  publicUrl: string | null,
+): Set<string> {
+  const own = new URL(request.url);
+  const origins = new Set([own.origin]);
+  if (request.header('x-forwarded-proto') === 'https' && own.protocol === 'http:')
+    origins.add(`https://${own.host.replace(/:80$/, '')}`);
+  if (publicUrl !== null) origins.add(new URL(publicUrl).origin);
+  return origins;
 }
 
 function isLoopbackHost(host: string | undefined): boolean {
