@@ -304,6 +304,17 @@ describe('flow versions over HTTP', () => {
     expect(broken.valid).toBe(false);
     expect(broken.issues[0]!.code).toBe('definition_error');
 
+    const badJson = await api.fetch('/v1/flows/y/versions/1', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: '{"nodes": [',
+    });
+    expect(badJson.status).toBe(400);
+    expect(await body<Problem>(badJson)).toMatchObject({
+      code: 'invalid_request',
+      errors: [{ path: 'body' }],
+    });
+    expect((await api.fetch('/v1/flows/y/versions/1')).status).toBe(404);
     const badYaml = await putYaml('y/versions/1', 'nodes: [\n  - {type: start');
     expect(badYaml.status).toBe(422);
     expect(await body<Problem>(badYaml)).toMatchObject({

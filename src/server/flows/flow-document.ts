@@ -20,7 +20,26 @@ const YAML_TYPES = new Set(['application/yaml', 'application/x-yaml', 'text/yaml
  * depth limits. Text that does not parse is the document's fault: FlowDefinitionError (422).
  */
 export function documentFromBody(text: string, contentType: string | undefined): FlowDocument {
-  return asDocument(parseDocumentText(text, bodyFormat(contentType)));
+  const format = bodyFormat(contentType);
+  if (format === 'json') requireJson(text);
+  return asDocument(parseDocumentText(text, format));
+}
+
+/**
+ * A JSON body that does not parse is a bad request (400, docs/http-api.md §3 "bad JSON"), not a
+ * flow with issues; YAML's syntax errors stay 422, as `validate` reports them for a flow file.
+ * (V8's JSON.parse does not recurse, so a hostile depth reaches parseDocumentText's guard.)
+ */
+function requireJson(text: string): void {
+  if (text.trim() === '') return; // "the flow document is empty": a flow issue
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new ApiProblem('invalid_request', `the body is not valid JSON: ${message}`, {
+      errors: [{ path: 'body', message }],
+    });
+  }
 }
 
 /** `{flow}` of validate and dry-run: a JSON object, or JSON/YAML text. */
