@@ -12,5 +12,7 @@ export function requestId(): MiddlewareHandler<ServerEnv> {
     c.set('requestId', id);
     c.header('X-Request-Id', id);
     await next();
+    // A handler that returns its own Response (the console's files) skips the header set above.
+    if (!c.res.headers.has('x-request-id')) c.res.headers.set('X-Request-Id', id);
   };
 }

@@ -5,6 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerConsole } from '../../src/server/console-static.js';
+import { requestId } from '../../src/server/request-id.js';
 import type { ServerEnv } from '../../src/server/server-env.js';
 
 /** The console's files as `plaita serve` serves them (docs/http-api.md §5), on a bare Hono app. */
@@ -21,6 +22,7 @@ describe('console static files', () => {
     writeFileSync(join(dir, 'assets/index-abc123.js'), script);
     writeFileSync(join(dir, 'secret.env'), 'not served: unknown type');
     app = new Hono<ServerEnv>();
+    app.use(requestId()); // as createApiApp mounts it, before the console
     registerConsole(app, dir);
     app.get('/v1/ping', (c) => c.json({ ok: true }));
     app.notFound((c) => c.text('api 404', 404));
@@ -37,6 +39,8 @@ describe('console static files', () => {
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(res.headers.get('cache-control')).toBe('no-cache');
       expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+      // docs/http-api.md §3: every response, the console's files included.
+      expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
       expect(await res.text()).toBe(page);
     }
   });
@@ -53,6 +57,7 @@ describe('console static files', () => {
       'if-none-match': plain.headers.get('etag')!,
     });
     expect(again.status).toBe(304);
+    expect(again.headers.get('x-request-id')).not.toBeNull();
   });
 
   it('never answers the page for a missing asset, an API path, an escape or an unknown type', async () => {
