@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { StoreUnavailableError } from '../../src/errors.js';
 import { BulkRunner } from '../../src/server/bulk/bulk-runner.js';
 import { bulkKey, type BulkOperation } from '../../src/server/bulk/bulk-operation.js';
 import { silentLogger } from '../../src/util/logger.js';
@@ -223,12 +224,14 @@ describe('bulk operations', () => {
     );
     await new BulkRunner(api.app.services, { log: silentLogger }).tick();
     const op = await body<{
+      matched: number;
       done: number;
       failed: number;
       failures: Array<{ executionId: string }>;
     }>(await api.fetch(`/v1/bulk-operations/${id}`));
     expect(op.done).toBe(0);
     expect(op.failed).toBe(2);
+    expect(op.matched).toBe(2); // never fewer than done + failed
     expect(op.failures.map((f) => f.executionId).sort()).toEqual([first!, 'missing-1'].sort());
   });
 
@@ -262,6 +265,49 @@ describe('bulk operations', () => {
     const list = await body<{ items: unknown[] }>(await api.fetch('/v1/executions'));
     expect(list.items).toHaveLength(4);
   });
+
+  it('an outage mid-batch loses no execution: those acted on may leave the filter, the rest are not skipped', async () => {
+    const ids = await waiting(60);
+    const { id } = await body<{ id: string }>(
+      await api.fetch('/v1/bulk-operations', {
+        method: 'POST',
+        json: { action: 'cancel', filter: { status: ['waiting'] } },
+      }),
+    );
+    const services = api.app.services;
+    let cancels = 0;
+    // The real client, with an outage injected at the 11th cancel of the batch.
+    const client = new Proxy(services.client, {
+      get(target, property) {
+        if (property === 'cancel')
+          return (...args: Parameters<typeof target.cancel>) =>
+            ++cancels === 11
+              ? Promise.reject(new StoreUnavailableError('the store blinked'))
+              : target.cancel(...args);
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+      },
+    });
+    const runner = new BulkRunner({ ...services, client }, { log: silentLogger });
+    await expect(runner.tick()).rejects.toThrow('blinked');
+    // The ten cancelled leave the `waiting` filter before the batch is listed again.
+    await expect
+      .poll(
+        async () => (await Promise.all(ids.map(statusOf))).filter((s) => s === 'cancelled').length,
+        {
+          timeout: 10_000,
+        },
+      )
+      .toBe(10);
+    for (let i = 0; i < 5; i++) await runner.tick();
+    const op = await body<{ status: string; matched: number; done: number; failed: number }>(
+      await api.fetch(`/v1/bulk-operations/${id}`),
+    );
+    expect(op).toMatchObject({ status: 'completed', matched: 60, done: 60, failed: 0 });
+    expect(op).not.toHaveProperty('handled');
+    for (const exec of ids)
+      await expect.poll(() => statusOf(exec), { timeout: 10_000 }).toBe('cancelled');
+  }, 60_000);
 
   it('another tenant cannot read it; a viewer cannot create one; a bad filter is 400', async () => {
     const { id } = await body<{ id: string }>(

@@ -23,6 +23,12 @@ export interface BulkOperation {
   /** Where the next batch starts: the store's list cursor, or the offset into `ids`. */
   cursor: string | null;
   offset: number;
+  /**
+   * A filter's batch cut short by an outage: the executions of the page at `cursor` already
+   * acted on. The page is listed again on resume, and those that still match are skipped by id,
+   * not by position: the ones acted on may have left the filter (cancelled), shifting the page.
+   */
+  handled?: string[];
   /** The process working on it and until when (ms): another takes over after a crash. */
   lease: { owner: string; until: number } | null;
   createdAt: string;

@@ -87,18 +87,24 @@ export class BulkRunner {
     const { batch, next, exhausted } = await this.#nextBatch(op);
     let applied = 0;
     let interrupted: Error | null = null;
+    const handled = op.handled ?? [];
     for (const state of batch) {
       try {
         await this.#apply(op, state);
         applied++;
+        handled.push(state.executionId);
       } catch (error) {
         interrupted = error instanceof Error ? error : new Error(String(error));
         break;
       }
     }
     op.matched += applied;
-    if (interrupted === null) Object.assign(op, next);
-    else op.offset += applied; // resume inside this page, after what was applied
+    if (interrupted === null) {
+      Object.assign(op, next);
+      delete op.handled;
+    } else if ('ids' in op.filter)
+      op.offset += applied; // resume after what was applied
+    else op.handled = handled; // resume on this page, skipping what was applied
     op.updatedAt = new Date().toISOString();
     const done = interrupted === null && exhausted;
     if (done) {
@@ -127,6 +133,7 @@ export class BulkRunner {
       const states = await Promise.all(ids.map((id) => this.services.store.load(id, { tenantId })));
       for (const [i, state] of states.entries()) {
         if (state) continue;
+        op.matched++; // selected by the list, refused: matched ≥ done + failed holds
         op.failed++;
         remember(op, ids[i]!, 'no such execution');
       }
@@ -147,9 +154,12 @@ export class BulkRunner {
       limit: BATCH,
       cursor: op.cursor,
     });
+    const handled = new Set(op.handled ?? []);
     const states = await Promise.all(
       page.items
-        .slice(op.offset)
+        // `offset`: a record written before `handled` existed.
+        .slice(op.handled === undefined ? op.offset : 0)
+        .filter((item) => !handled.has(item.executionId))
         .map((item) => this.services.store.load(item.executionId, { tenantId })),
     );
     return {

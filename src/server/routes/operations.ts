@@ -252,7 +252,15 @@ export function registerOperationsRoutes(app: OpenAPIHono<ServerEnv>, services: 
     const { id } = c.req.valid('param');
     const record = await services.control.get<BulkOperation>(bulkKey(c.get('tenant'), id));
     if (!record) throw new ApiProblem('not_found', `no bulk operation ${id}`);
-    const { tenantId: _t, filter: _f, cursor: _c, offset: _o, lease: _l, ...view } = record.doc;
+    const {
+      tenantId: _t,
+      filter: _f,
+      cursor: _c,
+      offset: _o,
+      handled: _h,
+      lease: _l,
+      ...view
+    } = record.doc;
     return c.json(view, 200);
   });
 
