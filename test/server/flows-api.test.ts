@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ID_SEPARATOR } from '../../src/store/control-store.js';
 import { type ApiHarness, body, startApi } from './support/api-harness.js';
 
 /** Returns "hello <name>" in v1 style; versions differ by their greeting. */
@@ -185,8 +186,18 @@ describe('flow versions over HTTP', () => {
     const same = await put('inv/versions/1', greeting('hey'));
     expect(same.status).toBe(200);
     expect(await body<VersionView>(same)).toMatchObject({ status: 'published' });
+    const catalogRecord = () =>
+      api.backends.control.get({
+        collection: 'flow_versions',
+        tenant: 'default',
+        id: ['version', 'inv', '1'].join(ID_SEPARATOR),
+      });
+    const before = await catalogRecord();
+    expect(before).not.toBeNull();
     const removePublished = await api.fetch('/v1/flows/inv/versions/1', { method: 'DELETE' });
     expect(removePublished.status).toBe(409);
+    // Refused untouched: not taken and put back (a window in which it was gone).
+    expect((await catalogRecord())?.version).toBe(before!.version);
     expect(await body<VersionView>(await api.fetch('/v1/flows/inv/versions/1'))).toMatchObject({
       status: 'published',
     });

@@ -173,11 +173,16 @@ export class FlowVersions {
   /** Deletes a draft; 404 when absent, 409 for a published version (which is put back). */
   async deleteDraft(tenant: string, flowId: string, version: string): Promise<void> {
     const key = versionKey(tenant, flowId, version);
-    // Taken atomically, so a publication racing with the delete is never lost: it is restored.
+    // A published version is refused without being touched; only a draft is taken.
+    const current = await this.control.get<FlowVersionRecord>(key);
+    if (!current) throw versionNotFound(flowId, version);
+    if (current.doc.status === 'published') throw publishedConflict(flowId, version, 'deleted');
+    // Taken atomically, so a publication that landed since the read is never lost: it is put
+    // back, over a draft a racing PUT may have created meanwhile (what runs is the truth).
     const taken = await this.control.take<FlowVersionRecord>(key);
     if (!taken) throw versionNotFound(flowId, version);
     if (taken.doc.status === 'published') {
-      await this.control.create(key, taken.doc);
+      await this.control.put(key, taken.doc);
       throw publishedConflict(flowId, version, 'deleted');
     }
     await this.refreshSummary(tenant, flowId);
