@@ -79,6 +79,23 @@ describe('cookie sessions', () => {
     expect(after).toBe(before);
   });
 
+  it('sign-in and sign-out are in the audit log under the key that signed in', async () => {
+    const cookie = (await signIn(operatorKey)).headers.get('set-cookie')!.split(';')[0]!;
+    const out = await fetch(`${api.url}/v1/sessions/current`, {
+      method: 'DELETE',
+      headers: { cookie, origin: api.url },
+    });
+    expect(out.status).toBe(204);
+    const audit = await body<{ items: Array<{ action: string; keyId: string; role: string }> }>(
+      await api.fetch('/v1/audit?limit=10'),
+    );
+    const keyId = /^plt_([0-9a-f]{16})_/.exec(operatorKey)![1];
+    const sessions = audit.items.filter((e) => e.action.startsWith('session.'));
+    expect(sessions.slice(0, 2).map((e) => e.action)).toEqual(['session.end', 'session.create']);
+    for (const entry of sessions.slice(0, 2))
+      expect(entry).toMatchObject({ role: 'operator', keyId: expect.stringContaining(keyId!) });
+  });
+
   it('behind a TLS proxy: the https origin of our host, or --public-url, may write; others may not', async () => {
     const proxied = await startApi({ app: { publicUrl: 'https://plaita.example.com' } });
     try {

@@ -118,7 +118,7 @@ async function identify(
   throw new ApiProblem('unauthorized', 'send an API key: Authorization: Bearer plt_…');
 }
 
-function principalOf(key: ApiKeyView, via: 'bearer' | 'cookie'): Principal {
+export function principalOf(key: ApiKeyView, via: 'bearer' | 'cookie'): Principal {
   return { keyId: key.id, role: key.role, keyTenant: key.tenant, via };
 }
 

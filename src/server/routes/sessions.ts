@@ -1,6 +1,9 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { PLATFORM_TENANT } from '../../store/control-store.js';
+import { DEFAULT_TENANT } from '../../store/execution-store.js';
 import type { ApiServices } from '../api-services.js';
+import { principalOf } from '../auth/authenticate.js';
 import { SESSION_COOKIE, SESSION_TTL_MS } from '../auth/sessions.js';
 import { ApiProblem } from '../problem.js';
 import { jsonBody, jsonResponse, problems } from '../schemas.js';
@@ -48,6 +51,9 @@ export function registerSessionRoutes(app: OpenAPIHono<ServerEnv>, services: Api
     const { apiKey } = c.req.valid('json');
     const key = await services.keys.verify(apiKey);
     if (!key) throw new ApiProblem('unauthorized', 'that API key is unknown or revoked');
+    // The route is public: the key just verified is who signs in, in the audit log too.
+    c.set('principal', principalOf(key, 'cookie'));
+    c.set('tenant', key.tenant === PLATFORM_TENANT ? DEFAULT_TENANT : key.tenant);
     const secure =
       new URL(c.req.url).protocol === 'https:' || c.req.header('x-forwarded-proto') === 'https';
     setCookie(c, SESSION_COOKIE, await services.sessions.issue(key), {
@@ -57,6 +63,7 @@ export function registerSessionRoutes(app: OpenAPIHono<ServerEnv>, services: Api
       path: '/',
       maxAge: Math.floor(SESSION_TTL_MS / 1000),
     });
+    await services.audit.record(c, 'session.create', key.id);
     return c.body(null, 204);
   });
   app.openapi(whoAmI, (c) => {
@@ -75,6 +82,7 @@ export function registerSessionRoutes(app: OpenAPIHono<ServerEnv>, services: Api
     const cookie = getCookie(c, SESSION_COOKIE);
     if (cookie !== undefined) await services.sessions.end(cookie);
     deleteCookie(c, SESSION_COOKIE, { path: '/' });
+    await services.audit.record(c, 'session.end', c.get('principal').keyId ?? '');
     return c.body(null, 204);
   });
 }
