@@ -22,3 +22,9 @@ export {
   type RedisStreamQueueOptions,
 } from './queue/redis-stream/redis-stream-queue.js';
 export { RedisControlStore } from './store/redis/redis-control-store.js';
+// docs/scaling.md "Changing the partition count": the operator's step that moves the old layout.
+export {
+  drainQueue,
+  type DrainOptions,
+  type DrainReport,
+} from './queue/redis-stream/drain-queue.js';

@@ -31,7 +31,7 @@ export function withDurableOptions(command: Command): Command {
 
 export async function runtimeFor(
   flags: DurableFlags,
-  extra: { embedded?: boolean; waitForServices?: boolean } = {},
+  extra: { embedded?: boolean; waitForServices?: boolean; visibilityTimeoutMs?: number } = {},
 ): Promise<Runtime> {
   const registry = await cliRegistry(flags.nodes);
   return openRuntime(

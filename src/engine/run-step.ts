@@ -57,13 +57,36 @@ interface Changes {
  */
 export async function runStep(
   source: FlowSource,
-  request: StepRequest = {},
-  options?: EngineOptions,
+  request: StepRequest | Context | null = {},
+  options?: EngineOptions & Omit<StepRequest, 'checkpoint'>,
 ): Promise<StepOutcome> {
-  const stepper = new Stepper(source, request, options);
+  const asked = stepRequest(request, options);
+  const stepper = new Stepper(source, asked, options);
   try {
-    return await stepper.step(request.resume ?? null);
+    return await stepper.step(asked.resume ?? null);
   } finally {
     stepper.dispose();
   }
+}
+
+const REQUEST_KEYS = new Set(['input', 'checkpoint', 'resume', 'executionId']);
+
+/**
+ * The contract's form (docs/public-surface.md) `runStep(flow, checkpoint, options?)` beside ours `runStep(flow, request)`:
+ * a second argument with any key a request does not have (`$NODE`, `EXPRESS_PREFIX`…) is a
+ * checkpoint context, never silently ignored; `input`, `resume` and `executionId` then come
+ * from `options`.
+ */
+function stepRequest(
+  given: StepRequest | Context | null,
+  options: (EngineOptions & Omit<StepRequest, 'checkpoint'>) | undefined,
+): StepRequest {
+  const isRequest = given !== null && Object.keys(given).every((key) => REQUEST_KEYS.has(key));
+  if (isRequest) return given;
+  return {
+    checkpoint: given as Context | null,
+    ...(options?.input === undefined ? {} : { input: options.input }),
+    ...(options?.resume === undefined ? {} : { resume: options.resume }),
+    ...(options?.executionId === undefined ? {} : { executionId: options.executionId }),
+  };
 }

@@ -125,6 +125,26 @@ describe('distributed mode (runStep)', () => {
     expect(s6.step).toMatchObject({ nodeId: null, isEnd: true, name: 'end' });
   });
 
+  it('takes the contract form too: runStep(flow, checkpoint, {resume})', async () => {
+    const subs = subscriptions();
+    const s1 = await runStep(approval, null, {
+      events: subs.events,
+      input: approvalInput,
+      executionId: 'exec-contract',
+    });
+    expect(s1.step?.nodeId).toBe('prepare');
+    expect(s1.context?.$EXECUTION_ID).toBe('exec-contract');
+    const s2 = await runStep(approval, s1.context, { events: subs.events });
+    expect(s2.status).toBe('suspended');
+    const s3 = await runStep(approval, s2.context, {
+      events: subs.events,
+      resume: { type: 'event', data: envelope('approve') },
+    });
+    expect(s3.step).toMatchObject({ nodeId: 'approve', isSuspend: false });
+    const s4 = await runStep(approval, s3.context, { events: subs.events });
+    expect(s4.step).toMatchObject({ nodeId: 'decide', result: 'approved' });
+  });
+
   it('rejects when the decision is reject', async () => {
     const { events } = subscriptions();
     let out = await runStep(approval, { input: approvalInput }, { events });

@@ -56,7 +56,14 @@ export function registerWorker(program: Command, context: CommandContext): void 
     // The flows a worker runs may be anybody's: they never see its own settings (flow-env.ts).
     const flowEnv = flowEnvFromEnv();
     // A worker started before its store is up waits for it (and rides out outages later).
-    const runtime = await runtimeFor(opts, { waitForServices: true });
+    // The queue takes messages back after its visibility timeout, and the worker renews them
+    // at a third of it: both must hear the flag, or renewals come too late (double handling).
+    const runtime = await runtimeFor(opts, {
+      waitForServices: true,
+      ...(settings.visibilityTimeoutMs === undefined
+        ? {}
+        : { visibilityTimeoutMs: settings.visibilityTimeoutMs }),
+    });
     const log = getDefaultLogger();
     const defined = Object.fromEntries(
       Object.entries(settings).filter(([, v]) => v !== undefined),
