@@ -111,6 +111,7 @@ export class ExecutionDriver {
     const node = this.flow.nodesById.get(waiting.nodeId);
     const kind = node?.nodeType.wait?.(node.def).delay ? 'delay' : 'timeout';
     const id = timerId(
+      this.state.tenantId,
       this.state.executionId,
       waiting.nodeId,
       visitOf(this.state, waiting.nodeId),

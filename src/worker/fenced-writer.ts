@@ -122,7 +122,9 @@ export class FencedWriter {
     const visit = visitOf(this.state, waiting.nodeId);
     for (const kind of ['delay', 'timeout'] as const) {
       await this.deps.queue
-        .cancelDelayed(timerId(this.state.executionId, waiting.nodeId, visit, kind))
+        .cancelDelayed(
+          timerId(this.state.tenantId, this.state.executionId, waiting.nodeId, visit, kind),
+        )
         .catch(() => false);
     }
   }

@@ -29,7 +29,10 @@ interface Handling {
  * decision (`decide`) says what to write and what to do with the message.
  */
 export class MessageHandler {
-  /** Drivers of executions this process is advancing, for in-process cancel. */
+  /**
+   * Lease keepers of executions this process is advancing, for in-process cancel, by tenant NUL
+   * execution id: execution ids are unique per tenant only.
+   */
   readonly active = new Map<string, LeaseKeeper>();
   #handlings = 0;
   /** Lease releases in flight, by tenant NUL execution id. */
@@ -71,7 +74,7 @@ export class MessageHandler {
     const owner = `${settings.workerId}#${++this.#handlings}`;
     // A handling of this execution that just finished here may still be giving its lease back
     // (its slot frees once its outcome is durable): wait for that rather than find it held.
-    await this.#releasing.get(`${message.tenantId}\u0000${message.executionId}`);
+    await this.#releasing.get(executionKey(message));
     const claim = await claimExecution(store, message.executionId, {
       ...scope,
       owner,
@@ -102,7 +105,7 @@ export class MessageHandler {
       );
     const keeper = this.#keeper(lease, delivery);
     const driver = new ExecutionDriver(this.deps, flow, keeper, writer);
-    this.active.set(message.executionId, keeper);
+    this.active.set(executionKey(message), keeper);
     try {
       // The claim already read the cancel flag with the lease: no second round trip.
       if (message.kind !== 'cancel' && claim.cancelRequested) keeper.markCancelRequested();
@@ -110,7 +113,7 @@ export class MessageHandler {
     } finally {
       driver.close();
       keeper.stop();
-      this.active.delete(message.executionId);
+      this.active.delete(executionKey(message));
     }
   }
 
@@ -239,7 +242,7 @@ export class MessageHandler {
     this.deps.metrics?.leaseConflicts.inc();
     if (message.kind === 'cancel') {
       // The holder may be mid-node: the marker reaches it between nodes (and its node's signal here).
-      this.active.get(message.executionId)?.markCancelRequested();
+      this.active.get(executionKey(message))?.markCancelRequested();
       await this.deps.store.requestCancel(message.executionId, { tenantId: message.tenantId });
     }
     return { kind: 'lease_conflict' };
@@ -366,7 +369,7 @@ export class MessageHandler {
     const { lease } = handling;
     if (!lease) return;
     handling.lease = null;
-    const key = `${lease.tenantId}\u0000${lease.executionId}`;
+    const key = executionKey(lease);
     const released = this.deps.store
       .releaseLease(lease.executionId, {
         tenantId: lease.tenantId,
@@ -416,4 +419,9 @@ function errorRecord(
   const node = result.kind === 'crash_loop' ? result.nodeId : writer.failedNode;
   if (node) record.node = node;
   return record;
+}
+
+/** One execution of one tenant, as a map key (execution ids are unique per tenant only). */
+function executionKey(of: { tenantId: string; executionId: string }): string {
+  return `${of.tenantId}\u0000${of.executionId}`;
 }

@@ -1,16 +1,28 @@
 import type { ExecutionState } from '../state/execution-state.js';
+import { DEFAULT_TENANT } from '../store/execution-store.js';
 
 /** What a durable timer does when it fires. */
 export type TimerKind = 'delay' | 'timeout';
 
-/** Stable per suspension: the same visit of the same node always gets the same timer id. */
+/**
+ * Stable per suspension: the same visit of the same node always gets the same timer id. Timer
+ * ids are unique per queue (dedup and cancel go by them) while execution ids are unique per
+ * tenant only, so another tenant's id carries its tenant first, with `:` and `/` escaped (the
+ * parse below reads from the end and skips what comes before the node id). The default tenant
+ * keeps the bare form timers were written in before.
+ */
 export function timerId(
+  tenantId: string,
   executionId: string,
   nodeId: string,
   visit: number,
   kind: TimerKind,
 ): string {
-  return `${executionId}:${nodeId}:${visit}:${kind}`;
+  const tenant =
+    tenantId === DEFAULT_TENANT
+      ? ''
+      : `${tenantId.replace(/%/g, '%25').replace(/:/g, '%3A').replace(/\//g, '%2F')}/`;
+  return `${tenant}${executionId}:${nodeId}:${visit}:${kind}`;
 }
 
 export function parseTimerId(

@@ -157,7 +157,7 @@ describe('FencedWriter', () => {
       status: 'suspended' as const,
       waiting: { nodeId: 'w', eventType: 'go', filter: {}, dueAt },
     };
-    const id = timerId('e1', 'w', 0, 'timeout');
+    const id = timerId('default', 'e1', 'w', 0, 'timeout');
     await queue.enqueue(
       { v: 1, kind: 'timer', executionId: 'e1', tenantId: 'default', nodeId: 'w', timerId: id },
       { delayMs: 60_000, dedupId: id },

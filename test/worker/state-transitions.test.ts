@@ -120,13 +120,21 @@ describe('state transitions', () => {
 describe('wait timers', () => {
   it('a timer id names its execution, node, visit and kind, and parses back', () => {
     // Execution ids never hold ':' (docs/durable-contract.md §1); node ids may.
-    const id = timerId('exec-1', 'node:x', 3, 'delay');
+    const id = timerId('default', 'exec-1', 'node:x', 3, 'delay');
     expect(parseTimerId(id)).toEqual({ nodeId: 'node:x', visit: 3, kind: 'delay' });
-    expect(parseTimerId(timerId('e', 'n', 1, 'timeout'))).toEqual({
+    expect(parseTimerId(timerId('default', 'e', 'n', 1, 'timeout'))).toEqual({
       nodeId: 'n',
       visit: 1,
       kind: 'timeout',
     });
+  });
+
+  it("another tenant's timer id differs from the default tenant's for the same execution id", () => {
+    const mine = timerId('default', 'order-1', 'd', 0, 'delay');
+    const theirs = timerId('acme:eu/1', 'order-1', 'd', 0, 'delay');
+    expect(theirs).not.toBe(mine);
+    expect(theirs).not.toBe(timerId('acme', 'order-1', 'd', 0, 'delay'));
+    expect(parseTimerId(theirs)).toEqual({ nodeId: 'd', visit: 0, kind: 'delay' });
   });
 
   it('refuses what is not a timer id', () => {

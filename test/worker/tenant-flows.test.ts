@@ -153,3 +153,36 @@ describe('flows belong to their tenant (embedded runtime on SQLite)', () => {
     expect(done.result).toBeNull();
   });
 });
+
+describe('two tenants using one execution id', () => {
+  it('each gets its own timer: both delays fire, and cancelling one leaves the other alone', async () => {
+    const { as, stop } = runtime('timers.db');
+    try {
+      const flow = {
+        flow_id: 'wait-a-bit',
+        nodes: [
+          { type: 'start', id: 's', next: 'd' },
+          { type: 'delay', id: 'd', delay_seconds: 0.3, next: 'e' },
+          { type: 'end', id: 'e', output: 'woke' },
+        ],
+      };
+      const [alice, bob, carol] = [as('alice'), as('bob'), as('carol')];
+      for (const client of [alice, bob, carol])
+        await client.start(flow, {}, { executionId: 'order-1' });
+      for (const client of [alice, bob, carol])
+        expect((await client.waitFor('order-1', { timeoutMs: 10_000 })).status).toBe('suspended');
+      // Carol's cancel withdraws carol's timer only.
+      await carol.cancel('order-1');
+      for (const client of [alice, bob]) {
+        const done = await client.waitFor('order-1', { timeoutMs: 10_000, until: 'terminal' });
+        expect(done.status).toBe('completed');
+        expect(done.result).toBe('woke');
+      }
+      expect(
+        (await carol.waitFor('order-1', { timeoutMs: 10_000, until: 'terminal' })).status,
+      ).toBe('cancelled');
+    } finally {
+      await stop();
+    }
+  });
+});
