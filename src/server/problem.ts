@@ -62,7 +62,12 @@ export class ApiProblem extends PlaitaError {
   ) {
     super(detail, options.cause === undefined ? {} : { cause: options.cause });
     this.code = code;
-    this.retryable = code === 'rate_limited' || code === 'service_unavailable';
+    // "Retry after N seconds" is retryable whatever the code: a start with the same
+    // idempotency key still in progress (409) will settle (or be taken over) soon.
+    this.retryable =
+      code === 'rate_limited' ||
+      code === 'service_unavailable' ||
+      options.retryAfterSeconds !== undefined;
     this.errors = options.errors;
     this.retryAfterSeconds = options.retryAfterSeconds;
   }

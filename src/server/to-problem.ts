@@ -64,7 +64,7 @@ export function toProblem(error: unknown): ApiProblem {
 }
 
 /** A store or queue that cannot be reached (anywhere along the cause chain) is a 503. */
-function isUnavailable(error: unknown): boolean {
+export function isUnavailable(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; depth < MAX_CAUSE_DEPTH && current; depth++) {
     const code = errorCode(current);

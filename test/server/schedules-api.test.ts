@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { StateCorruptError } from '../../src/errors.js';
+import { canonicalJson, sha256Hex } from '../../src/util/canonical-json.js';
 import { Scheduler } from '../../src/server/schedules/scheduler.js';
 import { slotsAfter, type ScheduleRecord } from '../../src/server/schedules/schedule-record.js';
 import { FakeClock } from '../../src/util/fake-clock.js';
@@ -161,6 +163,99 @@ describe('schedules', () => {
       await scheduler.stop();
     }
   });
+
+  it('a schedule that cannot be fired is passed over: the schedules after it still fire', async () => {
+    const [a, b] = [
+      await createSchedule({ cron: '*/10 * * * * *' }),
+      await createSchedule({ cron: '*/10 * * * * *' }),
+    ];
+    // The one the scheduler meets first gets a last run whose state can never be read.
+    const [bad, good] = [a, b].sort((x, y) => (x.id < y.id ? -1 : 1)) as [Schedule, Schedule];
+    const key = { collection: 'schedules' as const, tenant: 'default', id: bad.id };
+    const record = await api.backends.control.get<ScheduleRecord>(key);
+    expect(
+      await api.backends.control.replace(
+        key,
+        { ...record!.doc, overlap: 'skip', lastExecutionId: 'unreadable' },
+        record!.version,
+      ),
+    ).toBe(true);
+    const real = api.app.services.store;
+    const store = new Proxy(real, {
+      get(target, property) {
+        if (property === 'load')
+          return (id: string, scope: { tenantId?: string }) =>
+            id === 'unreadable'
+              ? Promise.reject(new StateCorruptError('a corrupted record'))
+              : target.load(id, scope);
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+      },
+    });
+    const created = Date.parse(record!.doc.createdAt);
+    const firstSlot = Math.ceil((created + 1) / 10_000) * 10_000;
+    await new Scheduler({ ...api.app.services, store }, { log: silentLogger }).tick(
+      new Date(firstSlot + 100),
+    );
+    for (const schedule of [good, bad]) {
+      const read = await body<Schedule>(await api.fetch(`/v1/schedules/${schedule.id}`));
+      expect(read.lastRunAt, schedule === good ? 'good' : 'bad').toBe(
+        new Date(firstSlot).toISOString(),
+      );
+    }
+  });
+
+  it('a slot whose start died in another process stays due, and fires once that start is stale', async () => {
+    const schedule = await createSchedule({ cron: '*/10 * * * * *' });
+    const created = Date.parse(
+      (await body<{ createdAt: string }>(await api.fetch(`/v1/schedules/${schedule.id}`)))
+        .createdAt,
+    );
+    const slot = new Date(Math.ceil((created + 1) / 10_000) * 10_000);
+    // What a process that died between taking the slot's idempotency key and saving the
+    // execution leaves behind: the key, 48 s old, and no execution.
+    const key = `schedule:${schedule.id}:${slot.toISOString()}`;
+    const executionId = `idem-${sha256Hex(`default\u0000${key}`).slice(0, 32)}`;
+    const fingerprint = sha256Hex(canonicalJson({ flowId: 'echo', input: {}, executionId }));
+    await api.backends.control.create(
+      { collection: 'idempotency', tenant: 'default', id: `key:${key}` },
+      { executionId, fingerprint, at: Date.now() - 48_000 },
+    );
+    const scheduler = new Scheduler(api.app.services, { log: silentLogger });
+    // Still "in progress" (younger than a minute): the slot must stay owed, not be recorded.
+    await scheduler.tick(new Date(slot.getTime() + 100));
+    const owed = await body<Schedule & { lastError: string | null }>(
+      await api.fetch(`/v1/schedules/${schedule.id}`),
+    );
+    expect(owed.lastRunAt).toBeNull();
+    expect(owed.lastError).toBeNull();
+    // A later tick finds the dead start stale, takes it over, and the slot fires.
+    await new Promise((r) => setTimeout(r, 100));
+    await scheduler.tick(new Date(slot.getTime() + 200));
+    const fired = await body<Schedule>(await api.fetch(`/v1/schedules/${schedule.id}`));
+    expect(fired.lastRunAt).toBe(slot.toISOString());
+    expect(fired.lastExecutionId).toBe(executionId);
+  }, 30_000);
+
+  it('an edit that sends the same timing again keeps a due slot owed', async () => {
+    const schedule = await createSchedule({ cron: '* * * * * *' });
+    const created = Date.parse(
+      (await body<{ createdAt: string }>(await api.fetch(`/v1/schedules/${schedule.id}`)))
+        .createdAt,
+    );
+    const firstSlot = Math.ceil((created + 1) / 1000) * 1000;
+    // Wait for the slot to come due, then edit only the input (the form sends every field).
+    await new Promise((r) => setTimeout(r, Math.max(0, firstSlot + 50 - Date.now())));
+    const edit = await api.fetch(`/v1/schedules/${schedule.id}`, {
+      method: 'PATCH',
+      json: { cron: '* * * * * *', timezone: 'UTC', enabled: true, input: { name: 'Edited' } },
+    });
+    expect(edit.status).toBe(200);
+    const scheduler = new Scheduler(api.app.services, { log: silentLogger });
+    await scheduler.tick(new Date(firstSlot + 100));
+    const read = await body<Schedule>(await api.fetch(`/v1/schedules/${schedule.id}`));
+    expect(read.lastRunAt).toBe(new Date(firstSlot).toISOString());
+  }, 20_000);
 
   it('overlap: skip passes a slot while the last run has not settled', async () => {
     const schedule = await createSchedule({ cron: '*/10 * * * * *', overlap: 'skip' });

@@ -209,8 +209,10 @@ export function registerSchedulesRoutes(app: OpenAPIHono<ServerEnv>, services: A
       createdAt: now,
       updatedAt: now,
     };
-    await services.control.create(scheduleKey(tenantId, record.id), record);
+    // The index first: a schedule the scheduler cannot find would be listed but never fire
+    // (a failure between the two writes); an index entry without its record is passed over.
     await services.control.put(scheduleIndexKey(tenantId, record.id), { at: now });
+    await services.control.create(scheduleKey(tenantId, record.id), record);
     await services.audit.record(c, 'schedule.create', record.id);
     return c.json(view(record), 201);
   });
@@ -237,8 +239,14 @@ export function registerSchedulesRoutes(app: OpenAPIHono<ServerEnv>, services: A
       new CronSpec(changed.cron, changed.timezone);
       if (body.flowId !== undefined || body.version !== undefined)
         await requirePublished(services, tenantId, changed.flowId, changed.version);
-      // Re-enabled or re-timed: slots from before the change are not owed.
-      if (body.enabled === true || body.cron !== undefined || body.timezone !== undefined)
+      // Re-enabled or re-timed: slots from before the change are not owed. The same values sent
+      // again (the console's form sends every field) change nothing: a due slot stays owed.
+      const was = record.doc;
+      if (
+        (changed.enabled && !was.enabled) ||
+        changed.cron !== was.cron ||
+        changed.timezone !== was.timezone
+      )
         changed.slotsAfter = changed.updatedAt;
       if (await services.control.replace(scheduleKey(tenantId, id), changed, record.version)) {
         await services.audit.record(c, 'schedule.update', id);

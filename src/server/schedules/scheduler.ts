@@ -4,7 +4,7 @@ import { PLATFORM_TENANT, updateRecord } from '../../store/control-store.js';
 import { type CancelTimer, type Clock, systemClock } from '../../util/clock.js';
 import type { Logger } from '../../util/logger.js';
 import { type StartDeps, startExecution } from '../start-execution.js';
-import { toProblem } from '../to-problem.js';
+import { isUnavailable, toProblem } from '../to-problem.js';
 import { CronSpec } from './cron-spec.js';
 import { parseIndexId, scheduleKey, slotsAfter, type ScheduleRecord } from './schedule-record.js';
 
@@ -72,10 +72,25 @@ export class Scheduler {
       });
       for (const item of page.items) {
         const ref = parseIndexId(item.key.id);
-        if (ref) await this.#fireIfDue(ref.tenant, ref.id, now);
+        if (ref) await this.#fireOne(ref.tenant, ref.id, now);
       }
       if (page.next === null) return;
       after = page.next;
+    }
+  }
+
+  /**
+   * One schedule, isolated: a failure of its own (a record whose time zone this runtime
+   * refuses, a flow this process cannot load, a start of the slot still in progress elsewhere)
+   * is logged and passed over — the slot stays due for the next tick — so the schedules after it
+   * in the index still fire. A store or queue outage ends the tick (every one would fail).
+   */
+  async #fireOne(tenant: string, id: string, now: Date): Promise<void> {
+    try {
+      await this.#fireIfDue(tenant, id, now);
+    } catch (error) {
+      if (isUnavailable(error)) throw error;
+      this.options.log.warn({ schedule: id, tenant, err: error }, 'schedule not fired this tick');
     }
   }
 
@@ -137,9 +152,20 @@ export class Scheduler {
 
   async #lastRunBusy(schedule: ScheduleRecord): Promise<boolean> {
     if (!schedule.lastExecutionId) return false;
-    const last = await this.deps.store.load(schedule.lastExecutionId, {
-      tenantId: schedule.tenantId,
-    });
+    let last;
+    try {
+      last = await this.deps.store.load(schedule.lastExecutionId, {
+        tenantId: schedule.tenantId,
+      });
+    } catch (error) {
+      if (toProblem(error).retryable) throw error;
+      // A last run that can never be read (state_corrupt) must not block the schedule for good.
+      this.options.log.warn(
+        { schedule: schedule.id, executionId: schedule.lastExecutionId, err: error },
+        'the last run of a schedule with overlap: skip cannot be read; firing anyway',
+      );
+      return false;
+    }
     return last !== null && !isTerminal(last.status) && last.status !== 'suspended';
   }
 }
