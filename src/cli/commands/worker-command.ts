@@ -6,6 +6,7 @@ import { flowEnvFromEnv, flowEnvNote } from '../flow-env.js';
 import { FlowWorker } from '../../worker/flow-worker.js';
 import { WorkerMetrics } from '../../worker/worker-metrics.js';
 import { WorkerHeartbeat } from '../../worker/worker-heartbeat.js';
+import { ReaperLoop } from '../../worker/reaper-loop.js';
 import { Scheduler } from '../../server/schedules/scheduler.js';
 import { packageVersion } from '../package-version.js';
 import type { CommandContext } from '../command-context.js';
@@ -97,6 +98,8 @@ export function registerWorker(program: Command, context: CommandContext): void 
     }).start();
     const scheduler =
       process.env.PLAITA_SCHEDULER === '0' ? null : new Scheduler(runtime, { log }).start();
+    // Executions a dead process left queued or running continue by themselves (plaita reap).
+    const reaper = new ReaperLoop(runtime, { log }).start();
     log.info(
       {
         workerId: worker.workerId,
@@ -116,6 +119,7 @@ export function registerWorker(program: Command, context: CommandContext): void 
       process.once('SIGINT', () => shutdown('SIGINT'));
     });
     await scheduler?.stop();
+    await reaper.stop();
     await worker.stop();
     await heartbeat.stop();
     server?.close();

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import type { TaskQueue } from '../queue/task-queue.js';
+import { type ControlStore, PLATFORM_TENANT } from '../store/control-store.js';
+import type { ExecutionStore } from '../store/execution-store.js';
+import type { Logger } from '../util/logger.js';
+import { reapStale } from './reaper.js';
+
+export interface ReaperLoopOptions {
+  log: Logger;
+  /** How often a pass may run across all processes (ms, default 60 s). */
+  intervalMs?: number;
+  /** No progress and no lease for this long: re-enqueued (ms, default 10 min, as `plaita reap`). */
+  idleMs?: number;
+}
+
+/** The turn: whoever creates it reaps this interval; it expires by itself (no release). */
+const TURN_KEY = { collection: 'settings' as const, tenant: PLATFORM_TENANT, id: 'reaper-turn' };
+
+/**
+ * `plaita reap`, run by itself: an execution left `queued` or `running` by a process that died
+ * between its save and its enqueue (or lost its message) continues without an operator. Every
+ * worker and server runs this loop, but one pass per interval runs in all: the first to create
+ * the expiring turn record in the control store. A pass only enqueues `run` for executions
+ * idle past `idleMs` with no lease, which the claim and the fence make harmless if doubled.
+ */
+export class ReaperLoop {
+  readonly #owner = `reaper-${randomUUID()}`;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | null = null;
+
+  constructor(
+    private readonly deps: { store: ExecutionStore; queue: TaskQueue; control: ControlStore },
+    private readonly options: ReaperLoopOptions,
+  ) {}
+
+  start(): this {
+    const every = this.options.intervalMs ?? 60_000;
+    this.#timer = setInterval(() => {
+      if (this.#running) return;
+      this.#running = this.pass()
+        .then(() => undefined)
+        .catch((error: unknown) =>
+          this.options.log.warn({ err: error }, 'reaper pass failed; retrying next interval'),
+        )
+        .finally(() => (this.#running = null));
+    }, every);
+    this.#timer.unref();
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.#running;
+  }
+
+  /** One pass if this process wins the interval's turn; the ids it re-enqueued (else null). */
+  async pass(): Promise<string[] | null> {
+    const turn = { owner: this.#owner, at: new Date().toISOString() };
+    const ttlMs = this.options.intervalMs ?? 60_000;
+    if (!(await this.deps.control.create(TURN_KEY, turn, { ttlMs }))) return null;
+    const reaped = await reapStale(this.deps.store, this.deps.queue, {
+      idleMs: this.options.idleMs ?? 10 * 60_000,
+    });
+    if (reaped.length > 0)
+      this.options.log.warn(
+        { count: reaped.length, executionIds: reaped.slice(0, 20) },
+        're-enqueued stale executions (no progress and no lease)',
+      );
+    return reaped;
+  }
+}

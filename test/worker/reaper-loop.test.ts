@@ -1,0 +1,84 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { PlaitaClient } from '../../src/client/plaita-client.js';
+import { LocalQueue } from '../../src/queue/local/local-queue.js';
+import { MemoryControlStore } from '../../src/store/memory/memory-control-store.js';
+import { MemoryExecutionStore } from '../../src/store/memory/memory-execution-store.js';
+import { MemoryFlowStore } from '../../src/store/memory/memory-flow-store.js';
+import { silentLogger } from '../../src/util/logger.js';
+import { FlowWorker } from '../../src/worker/flow-worker.js';
+import { ReaperLoop } from '../../src/worker/reaper-loop.js';
+
+/**
+ * A process that died between saving an execution `queued` and enqueueing its `run` leaves it
+ * waiting for ever unless someone reaps: every worker and server now does, one pass per
+ * interval across them all.
+ */
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+describe('the reaper loop', () => {
+  it('continues an execution whose run was never enqueued; one process reaps per interval', async () => {
+    const store = new MemoryExecutionStore();
+    const flows = new MemoryFlowStore();
+    const control = new MemoryControlStore();
+    const queue = new LocalQueue({ path: ':memory:' }, { visibilityTimeoutMs: 2000 });
+    closers.push(() => queue.close());
+    // The start's enqueue is lost, as if its process died right after the save.
+    const lost = new PlaitaClient({
+      store,
+      flows,
+      queue: Object.assign(Object.create(queue) as LocalQueue, {
+        enqueue: () => Promise.reject(new Error('the process died here')),
+      }),
+    });
+    const flow = {
+      nodes: [
+        { type: 'start', id: 's', next: 'e' },
+        { type: 'end', id: 'e', output: 'continued' },
+      ],
+    };
+    await expect(lost.start(flow, {}, { executionId: 'orphan' })).rejects.toThrow('died');
+    const worker = new FlowWorker({ store, flows, queue, pollBlockMs: 20, metrics: null });
+    worker.start();
+    closers.push(() => worker.stop());
+    const client = new PlaitaClient({ store, flows, queue });
+    expect((await client.get('orphan'))?.status).toBe('queued');
+
+    const deps = { store, queue, control };
+    const first = new ReaperLoop(deps, { log: silentLogger, idleMs: 0 });
+    const second = new ReaperLoop(deps, { log: silentLogger, idleMs: 0 });
+    expect(await first.pass()).toEqual(['orphan']);
+    expect(await second.pass()).toBeNull(); // the interval's turn is taken
+    const done = await client.waitFor('orphan', { timeoutMs: 10_000, until: 'terminal' });
+    expect(done.status).toBe('completed');
+    expect(done.result).toBe('continued');
+  });
+
+  it('leaves alone what made progress within idleMs', async () => {
+    const store = new MemoryExecutionStore();
+    const queue = new LocalQueue({ path: ':memory:' }, { visibilityTimeoutMs: 2000 });
+    closers.push(() => queue.close());
+    const client = new PlaitaClient({
+      store,
+      flows: new MemoryFlowStore(),
+      queue: Object.assign(Object.create(queue) as LocalQueue, {
+        enqueue: () => Promise.reject(new Error('the process died here')),
+      }),
+    });
+    const flow = {
+      nodes: [
+        { type: 'start', id: 's', next: 'e' },
+        { type: 'end', id: 'e' },
+      ],
+    };
+    await expect(client.start(flow, {}, { executionId: 'fresh' })).rejects.toThrow('died');
+    const loop = new ReaperLoop(
+      { store, queue, control: new MemoryControlStore() },
+      { log: silentLogger },
+    );
+    expect(await loop.pass()).toEqual([]);
+    expect((await queue.stats()).ready).toBe(0);
+  });
+});
