@@ -91,8 +91,10 @@ export function App() {
         setCaller(who);
       },
       (error: { status?: number }) => {
-        if (error.status === 401) setCaller(null);
-        else setProblem(error);
+        if (error.status === 401) {
+          setProblem(null);
+          setCaller(null);
+        } else setProblem(error);
       },
     );
   };
@@ -101,7 +103,9 @@ export function App() {
   useEffect(() => onUnauthorized(() => setCaller(null)), []);
   useEffect(() => installShortcuts(() => setHelpOpen(true)), []);
 
-  if (problem && caller === undefined)
+  // Also right after signing in (caller null): a 503 or 429 on reading the new session must
+  // say so, not quietly show the sign-in form again.
+  if (problem && !caller)
     return (
       <main class="signin-page">
         <ProblemBox error={problem} title="The server did not answer" />
@@ -111,7 +115,15 @@ export function App() {
       </main>
     );
   if (caller === undefined) return <Loading label="Connecting" />;
-  if (caller === null) return <SignIn onSignedIn={refreshSession} />;
+  if (caller === null)
+    return (
+      <SignIn
+        onSignedIn={() => {
+          setProblem(null);
+          refreshSession();
+        }}
+      />
+    );
 
   return (
     <SessionContext.Provider value={caller}>

@@ -1,4 +1,5 @@
-import { api } from './api/client';
+import { api, ApiError, messageOf } from './api/client';
+import { notify } from './components/notice';
 import type { Caller } from './api/types';
 import { setPrefs, usePrefs, type Theme, type TimeMode } from './prefs';
 
@@ -20,7 +21,16 @@ export function HeaderControls(props: {
 }) {
   const prefs = usePrefs();
   const signOut = async () => {
-    await api.delete('/v1/sessions/current').catch(() => undefined);
+    try {
+      await api.delete('/v1/sessions/current');
+    } catch (e) {
+      // Only a session that is already gone counts as signed out: after a 503 or a refusal
+      // the cookie still works, and showing the sign-in form would be a lie on a shared machine.
+      if (!(e instanceof ApiError && e.status === 401)) {
+        notify(`Not signed out: ${e instanceof ApiError ? e.detail : messageOf(e)}`, 'error');
+        return;
+      }
+    }
     props.onSignedOut();
   };
   const who = props.caller.keyId

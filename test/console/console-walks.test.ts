@@ -265,6 +265,48 @@ describeWithChromium(
       ]);
     });
 
+    it('a published version is saved as a new version from its page (the document is renamed)', async () => {
+      await page.goto(`${server.url}/flows/echo?version=1.0.0`);
+      await settled(page);
+      await page.getByLabel('Save as version').fill('1.1.0');
+      await page.getByRole('button', { name: 'Save draft' }).click();
+      await page.waitForURL('**/flows/echo?version=1.1.0');
+      const saved = await server.api<{ status: string; document: { version: string } }>(
+        'GET',
+        '/v1/flows/echo/versions/1.1.0',
+      );
+      expect(saved.body).toMatchObject({ status: 'draft', document: { version: '1.1.0' } });
+    });
+
+    it('an approval of all: the first decision shows on the card, the next approver settles it', async () => {
+      const flow = structuredClone(approvalFlow) as {
+        flow_id: string;
+        version: string;
+        nodes: Array<Record<string, unknown>>;
+      };
+      flow.flow_id = 'two_signatures';
+      flow.version = '1';
+      for (const n of flow.nodes) if (n.type === 'approval') n.approval_strategy = 'all';
+      await publish(server, flow);
+      const started = await start(server, {
+        flowId: 'two_signatures',
+        input: { ...expenseInput('EXP-77'), approvers: ['alice@example.com', 'carol@example.com'] },
+      });
+      expect(started.status).toBe('waiting');
+      await page.goto(`${server.url}/executions/${started.executionId}`);
+      await node('approve', 'waiting').waitFor();
+      const decideAs = page.getByLabel('Decide as');
+      await expect.poll(() => decideAs.inputValue()).toBe('alice@example.com');
+      await page.getByRole('button', { name: '✓ Approve', exact: true }).click();
+      // Not settled: the card shows alice's decision and offers carol, never alice again.
+      const card = page.locator(`article[data-approval="${started.executionId}/approve"]`);
+      await expect.poll(() => card.textContent()).toContain('alice@example.com: approve');
+      await expect.poll(() => decideAs.inputValue()).toBe('carol@example.com');
+      await page.getByRole('button', { name: '✓ Approve', exact: true }).click();
+      await page.locator('section.execution[data-status="completed"]').waitFor();
+      await node('approved', 'done').waitFor();
+    });
+
     it('a schedule is created with its next five fire times previewed', async () => {
       await page
         .getByRole('navigation', { name: 'Main' })

@@ -41,7 +41,10 @@ export function ApprovalCard(props: {
   );
   const initial =
     props.approver && pending.includes(props.approver) ? props.approver : (pending[0] ?? '');
-  const [approver, setApprover] = useState(initial);
+  const [picked, setApprover] = useState(initial);
+  // After a decision that did not settle the approval, the one who decided is no longer
+  // pending: fall back to the first who is, never re-send a decision that would be a 409.
+  const approver = pending.includes(picked) ? picked : initial;
   const [comment, setComment] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | Error | null>(null);

@@ -55,7 +55,12 @@ export default function ApprovalsPage() {
       <ProblemBox error={page.error} title="Approvals could not be listed" />
       {page.loading && !page.data ? <Loading /> : null}
       {page.data && items.length === 0 ? (
-        <p class="empty">No approval is waiting{approver ? ` for ${approver}` : ''}.</p>
+        <p class="empty">
+          {/* A page may be empty and still have a next one (docs/http-api.md §4 Approvals). */}
+          {page.data.nextCursor
+            ? 'None on this page; there are more further on.'
+            : `No approval is waiting${approver ? ` for ${approver}` : ''}.`}
+        </p>
       ) : null}
       <div class="cards">
         {items.map((approval) => (

@@ -5,6 +5,7 @@ import { Pager } from '../components/pager';
 import { Loading, ProblemBox } from '../components/problem-box';
 import { Time } from '../components/time';
 import { setQuery, useLocation } from '../router';
+import { can, useCaller } from '../session';
 import { useResource } from '../use-resource';
 import { useTitle } from '../use-title';
 
@@ -17,7 +18,16 @@ export default function AuditPage() {
     () => api.get<Page<AuditEntry>>('/v1/audit', { cursor, limit: 100 }),
     [cursor],
   );
+  const caller = useCaller();
   const items = page.data?.items ?? [];
+  // Reached by its shortcut (g l) too, which every role has.
+  if (!can(caller, 'admin'))
+    return (
+      <section>
+        <h1>Audit log</h1>
+        <p>Only an admin key can read the audit log.</p>
+      </section>
+    );
   return (
     <section aria-labelledby="audit-title">
       <div class="page-head">

@@ -76,7 +76,8 @@ export default function DeadLettersPage() {
               Replay all on this page
             </button>
           ) : null}
-          {can(caller, 'admin') ? (
+          {/* The dead-letter queue is every tenant's: purging it takes a platform admin key. */}
+          {can(caller, 'admin') && caller?.keyTenant === '*' ? (
             <button
               type="button"
               class="button danger"

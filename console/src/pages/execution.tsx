@@ -120,7 +120,7 @@ export default function ExecutionPage({ params }: { params: Record<string, strin
           </>
         ) : null}
       </dl>
-      <Actions view={view} onChanged={follow} />
+      <Actions view={view} onChanged={follow} settling={live === 'loading'} />
       {view.error ? (
         <div class="problem" role="alert">
           <strong>Failed{view.error.nodeId ? ` at ${view.error.nodeId}` : ''}:</strong>{' '}
@@ -195,7 +195,16 @@ function LiveBadge({ live }: { live: LiveState }) {
   );
 }
 
-function Actions({ view, onChanged }: { view: ExecutionView; onChanged: () => void }) {
+function Actions({
+  view,
+  onChanged,
+  settling,
+}: {
+  view: ExecutionView;
+  onChanged: (changedFrom?: number) => void;
+  /** A retry was sent and no worker has taken it yet: another one would be refused. */
+  settling: boolean;
+}) {
   const caller = useCaller();
   const [replaying, setReplaying] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -209,7 +218,8 @@ function Actions({ view, onChanged }: { view: ExecutionView; onChanged: () => vo
     try {
       await api.post(`/v1/executions/${seg(view.executionId)}/${action}`);
       notify(action === 'cancel' ? 'Cancellation requested' : 'Retry requested');
-      onChanged();
+      // A retry is carried out by a worker later: follow until the view leaves this version.
+      onChanged(action === 'retry' ? view.version : undefined);
     } catch (e) {
       setError(e);
     } finally {
@@ -228,7 +238,7 @@ function Actions({ view, onChanged }: { view: ExecutionView; onChanged: () => vo
           <button
             type="button"
             class="button primary"
-            disabled={busy}
+            disabled={busy || settling}
             onClick={() => void act('retry')}
           >
             Retry from {view.error?.nodeId ?? 'the failed node'}
@@ -349,15 +359,28 @@ function ApprovalPanel(props: { view: ExecutionView; nodeId: string; onChanged: 
     () => findApproval(props.view.executionId, props.nodeId),
     [props.view.executionId, props.nodeId, props.view.version],
   );
+  // A decision that does not settle the approval (strategy all or majority) changes no
+  // execution version: the card shows what the decision returned until the version moves.
+  const [decided, setDecided] = useState<{ version: number; approval: Approval } | null>(null);
+  const shown =
+    decided && decided.version === props.view.version ? decided.approval : approval.data;
   if (approval.error)
     return <ProblemBox error={approval.error} title="The approval could not be read" />;
-  if (!approval.data)
+  if (!shown)
     return approval.loading ? (
       <Loading label="Reading the approval" />
     ) : (
       <p>No pending approval found.</p>
     );
-  return <ApprovalCard approval={approval.data} onDecided={(_: Approval) => props.onChanged()} />;
+  return (
+    <ApprovalCard
+      approval={shown}
+      onDecided={(next: Approval) => {
+        setDecided({ version: props.view.version, approval: next });
+        props.onChanged();
+      }}
+    />
+  );
 }
 
 function EventForm(props: { view: ExecutionView; eventType: string; onChanged: () => void }) {

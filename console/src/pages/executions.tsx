@@ -337,23 +337,33 @@ function BulkBar(props: { filter: Filter; selected: ReadonlySet<string>; onDone:
   const caller = useCaller();
   const [operation, setOperation] = useState<BulkOperation | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const [polls, setPolls] = useState(0);
 
   useEffect(() => {
     if (!operation || operation.status === 'completed') return;
-    const timer = window.setTimeout(() => {
-      api.get<BulkOperation>(`/v1/bulk-operations/${seg(operation.id)}`).then(
-        (next) => {
-          setOperation(next);
-          if (next.status === 'completed') {
-            notify(`Bulk ${next.action}: ${next.done} done, ${next.failed} failed`);
-            props.onDone();
-          }
-        },
-        (e: unknown) => setError(e),
-      );
-    }, 700);
+    // A failed read (429, 503, a network blip) is shown and the next poll goes on, backing off:
+    // the operation runs on the server whatever the page does.
+    const timer = window.setTimeout(
+      () => {
+        api.get<BulkOperation>(`/v1/bulk-operations/${seg(operation.id)}`).then(
+          (next) => {
+            setError(null);
+            setOperation(next);
+            if (next.status === 'completed') {
+              notify(`Bulk ${next.action}: ${next.done} done, ${next.failed} failed`);
+              props.onDone();
+            }
+          },
+          (e: unknown) => {
+            setError(e);
+            setPolls((n) => n + 1);
+          },
+        );
+      },
+      error ? Math.min(10_000, 700 * 2 ** Math.min(polls, 4)) : 700,
+    );
     return () => window.clearTimeout(timer);
-  }, [operation]);
+  }, [operation, polls]);
 
   if (!can(caller, 'operator')) return null;
   const run = async (action: 'cancel' | 'retry', scope: 'selection' | 'filter') => {

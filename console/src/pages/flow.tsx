@@ -226,10 +226,14 @@ function Editor(props: {
     }
     setBusy(true);
     setSaveErrors({});
+    // "Save as version" from an existing version: the document still names the old one, which
+    // the server refuses (the URL and the document must agree), so it is renamed here.
+    const body = withVersion(text, version);
+    if (body !== text) setText(body);
     try {
       const saved = await api.put<FlowVersion>(
         `/v1/flows/${seg(id)}/versions/${seg(version)}`,
-        text,
+        body,
       );
       notify(`Saved ${id}@${version} as a draft`);
       props.onSaved(saved);
@@ -670,4 +674,18 @@ function Start({ record }: { record: FlowVersion }) {
       </form>
     </details>
   );
+}
+
+/** The JSON document with its `version` set to `version` when it names another; else as is. */
+function withVersion(text: string, version: string): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return text; // YAML, or not parsable: the server says what is wrong
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return text;
+  const document = value as Record<string, unknown>;
+  if (document.version === undefined || String(document.version) === version) return text;
+  return JSON.stringify({ ...document, version }, null, 2);
 }

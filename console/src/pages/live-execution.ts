@@ -9,7 +9,10 @@ export type LiveState = 'loading' | 'live' | 'reconnecting' | 'ended' | 'idle';
  * already terminal — a single-use ticket opens `…/stream?ticket=`, and every `snapshot` and
  * `update` (the whole view) replaces it. A dropped stream is reopened with a NEW ticket and
  * `lastEventId` (tickets are single-use, so EventSource's own retry cannot be used); `end`
- * closes it. `follow()` starts following again (after a retry or an event).
+ * closes it. `follow()` starts following again (after a retry or an event); `follow(version)`
+ * after an action a worker carries out later (a retry of an `error` execution): while the view
+ * is still terminal at that version it is read again every half second (up to a minute), then
+ * followed as usual — without it the page would stay on "final" until a reload.
  * The last event id belongs to one effect run: carried over to another execution (the page
  * moving from an execution to its replay), the server would skip every version below it.
  */
@@ -17,7 +20,10 @@ export function useLiveExecution(id: string) {
   const [view, setView] = useState<ExecutionView | undefined>();
   const [error, setError] = useState<unknown>(null);
   const [live, setLive] = useState<LiveState>('loading');
-  const [generation, setGeneration] = useState(0);
+  const [generation, setGeneration] = useState<{ n: number; awaitAbove: number | null }>({
+    n: 0,
+    awaitAbove: null,
+  });
 
   useEffect(() => {
     let closed = false;
@@ -79,21 +85,28 @@ export function useLiveExecution(id: string) {
       }
     };
 
-    api.get<ExecutionView>(`/v1/executions/${seg(id)}`).then(
-      (first) => {
-        apply(first);
-        setError(null);
-        if (closed) return;
-        if (TERMINAL.includes(first.status)) setLive('ended');
-        else void open();
-      },
-      (e: unknown) => {
-        if (!closed) {
-          setError(e);
-          setLive('idle');
-        }
-      },
-    );
+    const read = (polls: number) =>
+      api.get<ExecutionView>(`/v1/executions/${seg(id)}`).then(
+        (first) => {
+          apply(first);
+          setError(null);
+          if (closed) return;
+          const unchanged =
+            generation.awaitAbove !== null && first.version <= generation.awaitAbove;
+          if (TERMINAL.includes(first.status) && unchanged && polls < 120) {
+            setLive('loading');
+            timer = window.setTimeout(() => void read(polls + 1), 500);
+          } else if (TERMINAL.includes(first.status)) setLive('ended');
+          else void open();
+        },
+        (e: unknown) => {
+          if (!closed) {
+            setError(e);
+            setLive('idle');
+          }
+        },
+      );
+    void read(0);
     return () => {
       closed = true;
       window.clearTimeout(timer);
@@ -101,6 +114,10 @@ export function useLiveExecution(id: string) {
     };
   }, [id, generation]);
 
-  const follow = useCallback(() => setGeneration((g) => g + 1), []);
+  const follow = useCallback(
+    (changedFrom?: number) =>
+      setGeneration((g) => ({ n: g.n + 1, awaitAbove: changedFrom ?? null })),
+    [],
+  );
   return { view, error, live, follow };
 }
