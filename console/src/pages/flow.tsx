@@ -686,6 +686,9 @@ function withVersion(text: string, version: string): string {
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) return text;
   const document = value as Record<string, unknown>;
-  if (document.version === undefined || String(document.version) === version) return text;
+  const named = document.version;
+  if (named === undefined) return text;
+  if ((typeof named === 'string' || typeof named === 'number') && String(named) === version)
+    return text;
   return JSON.stringify({ ...document, version }, null, 2);
 }
