@@ -30,6 +30,8 @@ const LIVES = 3;
 export class WorkerHeartbeat {
   readonly #startedAt = new Date().toISOString();
   #timer: NodeJS.Timeout | undefined;
+  /** The beat being written: stop waits for it, or it could land after the delete. */
+  #beating: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly control: ControlStore,
@@ -40,7 +42,7 @@ export class WorkerHeartbeat {
   start(): this {
     const interval = this.options.intervalMs ?? 5_000;
     const beat = (): void => {
-      void this.beat().catch((error: unknown) =>
+      this.#beating = this.beat().catch((error: unknown) =>
         this.options.log.warn({ err: error }, 'worker heartbeat failed; retrying'),
       );
     };
@@ -68,6 +70,7 @@ export class WorkerHeartbeat {
 
   async stop(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
+    await this.#beating; // a beat in flight would otherwise list a stopped worker again
     await this.control.delete(this.#key()).catch(() => undefined);
   }
 
