@@ -73,6 +73,8 @@ describeWithChromium(
       dark?: boolean;
       axe: boolean;
       only?: string[];
+      /** WCAG 1.4.10: the page must not scroll sideways at this width. */
+      reflow?: boolean;
     }) {
       const { width, suffix, only } = options;
       const context = await newContext(browser, width, {
@@ -84,6 +86,13 @@ describeWithChromium(
       const check = async (name: string) => {
         if (options.axe)
           problems.push(...(await axeViolations(page)).map((v) => `${name} (${suffix}): ${v}`));
+        if (options.reflow) {
+          const overflow = await page.evaluate(
+            () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          );
+          if (overflow > 0)
+            problems.push(`${name} (${suffix}): ${overflow} px wider than the screen`);
+        }
         await screenshot(page, `${name}-${suffix}`);
       };
       await page.goto(server.url + '/');
@@ -108,6 +117,18 @@ describeWithChromium(
     it('every page at 390 px: drawn and photographed', async () => {
       const { errors } = await tour({ width: 390, suffix: '390', axe: false });
       expect(errors, 'uncaught errors in the page').toEqual([]);
+    });
+
+    it('the main pages at 320 px reflow: nothing scrolls sideways', async () => {
+      const { errors, problems } = await tour({
+        width: 320,
+        suffix: '320',
+        axe: false,
+        reflow: true,
+        only: ['overview', 'executions', 'execution-waiting', 'approvals', 'flows', 'schedules'],
+      });
+      expect(errors, 'uncaught errors in the page').toEqual([]);
+      expect(problems, 'pages that scroll sideways at 320 px').toEqual([]);
     });
 
     it('the main pages in dark mode: no serious axe-core violation (contrast)', async () => {
