@@ -146,7 +146,10 @@ export function summarizeCause(error: unknown): ErrorCause {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
     const summary: ErrorCause = { name: error.name, message: error.message };
-    if (typeof code === 'number' || typeof code === 'string') summary.code = code;
+    // A code the error record can store: NaN or an infinity (Number(undefined) passed as a code)
+    // would make the write of the node's real error itself fail.
+    if ((typeof code === 'number' && Number.isFinite(code)) || typeof code === 'string')
+      summary.code = code;
     // A node error wrapping a typed reason (e.g. http 1002 because of response_too_large)
     // keeps that reason: it is what an operator filters on.
     const reason = (error.cause as { code?: unknown } | undefined)?.code;

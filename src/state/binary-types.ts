@@ -53,7 +53,11 @@ const BUFFER_TYPE: BinaryType = {
   tag: 'Buffer',
   prototype: Buffer.prototype as object,
   encode: (value) => viewToBase64(value as Buffer),
-  decode: (base64) => (isBase64(base64) ? Buffer.from(base64, 'base64') : undefined),
+  // Onto its own memory: a pooled Buffer would expose other values' bytes through `.buffer`.
+  decode: (base64) => {
+    const bytes = base64ToOwnBytes(base64);
+    return bytes && Buffer.from(bytes.buffer);
+  },
 };
 
 const ARRAY_BUFFER_TYPE: BinaryType = {

@@ -49,7 +49,7 @@ import type { LargestEntry } from '../errors.js';
 import { EXECUTION_STATE_FIELDS, findStateIssue, parseExecutionState } from './execution-state.js';
 import type { ExecutionState } from './execution-state.js';
 import { fromTagged } from './from-tagged.js';
-import { TAG } from './tagged-format.js';
+import { setOwn, TAG } from './tagged-format.js';
 import { mayHoldUnsafeStrings } from './jsonb-safe-string.js';
 import { toTagged, toTaggedUnchecked } from './to-tagged.js';
 import { renderPath } from './value-path.js';
@@ -78,6 +78,20 @@ export interface EncodeStateOptions {
 /** Encodes one value; `path` roots the paths named by a `StateSerializationError`. */
 export function encodeValue(value: unknown, path = '$'): string {
   return stringifyTagged((tag) => tag(value, path));
+}
+
+/**
+ * Encodes a record whose fields are each tagged as a root, as `encodeState` does the state's:
+ * a field the header accepts at the depth limit is accepted here too (`encodeValue` of the
+ * record would count the record as one more level). `path` roots the paths in errors.
+ */
+export function encodeRecord(record: object, path: string): string {
+  return stringifyTagged((tag) => {
+    const out: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(record))
+      setOwn(out, name, tag(value, `${path}.${name}`));
+    return out;
+  });
 }
 
 type Tagger = (value: unknown, path: string) => unknown;

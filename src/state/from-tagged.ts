@@ -13,11 +13,18 @@ import type { PathSegment } from './value-path.js';
 
 type ObjectRecord = Record<string, unknown>;
 
+/**
+ * The encoder counts depth from each field it tags; a whole record is revived at once, its
+ * fields one level down and the context's roots two: what saved must load, so the decoder
+ * allows those two wrapping levels on top (it only guards the recursion against hostile text).
+ */
+const MAX_REVIVE_DEPTH = MAX_DEPTH + 2;
+
 class ReviveWalk {
   private readonly segments: PathSegment[] = [];
 
   enter(key: PathSegment): void {
-    if (this.segments.length >= MAX_DEPTH)
+    if (this.segments.length >= MAX_REVIVE_DEPTH)
       throw this.corrupt(key, `nesting deeper than ${MAX_DEPTH} levels`);
     this.segments.push(key);
   }

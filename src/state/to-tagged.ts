@@ -6,6 +6,7 @@
  * JSON-only value comes back unchanged and native `JSON.stringify` does the writing. Only the
  * containers on the way to a tagged node are copied.
  */
+import { types } from 'node:util';
 import { StateSerializationError } from '../errors.js';
 import { BINARY_TYPES } from './binary-types.js';
 import { formatIsoTimestamp } from './iso-timestamp.js';
@@ -126,19 +127,46 @@ const CLASS_ENCODERS: ReadonlyMap<object, ClassEncoder> = new Map<object, ClassE
 ]);
 
 function tagObject(value: object, key: PathSegment, walk: TagWalk): unknown {
-  const proto: unknown = Object.getPrototypeOf(value);
+  let proto: unknown;
+  try {
+    proto = Object.getPrototypeOf(value);
+  } catch {
+    throw walk.fail(key, 'revoked proxy');
+  }
   if (proto === Object.prototype || proto === null)
     return tagPlainObject(value as ObjectRecord, key, walk);
   if (proto === Array.prototype) return tagArray(value as unknown[], key, walk);
+  // A proxy can claim a class's prototype and answer like the real thing until a method
+  // checks: refused, typed, never a TypeError from inside an encoder. (A proxy of a plain
+  // object or an array is read through its traps like any data.)
+  if (types.isProxy(value)) throw walk.fail(key, 'proxy');
   const encode = CLASS_ENCODERS.get(proto as object);
   if (encode === undefined) throw walk.fail(key, describeInstance(value, proto as object));
-  return encode(value, key, walk);
+  // The containers are walked (the walk enters them): their brand is checked first.
+  if (
+    (proto === Map.prototype && !types.isMap(value)) ||
+    (proto === Set.prototype && !types.isSet(value))
+  )
+    throw walk.fail(key, `${describeInstance(value, proto as object)} that is not one`);
+  try {
+    return encode(value, key, walk);
+  } catch (error) {
+    if (error instanceof StateSerializationError) throw error;
+    // `Object.create(Date.prototype)`, a detached ArrayBuffer: the prototype is right, the
+    // value is not what it claims.
+    throw walk.fail(
+      key,
+      `${describeInstance(value, proto as object)} that cannot be read (${(error as Error).message})`,
+    );
+  }
 }
 
 function tagPlainObject(obj: ObjectRecord, key: PathSegment, walk: TagWalk): unknown {
   walk.enter(obj, key);
   const keys = Object.keys(obj);
-  let copy: ObjectRecord | undefined;
+  // JSON.stringify would call a `toJSON` and write what it returns instead of the data; the
+  // codec reads own enumerable data only, so a (non-enumerable) one is left behind in a copy.
+  let copy: ObjectRecord | undefined = hasOwnToJson(obj) ? {} : undefined;
   let escape = false;
   for (let i = 0; i < keys.length; i++) {
     const name = keys[i]!;
@@ -163,6 +191,14 @@ function tagEscapedObject(keys: readonly string[], source: ObjectRecord): Tagged
   return tagged('object', entries);
 }
 
+function hasOwnToJson(container: object): boolean {
+  // The property read first: V8 answers a missing one from the object's shape, far cheaper
+  // than a call to Object.hasOwn on every container of every save.
+  return (
+    (container as { toJSON?: unknown }).toJSON !== undefined && Object.hasOwn(container, 'toJSON')
+  );
+}
+
 function copyProperties(obj: ObjectRecord, keys: readonly string[], count: number): ObjectRecord {
   const copy: ObjectRecord = {};
   for (let i = 0; i < count; i++) setOwn(copy, keys[i]!, obj[keys[i]!]);
@@ -180,7 +216,8 @@ function rejectSymbolKeys(obj: object, walk: TagWalk): void {
 
 function tagArray(array: readonly unknown[], key: PathSegment, walk: TagWalk): unknown {
   walk.enter(array, key);
-  let copy: unknown[] | undefined;
+  // As for objects: an array's named `toJSON` would replace the array in the text.
+  let copy: unknown[] | undefined = hasOwnToJson(array) ? [] : undefined;
   for (let i = 0; i < array.length; i++) {
     const child = array[i];
     // `in` only for undefined slots: telling a hole from `undefined` costs nothing otherwise.

@@ -304,11 +304,17 @@ function putOwn(record: Record<string, unknown>, id: string, value: unknown): vo
 function nodesOf(state: ExecutionState): Record<string, unknown> {
   const nodes = state.context.$NODE;
   if (nodes === undefined) return {};
-  if (typeof nodes !== 'object' || nodes === null || Array.isArray(nodes)) {
-    throw new StateSerializationError(
-      '$NODE',
-      `${Array.isArray(nodes) ? 'an array' : typeof nodes} where a map of node results belongs`,
-    );
+  // Only a plain object's own entries are read: a Map or a Date here (a plugin's ctx.set) would
+  // be stored as an empty $NODE, every result silently gone.
+  const proto: unknown =
+    typeof nodes === 'object' && nodes !== null ? Object.getPrototypeOf(nodes) : undefined;
+  if (proto !== Object.prototype && proto !== null) {
+    const what = Array.isArray(nodes)
+      ? 'an array'
+      : typeof nodes === 'object' && nodes !== null
+        ? 'an instance of a class'
+        : typeof nodes;
+    throw new StateSerializationError('$NODE', `${what} where a map of node results belongs`);
   }
   return nodes as Record<string, unknown>;
 }

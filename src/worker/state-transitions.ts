@@ -151,8 +151,10 @@ export function flowErrorRecord(error: FlowError): ErrorRecord {
     code?: string | number | null;
     type?: string;
   } | null = (error.cause as ErrorCause | undefined) ?? null;
+  const code = original?.code ?? error.code;
   const record: ErrorRecord = {
-    code: original?.code ?? error.code,
+    // NaN or an infinity cannot be stored (the record's schema): null, the real error kept.
+    code: typeof code === 'number' && !Number.isFinite(code) ? null : code,
     name: original?.name ?? error.name,
     message: original?.message ?? error.message,
     retryable: false,

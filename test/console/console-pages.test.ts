@@ -87,8 +87,9 @@ describeWithChromium(
         if (options.axe)
           problems.push(...(await axeViolations(page)).map((v) => `${name} (${suffix}): ${v}`));
         if (options.reflow) {
-          const overflow = await page.evaluate(
-            () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          // A string: this project's TypeScript has no DOM types (it runs in the page).
+          const overflow = await page.evaluate<number>(
+            'document.documentElement.scrollWidth - document.documentElement.clientWidth',
           );
           if (overflow > 0)
             problems.push(`${name} (${suffix}): ${overflow} px wider than the screen`);

@@ -234,8 +234,8 @@ describe('decode rejects what is not a valid encoding', () => {
       'malformed "Date"',
     ],
     [
-      'nesting deeper than 1000 levels',
-      `${'['.repeat(1001)}{"~t":"undefined"}${']'.repeat(1001)}`,
+      'nesting deeper than 1000 levels (and the two a state record wraps around its fields)',
+      `${'['.repeat(1003)}{"~t":"undefined"}${']'.repeat(1003)}`,
       'nesting deeper',
     ],
     [

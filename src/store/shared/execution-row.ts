@@ -1,4 +1,4 @@
-import { decodeValue, encodeValue } from '../../state/codec.js';
+import { decodeValue, encodeRecord } from '../../state/codec.js';
 import {
   isTerminal,
   type ExecutionState,
@@ -65,7 +65,7 @@ export function executionRow(
  */
 function encodeSummary(state: ExecutionState): string {
   const summary = summaryOf(state);
-  return isPlainSummary(state) ? JSON.stringify(summary) : encodeValue(summary, 'summary');
+  return isPlainSummary(state) ? JSON.stringify(summary) : encodeRecord(summary, 'summary');
 }
 
 function isPlainSummary(state: ExecutionState): boolean {
