@@ -147,7 +147,7 @@ function tagObject(value: object, key: PathSegment, walk: TagWalk): unknown {
     (proto === Map.prototype && !types.isMap(value)) ||
     (proto === Set.prototype && !types.isSet(value))
   )
-    throw walk.fail(key, `${describeInstance(value, proto as object)} that is not one`);
+    throw walk.fail(key, `${describeInstance(value, proto)} that is not one`);
   try {
     return encode(value, key, walk);
   } catch (error) {
