@@ -83,6 +83,25 @@ describe('SqliteExecutionStore on a file', () => {
     expect(await store.load('busy')).toMatchObject({ version: 2 });
   });
 
+  it('a batch of saves meeting the lock fails once, after one busy timeout, not one per save', async () => {
+    const path = freshPath();
+    const store = open(path, 200);
+    await store.save(newExecutionState({ executionId: 'batch-0', version: 0 }));
+    const { exited } = await lockInAnotherProcess(path, 3000);
+    const started = Date.now();
+    // 20 saves in one turn: one group-commit batch. Tried again save by save, the process
+    // would be frozen 21 busy timeouts (4.2 s here), renewing no lease.
+    const errors = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        rejectionOf(store.save(newExecutionState({ executionId: `batch-${i + 1}`, version: 0 }))),
+      ),
+    );
+    const elapsedMs = Date.now() - started;
+    for (const error of errors) expect(error).toBeInstanceOf(StoreUnavailableError);
+    expect(elapsedMs).toBeLessThan(2000);
+    await exited;
+  }, 20_000);
+
   it('a file that is not a database rejects with StoreConfigurationError naming it, not a transient error', async () => {
     const path = freshPath();
     writeFileSync(path, 'this is not an SQLite database, just some bytes '.repeat(100));

@@ -7,6 +7,7 @@ import {
   controlLimit,
   type WriteOptions,
 } from '../control-store.js';
+import { isRetryable } from '../../errors.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../execution-store.js';
 import { idRange, type IdRange } from '../shared/control-range.js';
 import {
@@ -117,7 +118,9 @@ export class SqliteControlStore implements ControlStore {
         this.#database.transaction(this.#runAll).immediate(works),
       );
     } catch (error) {
-      if (works.length === 1) throw error;
+      // A transient failure (the file locked past the busy timeout) is every write's: one
+      // busy timeout, not one per write with the event loop blocked (see SqliteSaves).
+      if (works.length === 1 || isRetryable(error)) throw error;
       return works.map((work) => this.#database.use(work));
     }
   }
