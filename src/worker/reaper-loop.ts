@@ -17,7 +17,8 @@ export interface ReaperLoopOptions {
 const TURN_KEY = { collection: 'settings' as const, tenant: PLATFORM_TENANT, id: 'reaper-turn' };
 
 /**
- * `plaita reap`, run by itself: an execution left `queued` or `running` by a process that died
+ * `plaita reap` and the stores' sweep of expired records, run by itself: an execution left
+ * `queued` or `running` by a process that died
  * between its save and its enqueue (or lost its message) continues without an operator. Every
  * worker and server runs this loop, but one pass per interval runs in all: the first to create
  * the expiring turn record in the control store. A pass only enqueues `run` for executions
@@ -66,6 +67,11 @@ export class ReaperLoop {
         { count: reaped.length, executionIds: reaped.slice(0, 20) },
         're-enqueued stale executions (no progress and no lease)',
       );
+    // Expired rows (terminal executions past their TTL, spent control records) are invisible
+    // to reads but take disk until swept: the SQL stores need this (Redis expires keys itself).
+    const swept =
+      (await this.deps.store.sweepExpired()) + (await this.deps.control.sweepExpired());
+    if (swept > 0) this.options.log.info({ swept }, 'expired records removed');
     return reaped;
   }
 }

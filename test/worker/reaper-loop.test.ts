@@ -1,9 +1,16 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PlaitaClient } from '../../src/client/plaita-client.js';
 import { LocalQueue } from '../../src/queue/local/local-queue.js';
 import { MemoryControlStore } from '../../src/store/memory/memory-control-store.js';
 import { MemoryExecutionStore } from '../../src/store/memory/memory-execution-store.js';
 import { MemoryFlowStore } from '../../src/store/memory/memory-flow-store.js';
+import { newExecutionState } from '../../src/state/execution-state.js';
+import { SqliteControlStore } from '../../src/store/sqlite/sqlite-control-store.js';
+import { SqliteExecutionStore } from '../../src/store/sqlite/sqlite-execution-store.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { FlowWorker } from '../../src/worker/flow-worker.js';
 import { ReaperLoop } from '../../src/worker/reaper-loop.js';
@@ -80,5 +87,33 @@ describe('the reaper loop', () => {
     );
     expect(await loop.pass()).toEqual([]);
     expect((await queue.stats()).ready).toBe(0);
+  });
+});
+
+describe('the reaper loop sweeps', () => {
+  it('expired terminal executions out of a SQLite file (reads hid them; the disk kept them)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plaita-sweep-'));
+    const path = join(dir, 'store.db');
+    const store = new SqliteExecutionStore({ path, terminalTtlMs: 1 });
+    const control = new SqliteControlStore({ path });
+    const queue = new LocalQueue({ path: ':memory:' });
+    closers.push(async () => {
+      await Promise.all([store.close(), control.close(), queue.close()]);
+      rmSync(dir, { recursive: true, force: true });
+    });
+    await store.save(newExecutionState({ executionId: 'done', status: 'completed' }));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await store.load('done')).toBeNull(); // expired: hidden from reads
+    const rows = () => {
+      const db = new Database(path, { readonly: true });
+      try {
+        return (db.prepare('SELECT count(*) AS n FROM executions').get() as { n: number }).n;
+      } finally {
+        db.close();
+      }
+    };
+    expect(rows()).toBe(1);
+    await new ReaperLoop({ store, queue, control }, { log: silentLogger }).pass();
+    expect(rows()).toBe(0);
   });
 });

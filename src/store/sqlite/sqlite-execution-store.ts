@@ -290,6 +290,8 @@ export class SqliteExecutionStore implements ExecutionStore {
       );
       swept += batch;
       if (batch < SWEEP_BATCH) return swept;
+      // The driver is synchronous: between batches, let timers (lease renewals) and I/O run.
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
