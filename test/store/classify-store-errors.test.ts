@@ -42,8 +42,13 @@ describe('classifyPgError', () => {
     '40P01',
     '53300',
     '55P03',
+    // What an operator heals: a failover (a connection to the old primary), a full or failing disk.
+    '25006',
+    '53100',
+    '53200',
+    '58030',
   ];
-  const permanent = ['23505', '22021', '42P01', '42501', '57P04', '53100', 'XX000', 'EACCES'];
+  const permanent = ['23505', '22021', '42P01', '42501', '57P04', 'XX000', 'EACCES'];
 
   it.each(transient)('%s is transient, with the driver error as cause', (code) => {
     const error = withCode(code);
@@ -116,11 +121,18 @@ describe('classifySqliteError', () => {
     },
   );
 
+  it.each(['SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_IOERR_WRITE'])(
+    '%s (a full or failing disk, which an operator heals) is transient',
+    (code) => {
+      const classified = classifySqliteError(withCode(code));
+      expect(classified).toBeInstanceOf(StoreUnavailableError);
+      expect((classified as StoreUnavailableError).retryable).toBe(true);
+    },
+  );
+
   it.each([
     'SQLITE_CANTOPEN',
     'SQLITE_READONLY',
-    'SQLITE_FULL',
-    'SQLITE_IOERR_WRITE',
     'SQLITE_CONSTRAINT_PRIMARYKEY',
     'SQLITE_BUSYNESS',
   ])('%s is returned unchanged (permanent)', (code) => {

@@ -126,6 +126,21 @@ gate.describe('PostgreSQL outages', () => {
   );
 
   gate.it(
+    'a server that refuses writes as read-only (the old primary after a failover) is transient, not the execution’s fault',
+    async () => {
+      await open(POSTGRES_URL).save(state(1)); // the schema, migrated by a writable connection
+      const url = new URL(POSTGRES_URL);
+      url.searchParams.set('options', '-c default_transaction_read_only=on');
+      const standbyLike = open(url.toString());
+      expect(await standbyLike.load('outage-1', { tenantId: 'outage' })).toMatchObject({
+        version: 1,
+      });
+      const error = await expectUnavailable(standbyLike.save(state(2)), 5000);
+      expect((error.cause as { code?: string }).code).toBe('25006');
+    },
+  );
+
+  gate.it(
     'idle connections killed by the server do not crash the process, and the pool replaces them',
     async () => {
       const store = open(POSTGRES_URL);

@@ -23,7 +23,10 @@ const TRANSIENT_NODE_CODES = new Set([
  * 57P01 admin_shutdown (pg_terminate_backend, a restart), 57P02 crash_shutdown, 57P03
  * cannot_connect_now (starting up, recovery), 57P05 idle_session_timeout, 57014 query_canceled
  * (our statement_timeout fired), 40001 serialization_failure, 40P01 deadlock_detected, 53300
- * too_many_connections, 55P03 lock_not_available.
+ * too_many_connections, 55P03 lock_not_available; and what an operator heals without any change
+ * of ours: 25006 read_only_sql_transaction (a failover: this connection reached the old primary,
+ * now a standby), 53100 disk_full, 53200 out_of_memory, 58030 io_error. Permanent, they would
+ * end healthy executions for the length of an incident.
  */
 const TRANSIENT_SQLSTATES = new Set([
   '57P01',
@@ -35,7 +38,14 @@ const TRANSIENT_SQLSTATES = new Set([
   '40P01',
   '53300',
   '55P03',
+  '25006',
+  '53100',
+  '53200',
+  '58030',
 ]);
+
+/** Transient errors after which the connection itself is useless (it reached a standby). */
+export const DISCARD_CONNECTION_SQLSTATES: ReadonlySet<string> = new Set(['25006']);
 
 /**
  * SQLSTATEs that say the connection settings are wrong, not that the server is down: they never

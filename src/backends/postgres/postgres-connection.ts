@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
-import { StoreConfigurationError, StoreUnavailableError } from '../../errors.js';
-import { classifyPgError } from './classify-pg-error.js';
+import { errorCode, StoreConfigurationError, StoreUnavailableError } from '../../errors.js';
+import { classifyPgError, DISCARD_CONNECTION_SQLSTATES } from './classify-pg-error.js';
 import { pgDriver } from './pg-driver.js';
 
 /** Where a PostgreSQL store gets its connections: its own pool, or one the caller owns. */
@@ -107,7 +107,9 @@ export class PostgresConnection {
       return result;
     } catch (error) {
       const timedOut = error instanceof OperationTimeout;
-      watch.release(timedOut || watch.lost);
+      // A connection to a server that became a standby stays one: not back into the pool.
+      const stale = DISCARD_CONNECTION_SQLSTATES.has(errorCode(error) ?? '');
+      watch.release(timedOut || watch.lost || stale);
       if (timedOut) throw new StoreUnavailableError(error.message, { cause: error });
       throw classifyPgError(error, { connecting: false, connectionLost: watch.lost });
     } finally {

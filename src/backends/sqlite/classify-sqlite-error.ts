@@ -12,8 +12,10 @@ import {
  * - BUSY / LOCKED: another connection holds the lock past `busy_timeout` → StoreUnavailableError
  *   (retryable: the lock is released when that writer commits);
  * - CORRUPT / NOTADB: the file is damaged or not a database → StateCorruptError (permanent);
- * - anything else (CANTOPEN, READONLY, FULL, IOERR, CONSTRAINT, …) is returned unchanged and is
- *   permanent: retrying the same write against the same file would fail the same way.
+ * - FULL / IOERR: the disk is full or failing → StoreUnavailableError (an operator frees space or
+ *   replaces the disk; permanent, every execution touched meanwhile would end);
+ * - anything else (CANTOPEN, READONLY, CONSTRAINT, …) is returned unchanged and is permanent:
+ *   retrying the same write against the same file would fail the same way.
  * Errors that are already PlaitaErrors pass through.
  */
 export function classifySqliteError(error: unknown): unknown {
@@ -23,6 +25,12 @@ export function classifySqliteError(error: unknown): unknown {
     case 'SQLITE_LOCKED':
       return new StoreUnavailableError(
         `the SQLite database is locked by another connection (${errorCode(error)})`,
+        { cause: error },
+      );
+    case 'SQLITE_FULL':
+    case 'SQLITE_IOERR':
+      return new StoreUnavailableError(
+        `the disk under the SQLite database is full or failing (${errorCode(error)})`,
         { cause: error },
       );
     case 'SQLITE_CORRUPT':
