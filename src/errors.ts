@@ -190,15 +190,6 @@ export class RetryableError extends PlaitaError {
   }
 }
 
-/** Whether a thrown value says it is transient (its `retryable` flag, whatever its class). */
-export function isRetryable(error: unknown): boolean {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    (error as { retryable?: unknown }).retryable === true
-  );
-}
-
 /** Reads the classification fields of any thrown value without trusting its class. */
 export function errorCode(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;

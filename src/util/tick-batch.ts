@@ -14,6 +14,10 @@
  */
 export class TickBatch<I, R = void> {
   readonly #pending = new Map<string, Pending<I, R>>();
+  /** Batches not sent yet (a full one leaves `#pending` before its flush), for {@link settle}. */
+  readonly #unsent = new Set<Pending<I, R>>();
+  /** Sends under way, for {@link settle}. */
+  readonly #sending = new Set<Promise<unknown>>();
   readonly #maxItems: number;
 
   constructor(
@@ -32,8 +36,9 @@ export class TickBatch<I, R = void> {
   add(key: string, item: I): Promise<R> {
     let pending = this.#pending.get(key);
     if (!pending) {
-      const created: Pending<I, R> = { items: [], settlers: [] };
+      const created: Pending<I, R> = { key, items: [], settlers: [] };
       this.#pending.set(key, created);
+      this.#unsent.add(created);
       this.#schedule(() => this.#flush(key, created));
       pending = created;
     }
@@ -46,7 +51,20 @@ export class TickBatch<I, R = void> {
     });
   }
 
+  /**
+   * Sends what is waiting for the end of the tick now, and resolves once every send under way
+   * has settled: what a `close()` awaits, so a write its caller was promised is not dropped.
+   */
+  async settle(): Promise<void> {
+    for (const pending of [...this.#unsent]) this.#flush(pending.key, pending);
+    await Promise.allSettled([...this.#sending]);
+  }
+
   #flush(key: string, pending: Pending<I, R>): void {
+    // Already sent (settle() came first, then the scheduled flush): nothing to do.
+    if (pending.sent) return;
+    pending.sent = true;
+    this.#unsent.delete(pending);
     if (this.#pending.get(key) === pending) this.#pending.delete(key);
     const { items, settlers } = pending;
     const fail = (error: unknown): void => {
@@ -59,6 +77,8 @@ export class TickBatch<I, R = void> {
       fail(error);
       return;
     }
+    this.#sending.add(sent);
+    void sent.finally(() => this.#sending.delete(sent)).catch(() => undefined);
     sent.then((results) => {
       for (let i = 0; i < settlers.length; i++) {
         const { resolve, reject } = settlers[i]!;
@@ -88,6 +108,8 @@ function isPromiseLike(value: unknown): value is PromiseLike<never> {
 }
 
 interface Pending<I, R> {
+  key: string;
   items: I[];
   settlers: { resolve: (value: R) => void; reject: (error: unknown) => void }[];
+  sent?: boolean;
 }

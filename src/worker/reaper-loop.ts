@@ -69,8 +69,7 @@ export class ReaperLoop {
       );
     // Expired rows (terminal executions past their TTL, spent control records) are invisible
     // to reads but take disk until swept: the SQL stores need this (Redis expires keys itself).
-    const swept =
-      (await this.deps.store.sweepExpired()) + (await this.deps.control.sweepExpired());
+    const swept = (await this.deps.store.sweepExpired()) + (await this.deps.control.sweepExpired());
     if (swept > 0) this.options.log.info({ swept }, 'expired records removed');
     return reaped;
   }

@@ -46,7 +46,7 @@ export function describeExecutionStore(
     leaseCases(factory);
     claimCases(factory);
     createOnlyCases(factory);
-    groupCommitCases(factory);
+    groupCommitCases(factory, options.persistent ?? true);
     listCases(factory);
     expiryCases(factory, options.expiresBySweep ?? true);
     if (options.outage) outageCases(factory, options.outage);

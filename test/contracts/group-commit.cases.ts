@@ -14,9 +14,23 @@ const TTL = 60_000;
  * Saves made in one tick (a store may commit them together, issue 11's group commit): each
  * still succeeds or fails on its own, and resolves only once it is stored.
  */
-export function groupCommitCases(factory: ExecutionStoreFactory): void {
+export function groupCommitCases(factory: ExecutionStoreFactory, persistent: boolean): void {
   describe('saves made together', () => {
     const h = useHarness(factory);
+
+    it('saves accepted before close() are written, not dropped: the next store object sees them', async () => {
+      const store = await h.open();
+      await store.save(h.state()); // connected, migrated: a store in use
+      const states = [h.state(), h.state()];
+      // In the same turn as close(): a store that commits in groups still holds them.
+      const saving = states.map((s) => store.save(s));
+      await store.close();
+      await Promise.all(saving); // written, not rejected as closed
+      if (!persistent) return; // a memory store is gone with its object
+      const reopened = await h.open();
+      for (const s of states)
+        expectSameState(await reopened.load(s.executionId, { tenantId: h.tenant }), s);
+    });
 
     it('a fenced-out save is rejected alone; the saves beside it land', async () => {
       const states = [h.state(), h.state(), h.state()];

@@ -42,6 +42,8 @@ export interface ExecutionStoreSuiteOptions {
   propertyRuns?: number;
   /** Rewrites a saved execution in the layout before timing entries (a persistent backend). */
   legacyLayout?: LegacyLayoutHook;
+  /** False when each store object is its own backend (memory): nothing outlives close(). */
+  persistent?: boolean;
 }
 
 export interface Harness {

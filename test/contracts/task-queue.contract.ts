@@ -111,6 +111,20 @@ export function describeTaskQueue(
         expect(Date.now() - started).toBeLessThan(2000);
       });
 
+      it('enqueues and acks accepted before close() are written, not dropped', async () => {
+        const writer = harness.open();
+        await writer.enqueue(run('warm')); // connected, in use
+        const [warm] = await writer.receive('c1', { max: 1, blockMs: 0 });
+        // In the same turn as close(): a queue that commits in groups still holds them.
+        const acked = writer.ack(warm!);
+        const enqueued = writer.enqueue(run('kept'));
+        await writer.close();
+        await acked;
+        await enqueued;
+        const got = await queue.receive('c2', { max: 5, blockMs: 500 });
+        expect(got.map(executionOf)).toEqual(['kept']);
+      });
+
       it('ends a blocked receive empty when the queue is closed', async () => {
         const receiving = queue.receive('c1', { max: 1, blockMs: 10_000 });
         await sleep(50);

@@ -3,4 +3,5 @@ import { describeExecutionStore } from '../contracts/execution-store.contract.js
 
 describeExecutionStore('memory', (options) => new MemoryExecutionStore(options), {
   propertyRuns: 150,
+  persistent: false,
 });

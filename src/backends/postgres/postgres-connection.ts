@@ -1,5 +1,10 @@
 import type { Pool, PoolClient } from 'pg';
-import { errorCode, StoreConfigurationError, StoreUnavailableError } from '../../errors.js';
+import {
+  errorCode,
+  StoreClosedError,
+  StoreConfigurationError,
+  StoreUnavailableError,
+} from '../../errors.js';
 import { classifyPgError, DISCARD_CONNECTION_SQLSTATES } from './classify-pg-error.js';
 import { pgDriver } from './pg-driver.js';
 
@@ -65,7 +70,7 @@ export class PostgresConnection {
 
   /** Runs `work` on one client, after the migrations; errors come out classified. */
   async withClient<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-    if (this.closed) throw new Error('the PostgreSQL store is closed');
+    if (this.closed) throw new StoreClosedError('the PostgreSQL store is closed');
     await this.ready();
     return this.run(work);
   }

@@ -71,6 +71,16 @@ export function classifySqliteOpenError(error: unknown, path: string): unknown {
   }
 }
 
+/**
+ * The file was locked past the busy timeout (a classified error's driver cause, or the driver
+ * error itself): every write of a batch would wait that long again, so a batch is not retried
+ * write by write (a full disk is: the others may fit, and there is no wait).
+ */
+export function isLockedOut(error: unknown): boolean {
+  const code = primaryCode((error as { cause?: unknown } | null)?.cause) ?? primaryCode(error);
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+}
+
 function primaryCode(error: unknown): string | undefined {
   const code = errorCode(error);
   return code === undefined ? undefined : /^SQLITE_[A-Z]+/.exec(code)?.[0];

@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { StoreConfigurationError } from '../../errors.js';
+import { StoreClosedError, StoreConfigurationError } from '../../errors.js';
 import { loadMigrations, type Migration } from '../migration-files.js';
 import { classifySqliteError } from './classify-sqlite-error.js';
 import { openSqliteFile } from './open-sqlite-file.js';
@@ -36,7 +36,7 @@ export class SqliteDatabase {
   /** Runs synchronous `work` on the open database; driver errors arrive classified. */
   use<T>(work: (db: Db) => T): Promise<T> {
     if (this.closed)
-      return Promise.reject(new Error(`the SQLite store for ${this.path} is closed`));
+      return Promise.reject(new StoreClosedError(`the SQLite store for ${this.path} is closed`));
     return new Promise<T>((resolve) => resolve(work(this.open()))).catch((error: unknown) => {
       throw classifySqliteError(error);
     });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { InvalidCursorError } from '../../errors.js';
+import { InvalidCursorError, StoreClosedError } from '../../errors.js';
 import {
   DEFAULT_DLQ_MAX_LEN,
   DEFAULT_VISIBILITY_TIMEOUT_MS,
@@ -293,12 +293,14 @@ export class LocalQueue implements TaskQueue {
     });
   }
 
-  close(): Promise<void> {
-    if (this.closed) return Promise.resolve();
+  async close(): Promise<void> {
+    if (this.closed) return;
+    // Enqueues and acks accepted in this turn are written first (group commit holds them).
+    await Promise.all([this.inserts.settle(), this.deletes.settle()]);
+    if (this.closed) return;
     this.closed = true;
     for (const wake of [...this.pendingWaits]) wake();
     if (this.owned) this.db.close();
-    return Promise.resolve();
   }
 
   private claim(consumer: string, max: number): Delivery[] {
@@ -343,7 +345,9 @@ export class LocalQueue implements TaskQueue {
    */
   private op<T>(operation: string, fn: () => T): Promise<T> {
     if (this.closed)
-      return Promise.reject(new Error(`${operation}: the task queue ${this.name} is closed`));
+      return Promise.reject(
+        new StoreClosedError(`${operation}: the task queue ${this.name} is closed`),
+      );
     try {
       return Promise.resolve(fn());
     } catch (error) {

@@ -312,6 +312,9 @@ export class RedisStreamQueue implements TaskQueue {
 
   async close(): Promise<void> {
     if (this.closed) return;
+    // Enqueues and acks accepted in this tick are sent first (group commit holds them).
+    await Promise.all([this.adds.settle(), this.acks.settle()]);
+    if (this.closed) return;
     this.closed = true;
     await this.blocking.close();
     await this.connection.close();

@@ -284,7 +284,9 @@ export class PostgresExecutionStore implements ExecutionStore {
     }
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    // Saves and releases accepted in this turn are written first (group commit holds them).
+    await Promise.all([this.saves.settle(), this.releases.settle()]);
     return this.connection.close();
   }
 

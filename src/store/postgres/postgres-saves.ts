@@ -41,6 +41,11 @@ export class PostgresSaves {
 
   private readonly commits: GroupCommit;
 
+  /** What close() awaits: the saves already accepted are written, not dropped. */
+  settle(): Promise<void> {
+    return this.commits.settle();
+  }
+
   /**
    * Planned (encoded, validated) at once, then written with the other saves of this tick
    * (group commit): a save alone is one call of `save_execution` (see its migration), one round

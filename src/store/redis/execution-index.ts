@@ -98,6 +98,11 @@ export class ExecutionIndex {
     private readonly keys: RedisKeys,
   ) {}
 
+  /** Sends the updates waiting for the end of this tick now; resolves once all settled. */
+  async settle(): Promise<void> {
+    await Promise.all([this.#updates.settle(), this.#expiries.settle()]);
+  }
+
   /** After a committed save: the indexes name exactly this status; the expiry index follows the TTL. */
   record(
     entry: IndexedExecution,

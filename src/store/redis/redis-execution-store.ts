@@ -103,7 +103,20 @@ export class RedisExecutionStore implements ExecutionStore {
     this.#leases = new RedisLeases(this.#connection, this.#keys);
   }
 
-  async save(state: ExecutionState, options: SaveOptions = {}): Promise<void> {
+  /** Saves under way: close() lets them finish (a save's index update follows its script). */
+  readonly #saving = new Set<Promise<void>>();
+
+  save(state: ExecutionState, options: SaveOptions = {}): Promise<void> {
+    const saving = this.#save(state, options);
+    this.#saving.add(saving);
+    void saving.then(
+      () => this.#saving.delete(saving),
+      () => this.#saving.delete(saving),
+    );
+    return saving;
+  }
+
+  async #save(state: ExecutionState, options: SaveOptions): Promise<void> {
     // Everything that can fail permanently fails here, before a byte is sent.
     let plan = planSave(state, options, this.#options, Date.now());
     // Once per store: a writer with another N than the indexes' would index where no list reads.
@@ -413,7 +426,10 @@ export class RedisExecutionStore implements ExecutionStore {
     }
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    // Saves accepted before close() are written, their index updates included, not dropped.
+    await Promise.allSettled([...this.#saving]);
+    await this.#index.settle();
     return this.#connection.close();
   }
 

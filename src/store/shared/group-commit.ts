@@ -35,6 +35,11 @@ export class GroupCommit {
     });
   }
 
+  /** Sends the saves waiting for the end of this turn now; resolves once every write settled. */
+  settle(): Promise<void> {
+    return this.#batches.settle();
+  }
+
   /** Rejects (never throws) when the state cannot be stored, before any I/O. */
   async save(state: ExecutionState, options: SaveOptions = {}): Promise<void> {
     const now = Date.now();

@@ -7,7 +7,7 @@ import {
   controlLimit,
   type WriteOptions,
 } from '../control-store.js';
-import { isRetryable } from '../../errors.js';
+import { isLockedOut } from '../../backends/sqlite/classify-sqlite-error.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../execution-store.js';
 import { idRange, type IdRange } from '../shared/control-range.js';
 import {
@@ -118,9 +118,9 @@ export class SqliteControlStore implements ControlStore {
         this.#database.transaction(this.#runAll).immediate(works),
       );
     } catch (error) {
-      // A transient failure (the file locked past the busy timeout) is every write's: one
+      // The file locked past the busy timeout is every write's: one
       // busy timeout, not one per write with the event loop blocked (see SqliteSaves).
-      if (works.length === 1 || isRetryable(error)) throw error;
+      if (works.length === 1 || isLockedOut(error)) throw error;
       return works.map((work) => this.#database.use(work));
     }
   }
@@ -206,9 +206,9 @@ export class SqliteControlStore implements ControlStore {
     }
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    await this.#writes.settle(); // writes accepted in this turn are written, not dropped
     if (this.#owned) this.#database.close();
-    return Promise.resolve();
   }
 
   /** Deletes the row; returns it when it was live (an expired one goes too, returning null). */

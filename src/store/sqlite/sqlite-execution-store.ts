@@ -295,7 +295,9 @@ export class SqliteExecutionStore implements ExecutionStore {
     }
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    // Saves and releases accepted in this turn are written first (group commit holds them).
+    await Promise.all([this.saves.settle(), this.releases.settle()]);
     this.database.close();
     return Promise.resolve();
   }

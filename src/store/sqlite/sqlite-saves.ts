@@ -5,7 +5,7 @@ import { asFullRewrite, rejectOversized, type SavePlan } from '../shared/save-pl
 import type { ResolvedStoreOptions } from '../shared/store-options.js';
 import * as sql from './sqlite-execution-sql.js';
 import type { SqliteDatabase } from '../../backends/sqlite/sqlite-database.js';
-import { isRetryable } from '../../errors.js';
+import { isLockedOut } from '../../backends/sqlite/classify-sqlite-error.js';
 import { ItemFailure } from '../../util/tick-batch.js';
 import { GroupCommit, type PlannedSave, type SaveAnswer } from '../shared/group-commit.js';
 
@@ -20,6 +20,11 @@ export class SqliteSaves {
 
   private readonly commits: GroupCommit;
 
+  /** What close() awaits: the saves already accepted are written, not dropped. */
+  settle(): Promise<void> {
+    return this.commits.settle();
+  }
+
   /**
    * Planned (encoded, validated) at once; written with the other saves of this turn of the
    * event loop in ONE `BEGIN IMMEDIATE` transaction (group commit). It resolves once that
@@ -33,7 +38,7 @@ export class SqliteSaves {
    * One transaction for the batch. A save that is refused (fenced out, over the size limit) is
    * refused before it writes anything, so it needs no savepoint: it fails alone and the others
    * commit. Any other failure rolls the batch back, and each save is then tried on its own —
-   * except a transient one (the file locked past the busy timeout): that is every save's, and
+   * except the file locked past the busy timeout: that is every save's, and
    * trying each again would block the event loop one busy timeout per save (no lease renewed
    * meanwhile), so the batch fails as a whole and every caller may retry.
    */
@@ -43,7 +48,7 @@ export class SqliteSaves {
         this.database.transaction(this.writeBatch).immediate(batch),
       );
     } catch (error) {
-      if (batch.length === 1 || isRetryable(error)) throw error;
+      if (batch.length === 1 || isLockedOut(error)) throw error;
       return batch.map((item) =>
         this.database
           .use(() => this.database.transaction(this.writeBatch).immediate([item]))
