@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StoreUnavailableError } from '../../src/errors.js';
+import { StoreConfigurationError, StoreUnavailableError } from '../../src/errors.js';
 import { LocalQueue, type LocalQueueOptions } from '../../src/queue/local/local-queue.js';
 import type { TaskMessage } from '../../src/queue/task-message.js';
 import { describeTaskQueue } from '../contracts/task-queue.contract.js';
@@ -127,6 +127,19 @@ describe('LocalQueue on SQLite', () => {
     open();
     connect().prepare("UPDATE queue_meta SET value = '99' WHERE key = 'schema_version'").run();
     expect(() => open()).toThrow(/schema version 99/);
+    expect(() => open()).toThrow(StoreConfigurationError); // configuration: never redelivered
+  });
+
+  it('opens a migrated file while another connection holds the write lock (a worker starts)', async () => {
+    open();
+    const locker = connect();
+    locker.exec('BEGIN IMMEDIATE');
+    try {
+      const queue = open({ busyTimeoutMs: 50 });
+      expect(await queue.stats()).toMatchObject({ ready: 0 });
+    } finally {
+      locker.exec('COMMIT');
+    }
   });
 
   it('persists messages across reopen (a restarted process)', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, expect } from 'vitest';
 import { PostgresExecutionStore } from '../../src/store/postgres/postgres-execution-store.js';
 import { PostgresFlowStore } from '../../src/store/postgres/postgres-flow-store.js';
-import { StoreUnavailableError } from '../../src/errors.js';
+import { StoreConfigurationError, StoreUnavailableError } from '../../src/errors.js';
 import { newExecutionState } from '../../src/state/execution-state.js';
 import { POSTGRES_URL, postgresGate } from '../support/services.js';
 import { dropSchema, testSchema, withAdmin } from './support/postgres-schema.js';
@@ -75,7 +75,7 @@ gate.describe('PostgreSQL migrations', () => {
       const later = new PostgresExecutionStore({ connectionString: POSTGRES_URL }, { schema });
       const error = await later.list().catch((e: unknown) => e);
       await later.close();
-      expect(error).toBeInstanceOf(Error);
+      expect(error).toBeInstanceOf(StoreConfigurationError); // a newer deploy: never redelivered
       expect(error).not.toBeInstanceOf(StoreUnavailableError);
       expect((error as Error).message).toMatch(/newer than this plaita knows/);
     } finally {

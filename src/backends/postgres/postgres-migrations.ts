@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { errorCode } from '../../errors.js';
+import { errorCode, StoreConfigurationError } from '../../errors.js';
 import { loadMigrations, type Migration } from '../migration-files.js';
 
 /** plaita's schema (`migrations/0001_….sql`, append only), read when a store first connects. */
@@ -38,8 +38,9 @@ export async function migrate(client: PoolClient, schema: string): Promise<void>
       `CREATE TABLE IF NOT EXISTS ${q}.schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
     );
     const current = await appliedVersion(client, q);
+    // A newer process migrated the schema (a rolling deploy): configuration, never redelivered.
     if (current > latest)
-      throw new Error(
+      throw new StoreConfigurationError(
         `schema ${schema} is at migration ${current}, newer than this plaita knows (${latest})`,
       );
     // pg_temp last: it is searched first when not named, and a function that pins this path

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { loadMigrations, type Migration } from '../../backends/migration-files.js';
+import { StoreConfigurationError } from '../../errors.js';
 
 /** Versioned migrations of the queue tables (`migrations/0001_….sql`, append only), read on first open. */
 let migrations: Migration[] | undefined;
@@ -14,6 +15,9 @@ export function migrateQueueSchema(db: BetterSqlite3.Database): void {
   migrations ??= loadMigrations(new URL('./migrations/', import.meta.url));
   const pending = migrations;
   const latest = pending.length;
+  // Current already (every open after the first): a read, no write lock. A file another
+  // process holds for a while must not keep a worker from starting.
+  if (schemaVersion(db) === latest) return;
   const migrate = db.transaction(() => {
     db.exec(
       'CREATE TABLE IF NOT EXISTS queue_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT',
@@ -22,7 +26,8 @@ export function migrateQueueSchema(db: BetterSqlite3.Database): void {
       { value: string } | undefined;
     const current = row === undefined ? 0 : Number(row.value);
     if (current > latest) {
-      throw new Error(
+      // A newer process migrated the file (a rolling deploy): our configuration, not a transient.
+      throw new StoreConfigurationError(
         `the queue tables are at schema version ${current}, newer than this plaita understands (${latest})`,
       );
     }
@@ -33,4 +38,15 @@ export function migrateQueueSchema(db: BetterSqlite3.Database): void {
     ).run(String(latest));
   });
   migrate.immediate();
+}
+
+/** The queue tables' version, or -1 before the first migration made them. */
+function schemaVersion(db: BetterSqlite3.Database): number {
+  const table = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'queue_meta'")
+    .get();
+  if (table === undefined) return -1;
+  const row = db.prepare("SELECT value FROM queue_meta WHERE key = 'schema_version'").get() as
+    { value: string } | undefined;
+  return row === undefined ? 0 : Number(row.value);
 }
