@@ -101,8 +101,19 @@ type Tagger = (value: unknown, path: string) => unknown;
  * only when some may be there, tags again with the check. Same output, a fraction of the cost.
  */
 function stringifyTagged(build: (tag: Tagger) => unknown): string {
-  const text = JSON.stringify(build(toTaggedUnchecked));
-  return mayHoldUnsafeStrings(text) ? JSON.stringify(build(toTagged)) : text;
+  const text = stringify(build(toTaggedUnchecked));
+  return mayHoldUnsafeStrings(text) ? stringify(build(toTagged)) : text;
+}
+
+/** Past V8's longest string (≈ 512 Mi characters) the text cannot exist: too large, typed. */
+function stringify(tree: unknown): string {
+  try {
+    return JSON.stringify(tree);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    const limit = (1 << 29) - 24;
+    throw new StateTooLargeError(limit, limit, [], { cause: error });
+  }
 }
 
 /** Decodes what `encodeValue` wrote; anything else throws `StateCorruptError`. */

@@ -214,7 +214,15 @@ function rejectSymbolKeys(obj: object, walk: TagWalk): void {
   }
 }
 
+/**
+ * Longer arrays are refused before the walk: one of length 1e9 with a single item would build a
+ * hole marker per index and exhaust the heap (a crash, not an error). Far over any state limit.
+ */
+const MAX_ARRAY_LENGTH = 1 << 24;
+
 function tagArray(array: readonly unknown[], key: PathSegment, walk: TagWalk): unknown {
+  if (array.length > MAX_ARRAY_LENGTH)
+    throw walk.fail(key, `array of ${array.length} items (at most ${MAX_ARRAY_LENGTH})`);
   walk.enter(array, key);
   // As for objects: an array's named `toJSON` would replace the array in the text.
   let copy: unknown[] | undefined = hasOwnToJson(array) ? [] : undefined;

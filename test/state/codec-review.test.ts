@@ -90,3 +90,11 @@ describe('the codec, after review', () => {
     expect(cause).toEqual({ name: 'Error', message: 'boom' });
   });
 });
+
+describe('values too large to encode', () => {
+  it('a sparse array of a billion slots is a typed refusal, not a heap crash', () => {
+    const sparse: unknown[] = [];
+    sparse[1e9] = 1;
+    expect(() => encodeValue({ sparse })).toThrow(StateSerializationError);
+  });
+});
