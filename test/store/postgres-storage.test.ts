@@ -1,4 +1,5 @@
 /** How the PostgreSQL store lays a state out: json text kept byte for byte, exact size totals. */
+import pg from 'pg';
 import { afterAll, afterEach, expect } from 'vitest';
 import { PostgresExecutionStore } from '../../src/store/postgres/postgres-execution-store.js';
 import { encodeCheckpoint } from '../../src/store/checkpoint-parts.js';
@@ -32,6 +33,39 @@ const totals = (executionId: string) =>
   });
 
 gate.describe('PostgreSQL storage layout', () => {
+  gate.it(
+    'delete leaves no results behind when a save commits while the delete waits on the row',
+    async () => {
+      const store = open();
+      await store.save(newExecutionState({ executionId: 'racing', context: { $NODE: { a: 1 } } }));
+      const saver = new pg.Client({ connectionString: POSTGRES_URL });
+      await saver.connect();
+      try {
+        // A save under way: the row locked, a result written, not committed yet.
+        await saver.query('BEGIN');
+        await saver.query(
+          `SELECT 1 FROM "${schema}".executions WHERE tenant_id = 'default' AND execution_id = 'racing' FOR UPDATE`,
+        );
+        await saver.query(
+          `INSERT INTO "${schema}".node_results (tenant_id, execution_id, node_id, seq, value, bytes) VALUES ('default', 'racing', 'b', 9, '2', 1)`,
+        );
+        const deleting = store.delete('racing');
+        await new Promise((resolve) => setTimeout(resolve, 100)); // the delete waits on the lock
+        await saver.query('COMMIT');
+        expect(await deleting).toBe(true);
+      } finally {
+        await saver.end();
+      }
+      const left = await withAdmin(async (client) => {
+        const { rows } = await client.query<{ n: string }>(
+          `SELECT count(*) AS n FROM "${schema}".node_results WHERE execution_id = 'racing'`,
+        );
+        return Number(rows[0]!.n);
+      });
+      expect(left).toBe(0);
+    },
+  );
+
   gate.it(
     'keeps the codec text byte for byte in json columns, queryable with -> in psql',
     async () => {

@@ -59,10 +59,13 @@ SELECT 0 AS part, 0 AS seq, NULL AS node_key, header::text AS text FROM ${E} WHE
 UNION ALL
 SELECT 1, n.seq, n.node_id, n.value::text FROM ${N} n WHERE n.tenant_id = $1 AND n.execution_id = $2
 ORDER BY part, seq`,
-    delete: `
-WITH gone AS (DELETE FROM ${E} WHERE ${KEY} RETURNING ${live('$3')} AS live),
-  nodes AS (DELETE FROM ${N} WHERE ${KEY})
-SELECT live FROM gone`,
+    /**
+     * The row first, then its results by a second statement of the same transaction: one
+     * statement's snapshot would miss results a save committed while the row delete waited on
+     * its lock, leaving them orphaned (store.delete runs both in one transaction).
+     */
+    deleteRow: `DELETE FROM ${E} WHERE ${KEY} RETURNING ${live('$3')} AS live`,
+    deleteNodes: `DELETE FROM ${N} WHERE ${KEY}`,
     /** Lease, header, results and cancel mark in one call (migration 0006: why, and its rows). */
     claim: `SELECT o_part, o_seq, o_key, o_text, o_generation, o_cancel FROM ${s}.claim_execution($1, $2, $3, $4::bigint, $5::bigint)`,
     /** One batch; SKIP LOCKED lets two sweepers (or a save) proceed without waiting. */

@@ -125,11 +125,15 @@ export class PostgresExecutionStore implements ExecutionStore {
   async delete(executionId: string, options: TenantScope = {}): Promise<boolean> {
     const key = executionKey(executionId, options);
     if (key === null) return false;
-    const rows = await this.query<{ live: boolean }>(this.sql.delete, [
-      key.tenantId,
-      key.executionId,
-      Date.now(),
-    ]);
+    const rows = await this.connection.transaction(async (client) => {
+      const gone = await namedRows<{ live: boolean }>(client, this.sql.deleteRow, [
+        key.tenantId,
+        key.executionId,
+        Date.now(),
+      ]);
+      await namedRows(client, this.sql.deleteNodes, [key.tenantId, key.executionId]);
+      return gone;
+    });
     return rows[0]?.live === true;
   }
 
