@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, expect } from 'vitest';
+import { StoreClosedError } from '../../src/errors.js';
 import { PostgresControlStore } from '../../src/store/postgres/postgres-control-store.js';
 import { describeControlStore } from '../contracts/control-store.contract.js';
 import { POSTGRES_URL, postgresGate } from '../support/services.js';
@@ -67,4 +68,18 @@ gate.describe('PostgresControlStore', () => {
       await pool.end();
     }
   });
+
+  gate.it(
+    'a borrowed pool its owner ended is StoreClosedError, not an outage to retry',
+    async () => {
+      const pool = new pg.Pool({ connectionString: POSTGRES_URL, max: 1 });
+      const store = new PostgresControlStore({ pool }, { schema });
+      await pool.end();
+      const error = await store
+        .get({ collection: 'settings', tenant: '*', id: 'x' })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StoreClosedError);
+      expect((error as StoreClosedError).retryable).toBe(false);
+    },
+  );
 });

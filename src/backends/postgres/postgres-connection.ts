@@ -123,6 +123,11 @@ export class PostgresConnection {
   }
 
   private async checkout(): Promise<PoolClient> {
+    // A pool its owner ended (a borrowed one) never comes back: closed, not a transient outage
+    // that the worker would redeliver for ever. Read from the pool's state, not its message.
+    const pool = this.pool as Pool & { ending?: boolean; ended?: boolean };
+    if (pool.ending === true || pool.ended === true)
+      throw new StoreClosedError('the PostgreSQL pool was ended by its owner');
     const connecting = this.pool.connect();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
