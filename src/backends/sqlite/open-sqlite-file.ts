@@ -25,7 +25,9 @@ export interface OpenSqliteOptions {
  *   rewrites the same hot pages (the executions row, its indexes, the queue) all the time, and a
  *   checkpoint copies each once however often it changed, so checkpointing a quarter as often
  *   copies far less; at 1000 the checkpoints took about a quarter of the embedded tier's time.
- *   The WAL stays bounded; the power-loss window of NORMAL is still the OS's writeback delay;
+ *   The power-loss window of NORMAL is still the OS's writeback delay;
+ * - `journal_size_limit` 64 MiB: a checkpoint that resets the WAL truncates the file to that,
+ *   where it would otherwise keep the size of its longest run of overlapping readers for good;
  * - `temp_store = MEMORY`: scratch b-trees in memory, not temp files — the store's save
  *   (`IN (SELECT … json_each)`) and the queue's claim (`UPDATE … RETURNING`) build one per call,
  *   and on disk that costs more than the rest of the statement.
@@ -41,6 +43,7 @@ export function openSqliteFile(path: string, options: OpenSqliteOptions): Sqlite
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.pragma('wal_autocheckpoint = 4000');
+      db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
       db.pragma('temp_store = MEMORY');
       options.migrate?.(db);
     } catch (error) {
