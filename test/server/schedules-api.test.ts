@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StateCorruptError } from '../../src/errors.js';
+import type { ControlKey } from '../../src/store/control-store.js';
 import { canonicalJson, sha256Hex } from '../../src/util/canonical-json.js';
 import { Scheduler } from '../../src/server/schedules/scheduler.js';
 import { slotsAfter, type ScheduleRecord } from '../../src/server/schedules/schedule-record.js';
@@ -256,6 +257,35 @@ describe('schedules', () => {
     const read = await body<Schedule>(await api.fetch(`/v1/schedules/${schedule.id}`));
     expect(read.lastRunAt).toBe(new Date(firstSlot).toISOString());
   }, 20_000);
+
+  it('a schedule deleted while the scheduler looks at it starts no run', async () => {
+    const schedule = await createSchedule({ cron: '*/10 * * * * *' });
+    const created = Date.parse(
+      (await body<{ createdAt: string }>(await api.fetch(`/v1/schedules/${schedule.id}`)))
+        .createdAt,
+    );
+    const firstSlot = Math.ceil((created + 1) / 10_000) * 10_000;
+    const real = api.app.services.control;
+    // The DELETE lands right after the scheduler's first read of the record.
+    const control = new Proxy(real, {
+      get(target, property) {
+        if (property === 'get')
+          return async (key: ControlKey) => {
+            const read = await target.get(key);
+            if (key.collection === 'schedules' && key.id === schedule.id) await target.delete(key);
+            return read;
+          };
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+      },
+    });
+    await new Scheduler({ ...api.app.services, control }, { log: silentLogger }).tick(
+      new Date(firstSlot + 100),
+    );
+    expect(
+      (await body<{ items: unknown[] }>(await api.fetch('/v1/executions'))).items,
+    ).toHaveLength(0);
+  });
 
   it('overlap: skip passes a slot while the last run has not settled', async () => {
     const schedule = await createSchedule({ cron: '*/10 * * * * *', overlap: 'skip' });

@@ -107,6 +107,11 @@ export class Scheduler {
     if (schedule.overlap === 'skip' && (await this.#lastRunBusy(schedule))) {
       outcome.skipped = 1;
     } else {
+      // Read again just before starting: a DELETE or PATCH answered since the read above (the
+      // overlap check may have taken a store round trip) must not be followed by a run. A
+      // record changed in any way is looked at afresh on the next tick.
+      const current = await this.deps.control.get<ScheduleRecord>(scheduleKey(tenant, id));
+      if (current?.version !== record.version) return;
       try {
         const started = await startExecution(
           this.deps,
