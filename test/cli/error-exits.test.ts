@@ -142,7 +142,7 @@ describe('bad input and configuration exit 2, an unreachable service 3 (from dis
     expectTypedFailure(
       run(['worker', '--concurrency', 'abc', '--store', 'memory']),
       2,
-      /--concurrency: expected a number/,
+      /--concurrency "abc": expected a number/,
     );
     const fromEnv = cli(['worker', '--store', 'memory'], {
       cwd,

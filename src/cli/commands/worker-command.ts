@@ -41,7 +41,8 @@ export function registerWorker(program: Command, context: CommandContext): void 
         ? numberEnv(env)
         : nonNegativeNumber(
             flag,
-            `--${env.slice('PLAITA_'.length).toLowerCase().replace(/_/g, '-')}`,
+            // Named as typed, value included, like a variable's: `--concurrency "abc"`.
+            `--${env.slice('PLAITA_'.length).toLowerCase().replace(/_/g, '-')} ${JSON.stringify(flag)}`,
           );
     // Every flag is checked before a connection opens: bad usage must not leave one open.
     const settings = {
