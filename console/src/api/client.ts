@@ -129,8 +129,34 @@ function get<T>(path: string, query?: Query): Promise<T> {
   return request<T>('GET', url);
 }
 
+/**
+ * Every item of a list the page shows whole (API keys, workers: a handful, but never cut at one
+ * page): follows `nextCursor`, at most `maxPages` pages, as one Page (its `nextCursor` set when
+ * even those were not all).
+ */
+async function getAll<T>(
+  path: string,
+  query: Query = {},
+  maxPages = 20,
+): Promise<{ items: T[]; nextCursor: string | null }> {
+  const items: T[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < maxPages; page++) {
+    const answer: { items: T[]; nextCursor: string | null } = await get(path, {
+      ...query,
+      limit: 500,
+      cursor,
+    });
+    items.push(...answer.items);
+    cursor = answer.nextCursor;
+    if (cursor === null) break;
+  }
+  return { items, nextCursor: cursor };
+}
+
 export const api = {
   get,
+  getAll,
   post: <T>(path: string, body?: unknown) => request<T>('POST', path, body ?? {}),
   put: <T>(path: string, body: unknown) => request<T>('PUT', path, body),
   patch: <T>(path: string, body: unknown) => request<T>('PATCH', path, body),

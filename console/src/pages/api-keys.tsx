@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, messageOf, seg } from '../api/client';
-import type { ApiKey, Page, Role } from '../api/types';
+import type { ApiKey, Role } from '../api/types';
 import { CopyId } from '../components/copy-id';
 import { describedBy, Field } from '../components/field';
 import { notify } from '../components/notice';
@@ -14,7 +14,7 @@ import { useTitle } from '../use-title';
 export default function ApiKeysPage() {
   useTitle('API keys');
   const caller = useCaller();
-  const keys = useResource(() => api.get<Page<ApiKey>>('/v1/api-keys?limit=500'), []);
+  const keys = useResource(() => api.getAll<ApiKey>('/v1/api-keys'), []);
   if (!can(caller, 'admin'))
     return (
       <section>

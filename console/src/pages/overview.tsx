@@ -31,7 +31,7 @@ export default function OverviewPage() {
     [],
     refresh,
   );
-  const workers = useResource(() => api.get<Page<Worker>>('/v1/workers?limit=500'), [], refresh);
+  const workers = useResource(() => api.getAll<Worker>('/v1/workers'), [], refresh);
   // Counted from the list, which holds this tenant's only (the queue's count is every tenant's).
   const dead = useResource(
     () => api.get<Page<DeadLetter>>('/v1/dead-letters', { limit: 100 }),

@@ -1,5 +1,5 @@
 import { api } from '../api/client';
-import type { Page, Worker } from '../api/types';
+import type { Worker } from '../api/types';
 import { CopyId } from '../components/copy-id';
 import { Loading, ProblemBox } from '../components/problem-box';
 import { Time } from '../components/time';
@@ -9,7 +9,7 @@ import { useTitle } from '../use-title';
 /** Live workers, from their heartbeats. */
 export default function WorkersPage() {
   useTitle('Workers');
-  const workers = useResource(() => api.get<Page<Worker>>('/v1/workers?limit=500'), [], {
+  const workers = useResource(() => api.getAll<Worker>('/v1/workers'), [], {
     refreshMs: 5000,
   });
   const items = workers.data?.items ?? [];
