@@ -62,9 +62,7 @@ export class TickBatch<I, R = void> {
 
   #flush(key: string, pending: Pending<I, R>): void {
     // Already sent (settle() came first, then the scheduled flush): nothing to do.
-    if (pending.sent) return;
-    pending.sent = true;
-    this.#unsent.delete(pending);
+    if (!this.#unsent.delete(pending)) return;
     if (this.#pending.get(key) === pending) this.#pending.delete(key);
     const { items, settlers } = pending;
     const fail = (error: unknown): void => {
@@ -111,5 +109,4 @@ interface Pending<I, R> {
   key: string;
   items: I[];
   settlers: { resolve: (value: R) => void; reject: (error: unknown) => void }[];
-  sent?: boolean;
 }

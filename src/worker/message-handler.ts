@@ -105,7 +105,8 @@ export class MessageHandler {
       );
     const keeper = this.#keeper(lease, delivery);
     const driver = new ExecutionDriver(this.deps, flow, keeper, writer);
-    this.active.set(executionKey(message), keeper);
+    const active = executionKey(message);
+    this.active.set(active, keeper);
     try {
       // The claim already read the cancel flag with the lease: no second round trip.
       if (message.kind !== 'cancel' && claim.cancelRequested) keeper.markCancelRequested();
@@ -113,7 +114,7 @@ export class MessageHandler {
     } finally {
       driver.close();
       keeper.stop();
-      this.active.delete(executionKey(message));
+      this.active.delete(active);
     }
   }
 

@@ -70,13 +70,9 @@ export async function serviceValue(ctx: NodeContext<unknown>, value: unknown): P
  */
 export async function eventTypeOf(ctx: NodeContext<unknown>, eventType: string): Promise<string> {
   if (!eventType.startsWith('$')) return eventType;
-  try {
-    const evaluated = ctx.evaluate(eventType);
-    const resolved = isPromiseLike(evaluated) ? await evaluated : evaluated;
-    if (typeof resolved === 'string' && resolved !== '') return resolved;
-  } catch {
-    // kept raw, as below
-  }
+  // serviceValue gives the raw text back when the reference fails: that is not a resolution.
+  const resolved = await serviceValue(ctx, eventType);
+  if (resolved !== eventType && typeof resolved === 'string' && resolved !== '') return resolved;
   ctx.warn(`event_type ${eventType} did not give a non-empty string; the raw text is kept`);
   return eventType;
 }

@@ -17,11 +17,16 @@ export interface FlowRecord {
  * Identity as the flow loader reads it (`flow_id` / `flowId` / `id`, `version` as a string), and
  * the content hash of docs/durable-contract.md §1 (`sha256Hex(canonicalJson(document))`).
  */
+/** Where a document names its flow, first match wins (as the loader reads it). */
+const ID_KEYS = ['flow_id', 'flowId', 'id'] as const;
+
 export function flowRecord(document: Record<string, unknown>): FlowRecord {
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     throw new TypeError('a flow document is an object');
   }
-  const rawId = document.flow_id ?? document.flowId ?? document.id;
+  // The key the id is read from: also the path a refusal names.
+  const idKey = ID_KEYS.find((key) => document[key] != null);
+  const rawId = idKey === undefined ? undefined : document[idKey];
   const rawVersion = document.version;
   const flowId = typeof rawId === 'string' ? rawId : null;
   const version =
@@ -29,10 +34,7 @@ export function flowRecord(document: Record<string, unknown>): FlowRecord {
   // Written by the flow's author, so bad input (a typed definition error naming the field), not
   // a programming error: no backend can index such text (stored-text.ts).
   const unstorable = [
-    {
-      path: ['flow_id', 'flowId', 'id'].find((key) => document[key] != null) ?? 'flow_id',
-      text: flowId,
-    },
+    { path: idKey ?? 'flow_id', text: flowId },
     { path: 'version', text: version },
   ].filter(({ text }) => text !== null && !isStorableText(text));
   if (unstorable.length > 0)
