@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../../src/errors.js';
+import { overriding } from '../support/overriding.js';
 import { type ApiHarness, body, memoryBackends, startApi } from './support/api-harness.js';
 
 const echo = JSON.parse(
@@ -77,16 +78,15 @@ describe('executions over HTTP', () => {
     await api.close();
     const backends = memoryBackends();
     let failNextRun = true;
-    const enqueue = backends.queue.enqueue.bind(backends.queue);
     // The real queue, with one failure injected where the start's enqueue meets it.
-    backends.queue.enqueue = (message, options) => {
+    const queue = overriding(backends.queue, 'enqueue', (enqueue) => (message, options) => {
       if (message.kind === 'run' && failNextRun) {
         failNextRun = false;
         return Promise.reject(new StoreUnavailableError('queue down for this test'));
       }
       return enqueue(message, options);
-    };
-    api = await startApi({ backends });
+    });
+    api = await startApi({ backends: { ...backends, queue } });
     const start = () =>
       api.fetch('/v1/executions', {
         method: 'POST',

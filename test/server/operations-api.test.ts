@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { overriding } from '../support/overriding.js';
 import { StoreUnavailableError } from '../../src/errors.js';
 import { BulkRunner } from '../../src/server/bulk/bulk-runner.js';
 import { bulkKey, type BulkOperation } from '../../src/server/bulk/bulk-operation.js';
@@ -277,17 +278,15 @@ describe('bulk operations', () => {
     const services = api.app.services;
     let cancels = 0;
     // The real client, with an outage injected at the 11th cancel of the batch.
-    const client = new Proxy(services.client, {
-      get(target, property) {
-        if (property === 'cancel')
-          return (...args: Parameters<typeof target.cancel>) =>
-            ++cancels === 11
-              ? Promise.reject(new StoreUnavailableError('the store blinked'))
-              : target.cancel(...args);
-        const value: unknown = Reflect.get(target, property, target);
-        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
-      },
-    });
+    const client = overriding(
+      services.client,
+      'cancel',
+      (cancel) =>
+        (...args) =>
+          ++cancels === 11
+            ? Promise.reject(new StoreUnavailableError('the store blinked'))
+            : cancel(...args),
+    );
     const runner = new BulkRunner({ ...services, client }, { log: silentLogger });
     await expect(runner.tick()).rejects.toThrow('blinked');
     // The ten cancelled leave the `waiting` filter before the batch is listed again.

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { overriding } from '../support/overriding.js';
 import { StateCorruptError } from '../../src/errors.js';
 import type { ControlKey } from '../../src/store/control-store.js';
 import { canonicalJson, sha256Hex } from '../../src/util/canonical-json.js';
@@ -182,17 +183,14 @@ describe('schedules', () => {
       ),
     ).toBe(true);
     const real = api.app.services.store;
-    const store = new Proxy(real, {
-      get(target, property) {
-        if (property === 'load')
-          return (id: string, scope: { tenantId?: string }) =>
-            id === 'unreadable'
-              ? Promise.reject(new StateCorruptError('a corrupted record'))
-              : target.load(id, scope);
-        const value: unknown = Reflect.get(target, property, target);
-        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
-      },
-    });
+    const store = overriding(
+      real,
+      'load',
+      (load) => (id, scope) =>
+        id === 'unreadable'
+          ? Promise.reject(new StateCorruptError('a corrupted record'))
+          : load(id, scope),
+    );
     const created = Date.parse(record!.doc.createdAt);
     const firstSlot = Math.ceil((created + 1) / 10_000) * 10_000;
     await new Scheduler({ ...api.app.services, store }, { log: silentLogger }).tick(
@@ -267,17 +265,10 @@ describe('schedules', () => {
     const firstSlot = Math.ceil((created + 1) / 10_000) * 10_000;
     const real = api.app.services.control;
     // The DELETE lands right after the scheduler's first read of the record.
-    const control = new Proxy(real, {
-      get(target, property) {
-        if (property === 'get')
-          return async (key: ControlKey) => {
-            const read = await target.get(key);
-            if (key.collection === 'schedules' && key.id === schedule.id) await target.delete(key);
-            return read;
-          };
-        const value: unknown = Reflect.get(target, property, target);
-        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
-      },
+    const control = overriding(real, 'get', (get) => async <T>(key: ControlKey) => {
+      const read = await get<T>(key);
+      if (key.collection === 'schedules' && key.id === schedule.id) await real.delete(key);
+      return read;
     });
     await new Scheduler({ ...api.app.services, control }, { log: silentLogger }).tick(
       new Date(firstSlot + 100),

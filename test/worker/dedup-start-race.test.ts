@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { overriding } from '../support/overriding.js';
 import { createDefaultRegistry, defineNode } from '../../src/index.js';
 import { PlaitaClient } from '../../src/client/plaita-client.js';
 import { LocalQueue } from '../../src/queue/local/local-queue.js';
-import type { ExecutionStore } from '../../src/store/execution-store.js';
 import { MemoryExecutionStore } from '../../src/store/memory/memory-execution-store.js';
 import { MemoryFlowStore } from '../../src/store/memory/memory-flow-store.js';
 import { SqliteExecutionStore } from '../../src/store/sqlite/sqlite-execution-store.js';
@@ -42,17 +42,10 @@ describe.each([
     const held = new Promise<void>((resolve) => (release = resolve));
     let loads = 0;
     // The second start's existence check is slow (a far network): answered, then delivered late.
-    const store = new Proxy(real, {
-      get(target, property) {
-        if (property === 'load')
-          return async (...args: Parameters<ExecutionStore['load']>) => {
-            const loaded = await target.load(...args);
-            if (++loads === 2) await held;
-            return loaded;
-          };
-        const value: unknown = Reflect.get(target, property, target);
-        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
-      },
+    const store = overriding(real, 'load', (load) => async (...args) => {
+      const loaded = await load(...args);
+      if (++loads === 2) await held;
+      return loaded;
     });
     const flows = new MemoryFlowStore();
     const queue = new LocalQueue({ path: ':memory:' }, { visibilityTimeoutMs: 2000 });
@@ -98,19 +91,12 @@ describe('a start with a dedup key whose enqueue failed', () => {
     const real = new LocalQueue({ path: ':memory:' }, { visibilityTimeoutMs: 2000 });
     closers.push(() => real.close());
     let failNext = true;
-    const queue = new Proxy(real, {
-      get(target, property) {
-        if (property === 'enqueue')
-          return (...args: Parameters<LocalQueue['enqueue']>) => {
-            if (failNext) {
-              failNext = false;
-              return Promise.reject(new Error('the queue blinked'));
-            }
-            return target.enqueue(...args);
-          };
-        const value: unknown = Reflect.get(target, property, target);
-        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
-      },
+    const queue = overriding(real, 'enqueue', (enqueue) => (...args) => {
+      if (failNext) {
+        failNext = false;
+        return Promise.reject(new Error('the queue blinked'));
+      }
+      return enqueue(...args);
     });
     const client = new PlaitaClient({ store, flows, queue });
     const flow = {

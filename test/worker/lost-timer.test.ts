@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { overriding } from '../support/overriding.js';
 import { PlaitaClient } from '../../src/client/plaita-client.js';
 import { StoreUnavailableError } from '../../src/errors.js';
 import { LocalQueue } from '../../src/queue/local/local-queue.js';
@@ -26,20 +27,13 @@ function queueFailingTimer(
 ): { queue: TaskQueue; failed: () => number } {
   let failures = 0;
   let timers = 0;
-  const queue = new Proxy(real, {
-    get(target, property) {
-      if (property === 'enqueue')
-        return (...args: Parameters<TaskQueue['enqueue']>) => {
-          const [message, options] = args;
-          if (message.kind === 'timer' && ++timers === nth) {
-            failures++;
-            return Promise.reject(new StoreUnavailableError(`queue down (${options?.dedupId})`));
-          }
-          return target.enqueue(...args);
-        };
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
-    },
+  const queue = overriding(real, 'enqueue', (enqueue) => (...args) => {
+    const [message, options] = args;
+    if (message.kind === 'timer' && ++timers === nth) {
+      failures++;
+      return Promise.reject(new StoreUnavailableError(`queue down (${options?.dedupId})`));
+    }
+    return enqueue(...args);
   });
   return { queue, failed: () => failures };
 }

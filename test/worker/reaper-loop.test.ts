@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { overriding } from '../support/overriding.js';
 import { PlaitaClient } from '../../src/client/plaita-client.js';
 import { LocalQueue } from '../../src/queue/local/local-queue.js';
 import { MemoryControlStore } from '../../src/store/memory/memory-control-store.js';
@@ -36,9 +37,11 @@ describe('the reaper loop', () => {
     const lost = new PlaitaClient({
       store,
       flows,
-      queue: Object.assign(Object.create(queue) as LocalQueue, {
-        enqueue: () => Promise.reject(new Error('the process died here')),
-      }),
+      queue: overriding(
+        queue,
+        'enqueue',
+        () => () => Promise.reject(new Error('the process died here')),
+      ),
     });
     const flow = {
       nodes: [
@@ -70,9 +73,11 @@ describe('the reaper loop', () => {
     const client = new PlaitaClient({
       store,
       flows: new MemoryFlowStore(),
-      queue: Object.assign(Object.create(queue) as LocalQueue, {
-        enqueue: () => Promise.reject(new Error('the process died here')),
-      }),
+      queue: overriding(
+        queue,
+        'enqueue',
+        () => () => Promise.reject(new Error('the process died here')),
+      ),
     });
     const flow = {
       nodes: [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ControlStore } from '../../src/store/control-store.js';
+import { overriding } from '../support/overriding.js';
 import { MemoryControlStore } from '../../src/store/memory/memory-control-store.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { WorkerHeartbeat } from '../../src/worker/worker-heartbeat.js';
@@ -10,16 +10,9 @@ describe('a worker heartbeat', () => {
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
     // The real store, its write answered late (a slow network): the beat lands after stop began.
-    const control = new Proxy(real, {
-      get(target, property) {
-        if (property === 'put')
-          return async (...args: Parameters<ControlStore['put']>) => {
-            await held;
-            return target.put(...args);
-          };
-        const value: unknown = Reflect.get(target, property, target);
-        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
-      },
+    const control = overriding(real, 'put', (put) => async (...args) => {
+      await held;
+      return put(...args);
     });
     const heartbeat = new WorkerHeartbeat(
       control,
