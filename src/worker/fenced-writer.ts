@@ -93,6 +93,28 @@ export class FencedWriter {
     this.#diffable = true;
   }
 
+  /** The last save failed: it may still have been applied (a timeout after the server wrote it). */
+  get outcomeUnknown(): boolean {
+    return this.#storedUnknown;
+  }
+
+  /**
+   * Reads what is stored now and writes on from it: after a save of unknown outcome, an error
+   * written from the older state would overwrite that save, a completed record included. Null
+   * when the execution is gone.
+   */
+  async reread(): Promise<ExecutionState | null> {
+    const { executionId, tenantId } = this.state;
+    const stored = await this.deps.store.load(executionId, { tenantId });
+    if (stored) {
+      this.state = stored;
+      this.#stored = stored;
+      this.#diffable = isStoredAsEntries(stored);
+      this.#storedUnknown = false;
+    }
+    return stored;
+  }
+
   /** Writes a terminal error decided by the decision table (context: the last good checkpoint). */
   async writeError(error: ErrorRecord): Promise<void> {
     await this.cancelTimers();

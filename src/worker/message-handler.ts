@@ -252,16 +252,30 @@ export class MessageHandler {
   /** Carries out the decision: the state write first (it must be durable), then the message. */
   private async act(
     delivery: Delivery,
-    decision: Decision,
-    result: HandlingResult,
+    decided: Decision,
+    handled: HandlingResult,
     handling: Handling,
     outcomeDurable?: () => void,
   ): Promise<void> {
+    let decision = decided;
+    let result = handled;
     const { metrics, log } = this.deps;
     const kind = delivery.parsed.ok ? delivery.parsed.message.kind : 'malformed';
     if (decision.write) {
       try {
-        await this.writeDecision(decision.write.errorCode, result, handling, delivery);
+        const outcome = await this.writeDecision(
+          decision.write.errorCode,
+          result,
+          handling,
+          delivery,
+        );
+        if (outcome === 'already_terminal') {
+          result = { kind: 'already_terminal' };
+          decision = decide(result, {
+            deliveryCount: delivery.deliveryCount,
+            maxDeliveries: this.deps.settings.maxDeliveries,
+          });
+        }
       } catch (error) {
         // The outcome is not durable: leave the message for the next delivery.
         log.warn(
@@ -327,10 +341,16 @@ export class MessageHandler {
     result: HandlingResult,
     handling: Handling,
     delivery: Delivery,
-  ): Promise<void> {
+  ): Promise<'written' | 'already_terminal'> {
     const writer = handling.writer ?? (await this.writerForOutcome(delivery, handling));
     if (!writer) throw new Error('the execution could not be leased to record its outcome');
+    if (writer.outcomeUnknown) {
+      const stored = await writer.reread();
+      // That save was applied and ended the execution (or it is gone): its outcome stands.
+      if (!stored || isTerminal(stored.status)) return 'already_terminal';
+    }
     await writer.writeError(errorRecord(errorCode, result, writer));
+    return 'written';
   }
 
   /** Failures before the execution was loaded (e.g. the store was down): lease and load again. */
