@@ -84,6 +84,9 @@ const CLASS_BY_CODE: Readonly<Record<string, FailureClass>> = {
   state_corrupt: 'corrupt',
   store_unavailable: 'transient',
   store_misconfigured: 'misconfigured',
+  // This process closed its store or queue (a shutdown past its drain timeout): the work is cut
+  // off, not failed; another worker takes the message again.
+  store_closed: 'misconfigured',
   lease_lost: 'transient',
 };
 

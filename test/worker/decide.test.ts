@@ -5,6 +5,7 @@ import {
   StateCorruptError,
   StateSerializationError,
   StateTooLargeError,
+  StoreClosedError,
   StoreConfigurationError,
   StoreUnavailableError,
 } from '../../src/errors.js';
@@ -99,6 +100,12 @@ const TABLE: Array<
   [
     'store misconfigured (a revoked role) → left for redelivery, even past maxDeliveries',
     { kind: 'failure', error: new StoreConfigurationError('role "app" does not exist') },
+    { deliveryCount: 9, maxDeliveries: 5 },
+    { write: null, action: 'leave' },
+  ],
+  [
+    'store or queue closed by a shutdown → left for redelivery, even past maxDeliveries',
+    { kind: 'failure', error: new StoreClosedError('the SQLite store for x.db is closed') },
     { deliveryCount: 9, maxDeliveries: 5 },
     { write: null, action: 'leave' },
   ],
