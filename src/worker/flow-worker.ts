@@ -165,7 +165,7 @@ export class FlowWorker {
     const handful = Math.max(1, Math.floor(this.#concurrency / 8));
     while (!this.#stopping) {
       if (this.#working.size > this.#concurrency - handful) {
-        await Promise.race(this.#working);
+        await this.#slotFreed();
         continue;
       }
       try {
@@ -213,6 +213,14 @@ export class FlowWorker {
     } finally {
       this.metrics?.inFlight.dec();
     }
+  }
+
+  /** A slot freeing up, or stop(): a busy worker's drain timeout starts when stop() is called. */
+  #slotFreed(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#wake = resolve;
+      void Promise.race(this.#working).then(resolve);
+    });
   }
 
   #pause(ms: number): Promise<void> {
