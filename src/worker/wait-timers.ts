@@ -9,7 +9,9 @@ export type TimerKind = 'delay' | 'timeout';
  * ids are unique per queue (dedup and cancel go by them) while execution ids are unique per
  * tenant only, so another tenant's id carries its tenant first, with `:` and `/` escaped (the
  * parse below reads from the end and skips what comes before the node id). The default tenant
- * keeps the bare form timers were written in before.
+ * keeps the bare form timers were written in before, unless its execution id has a `/` (a
+ * child's does): that one starts `%/`, which no escaped tenant can, so the default tenant's
+ * `acme/order-1` never names tenant `acme`'s `order-1` timer.
  */
 export function timerId(
   tenantId: string,
@@ -19,9 +21,11 @@ export function timerId(
   kind: TimerKind,
 ): string {
   const tenant =
-    tenantId === DEFAULT_TENANT
-      ? ''
-      : `${tenantId.replace(/%/g, '%25').replace(/:/g, '%3A').replace(/\//g, '%2F')}/`;
+    tenantId !== DEFAULT_TENANT
+      ? `${tenantId.replace(/%/g, '%25').replace(/:/g, '%3A').replace(/\//g, '%2F')}/`
+      : executionId.includes('/')
+        ? '%/'
+        : '';
   return `${tenant}${executionId}:${nodeId}:${visit}:${kind}`;
 }
 

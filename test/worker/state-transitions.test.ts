@@ -137,6 +137,16 @@ describe('wait timers', () => {
     expect(parseTimerId(theirs)).toEqual({ nodeId: 'd', visit: 0, kind: 'delay' });
   });
 
+  it("the default tenant's execution id with a '/' never names another tenant's timer", () => {
+    // A child execution of the default tenant (parent/node/visit/slot), or a caller's own id.
+    const defaults = timerId('default', 'acme/order-1', 'd', 0, 'delay');
+    expect(defaults).not.toBe(timerId('acme', 'order-1', 'd', 0, 'delay'));
+    expect(defaults).not.toBe(timerId('%', 'order-1', 'd', 0, 'delay'));
+    expect(parseTimerId(defaults)).toEqual({ nodeId: 'd', visit: 0, kind: 'delay' });
+    // Ids without one keep the form timers already scheduled were written in.
+    expect(timerId('default', 'order-1', 'd', 0, 'delay')).toBe('order-1:d:0:delay');
+  });
+
   it('refuses what is not a timer id', () => {
     for (const bad of ['', 'e:n:1', 'e:n:x:delay', 'e:n:1:later'])
       expect(parseTimerId(bad)).toBeNull();
