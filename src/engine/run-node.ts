@@ -2,6 +2,7 @@ import type { LoadedNode } from '../flow/flow.js';
 import type { HandlerDef } from '../flow/node-type.js';
 import { FlowError, FlowResultError } from '../flow-errors.js';
 import { isPromiseLike } from '../util/maybe-promise.js';
+import { copyValue } from '../util/copy-value.js';
 import { Budget, type BudgetAbort, isBudgetAbort, raceAbort, sleep } from './budget.js';
 import type { Execution } from './execution.js';
 import {
@@ -162,7 +163,7 @@ function handleError(node: LoadedNode, handler: HandlerDef, error: unknown): unk
     case 'continue':
       return null;
     case 'continue-with':
-      return handler.defaultValue;
+      return copyValue(handler.defaultValue); // the definition's own object is every run's
     case 'abort':
       throw nodeExecutionError(node, handler.code, handler.message, error);
   }
@@ -174,7 +175,7 @@ function handleTimeout(node: LoadedNode, flowBinding: boolean, budgetMs: number 
     case 'continue':
       return null;
     case 'continue-with':
-      return handler.defaultValue;
+      return copyValue(handler.defaultValue); // the definition's own object is every run's
     case 'abort':
       throw nodeTimeout(node, flowBinding, handler.message, budgetMs);
   }

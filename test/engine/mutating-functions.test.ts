@@ -125,3 +125,68 @@ describe('a mutating $F function on $GLOBAL', () => {
     expect(await runFlow(flow, { write: false })).toEqual({ a: 1 });
   });
 });
+
+/**
+ * A result taken from the definition (a mock's `value`, a `continue-with` default, an event
+ * node's filter) is the execution's own copy: a mutating `$F` on it must not change the parsed
+ * flow, which every later run of the same Flow (and a worker's cached flow) starts from.
+ */
+describe('a mutating $F function on a result taken from the definition', () => {
+  const bump = (path: string) => `$F.set(${path}, 'n', $F.add(${path}.n, 1))`;
+  const cases: Array<[string, unknown[], string]> = [
+    ['mock value', [{ type: 'mock', id: 'm', value: { n: 1 }, next: 'a' }], '$NODE.m'],
+    [
+      'continue-with default',
+      [
+        {
+          type: 'assignment',
+          id: 'm',
+          output: '$F.fail()',
+          errorHandler: { strategy: 'continue-with', defaultValue: { n: 1 } },
+          next: 'a',
+        },
+      ],
+      '$NODE.m',
+    ],
+  ];
+  it.each(cases)(
+    '%s: every run of one parsed flow gives the same result',
+    async (_, nodes, path) => {
+      const flow = parseFlow({
+        nodes: [
+          { type: 'start', id: 's', next: 'm' },
+          ...nodes,
+          { type: 'assignment', id: 'a', output: bump(path), next: 'e' },
+          { type: 'end', id: 'e', output: path },
+        ],
+      });
+      const first = await runFlow(flow, {});
+      const second = await runFlow(flow, {});
+      expect(first).toEqual({ n: 2 });
+      expect(second).toEqual({ n: 2 });
+    },
+  );
+
+  it("an event node's filter: the next run suspends with the filter as written", async () => {
+    const flow = parseFlow({
+      nodes: [
+        { type: 'start', id: 's', next: 'd' },
+        { type: 'event', id: 'd', event_type: 'order_paid', event_filter: { k: 1 }, next: 'e' },
+        { type: 'end', id: 'e' },
+      ],
+    });
+    for (let run = 0; run < 2; run++) {
+      const stepper = new Stepper(
+        flow,
+        { input: {}, executionId: `r${run}` },
+        { events: { subscribe: () => 'sub-1' } },
+      );
+      let outcome = await stepper.step();
+      while (outcome.status === 'advanced') outcome = await stepper.step();
+      expect(outcome.status).toBe('suspended');
+      const pending = outcome.context!.$NODE as Record<string, { event_filter: { k: number } }>;
+      expect(pending.d?.event_filter).toEqual({ k: 1 });
+      pending.d!.event_filter.k = 99; // what a mutating $F does to the live result
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import type { NodeContext, ResumeType } from '../../flow/node-type.js';
+import { copyValue } from '../../util/copy-value.js';
 import { isPromiseLike } from '../../util/maybe-promise.js';
 
 /** The pending state every suspending node produces (docs/flow-format.md §3.17). */
@@ -18,7 +19,9 @@ export function pendingState(
 ): PendingState {
   return {
     event_type: eventType,
-    event_filter: eventFilter,
+    // A copy: the filter (like the config below) may be the definition's own object, and the
+    // pending state is the execution's result, which a mutating `$F` may change.
+    event_filter: copyValue(eventFilter) as Record<string, unknown>,
     is_async: true,
     event_id: `event_${ctx.nodeId}_${now}`,
     status: 'pending',
@@ -41,9 +44,9 @@ export function serviceState(
       execution_id: ctx.executionId,
       flow_id: ctx.flowId,
       event_type: eventType,
-      event_filter: eventFilter,
+      event_filter: copyValue(eventFilter),
       retry_config: { max_retries: 3, retry_delay_ms: 1000, exponential_backoff: true },
-      ...config,
+      ...(copyValue(config) as Record<string, unknown>),
     },
     node_subtype: ctx.def.type,
   };
