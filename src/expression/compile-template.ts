@@ -27,7 +27,7 @@ export function compileTemplate(
       const value = piece(scope, local, depth, meter);
       if (isPromiseLike(value))
         return finishTemplate(value, out, i, pieces, scope, local, depth, meter);
-      out += displayForm(value);
+      out += shown(value, meter);
     }
     meter.produce(out, 'a template');
     return out;
@@ -44,11 +44,18 @@ async function finishTemplate(
   depth: number,
   meter: EvaluationMeter,
 ): Promise<string> {
-  let out = head + displayForm(await pending);
+  let out = head + shown(await pending, meter);
   for (let i = from + 1; i < pieces.length; i++) {
     const piece = pieces[i] as string | Compiled;
-    out += typeof piece === 'string' ? piece : displayForm(await piece(scope, local, depth, meter));
+    out +=
+      typeof piece === 'string' ? piece : shown(await piece(scope, local, depth, meter), meter);
   }
   meter.produce(out, 'a template');
   return out;
+}
+
+/** A slot's display form, its JSON text charged before it is made (it may be huge). */
+function shown(value: unknown, meter: EvaluationMeter): string {
+  meter.chargeDeep(value, 'a template');
+  return displayForm(value);
 }

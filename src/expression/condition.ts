@@ -1,5 +1,5 @@
 import { evaluateValue } from './evaluate.js';
-import { defaultMeter, sizeOf, type EvaluationMeter } from './meter.js';
+import { deepArgumentsCost, defaultMeter, type EvaluationMeter } from './meter.js';
 import { editDistance } from './edit-distance.js';
 import type { EvaluationScope } from './scope.js';
 import { isRecord, valueKind } from './value-kind.js';
@@ -169,7 +169,10 @@ export function matchCondition(
   if (condition.kind === 'leaf') {
     return whenReady(evaluateValue(condition.field, scope, { meter }), (left) =>
       whenReady(evaluateValue(condition.value, scope, { meter }), (right) => {
-        meter.charge(1 + sizeOf(left) + sizeOf(right), `the "${condition.operator}" operator`);
+        meter.charge(
+          deepArgumentsCost([left, right], meter.remaining + 1),
+          `the "${condition.operator}" operator`,
+        );
         return applyOperator(condition.operator, left, right);
       }),
     );

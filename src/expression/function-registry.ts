@@ -25,9 +25,10 @@ export interface FunctionOptions {
   /**
    * Work units the call will cost, estimated from its arguments before it runs (meter.ts);
    * default: one per element or character of the arguments. Declare it when the work grows
-   * faster than the input (a sort) or the output can dwarf it (a repeat).
+   * faster than the input (a sort) or the output can dwarf it (a repeat). `limit`: the units
+   * the evaluation has left, where counting can stop (anything above it fails the call).
    */
-  cost?: (args: readonly unknown[]) => number;
+  cost?: (args: readonly unknown[], limit: number) => number;
 }
 
 /** Receives evaluated arguments only; may return a promise. */
@@ -41,7 +42,7 @@ export interface RegisteredFunction {
   readonly description: string | undefined;
   readonly minArgs?: number;
   readonly maxArgs?: number;
-  readonly cost?: (args: readonly unknown[]) => number;
+  readonly cost?: (args: readonly unknown[], limit: number) => number;
 }
 
 /** `$F.<ident>(`: a name that does not match could never be called. */

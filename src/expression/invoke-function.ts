@@ -19,7 +19,8 @@ export function invokeFunction(
 ): MaybePromise<unknown> {
   checkArity(registered, args.length);
   const what = `$F.${registered.name}`;
-  meter.charge(registered.cost ? registered.cost(args) : argumentsCost(args), what);
+  const cost = registered.cost ? registered.cost(args, meter.remaining + 1) : argumentsCost(args);
+  meter.charge(cost, what);
   const fn = registered.fn;
   let result: unknown;
   if (builtin) {

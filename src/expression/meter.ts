@@ -61,6 +61,17 @@ export class EvaluationMeter {
     }
   }
 
+  /** Units this evaluation may still spend: where an estimate can stop counting. */
+  get remaining(): number {
+    return Math.max(0, this.#units);
+  }
+
+  /** Charges the walk of a whole structure (what showing it as JSON text costs) before it runs. */
+  chargeDeep(value: unknown, what: string): void {
+    if (typeof value === 'object' && value !== null)
+      this.charge(deepSizeOf(value, this.remaining + 1), what);
+  }
+
   /** Records a value produced by `what`; throws when the evaluation has produced too much. */
   produce(value: unknown, what: string): void {
     const size = sizeOf(value);
@@ -91,16 +102,18 @@ export function sizeOf(value: unknown): number {
 
 /**
  * Deep size in units (every element, key and character), counted only up to `limit`: the
- * estimate for work that walks a whole structure (JSON text) must not cost that walk itself.
+ * estimate for work that walks a whole structure (JSON text, deep equality) must not cost that
+ * walk itself. An object met twice counts twice, as the walk it estimates meets it twice: a
+ * short expression can build 100^4 references to one small array. A cycle ends at `limit`.
  */
-export function deepSizeOf(value: unknown, limit: number): number {
+export function deepSizeOf(value: unknown, limit: number, distinct = false): number {
   let total = 0;
   const stack: unknown[] = [value];
-  // A shared or cyclic object counts once: the walk must end, and the dump reports the cycle.
-  const seen = new WeakSet<object>();
+  // `distinct`: each object once (for a cyclic value, whose walk fails at the cycle).
+  const seen = distinct ? new WeakSet<object>() : null;
   while (stack.length > 0 && total <= limit) {
     const item = stack.pop();
-    if (typeof item === 'object' && item !== null) {
+    if (seen && typeof item === 'object' && item !== null) {
       if (seen.has(item)) continue;
       seen.add(item);
     }
@@ -117,6 +130,44 @@ export function deepSizeOf(value: unknown, limit: number): number {
     }
   }
   return total;
+}
+
+/** True when the value contains itself (a depth-first walk meets an object on its own path). */
+export function isCyclic(value: unknown): boolean {
+  const onPath = new WeakSet<object>();
+  const done = new WeakSet<object>();
+  const stack: { item: object; leaving: boolean }[] = [];
+  if (typeof value === 'object' && value !== null) stack.push({ item: value, leaving: false });
+  while (stack.length > 0) {
+    const { item, leaving } = stack.pop()!;
+    if (leaving) {
+      onPath.delete(item);
+      done.add(item);
+      continue;
+    }
+    if (done.has(item)) continue;
+    onPath.add(item);
+    stack.push({ item, leaving: true });
+    const children: unknown[] = Array.isArray(item)
+      ? item
+      : ArrayBuffer.isView(item)
+        ? []
+        : Object.values(item);
+    for (const child of children) {
+      if (typeof child !== 'object' || child === null) continue;
+      if (onPath.has(child)) return true;
+      if (!done.has(child)) stack.push({ item: child, leaving: false });
+    }
+  }
+  return false;
+}
+
+/** 1 + the deep size of every argument: the cost of a call that walks its arguments whole. */
+export function deepArgumentsCost(args: readonly unknown[], limit: number): number {
+  let units = 1;
+  for (const arg of args)
+    units += typeof arg === 'object' && arg !== null ? deepSizeOf(arg, limit) : sizeOf(arg);
+  return units;
 }
 
 /** A meter for callers outside a node (tests, tools): the default time bound from now. */

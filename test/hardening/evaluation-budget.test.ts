@@ -12,7 +12,20 @@ const hostile = {
   amplifyingReplace: "$F.replace($F.mul('a', 5000000), 'a', $F.mul('b', 1000))",
   jsonOfRepeats: "$F.json_dumps($F.mul($F.split($F.mul('xxxxxxxxxx,', 900000), ','), 10))",
   jsonRoundTrip: "$F.keys($F.json_loads($F.json_dumps($F.split($F.mul('a,', 3000000), ','))))",
+  // Shared references: `count`^4 copies of one small array in a few hundred characters. Each
+  // walk meets every copy, so each is charged, however few distinct objects there are.
+  dumpOfShared: `$F.len($F.json_dumps(${shared(100)}))`,
+  templateOfShared: `n={% ${shared(100)} %}`,
+  equalityOfShared: `$F.eq(${shared(180)}, ${shared(180)})`,
 };
+
+/** An array holding `count` references to the level below, four levels deep. */
+function shared(count: number): string {
+  let level = "$F.split('a', 'a')";
+  for (let i = 0; i < 4; i++)
+    level = `$F.mul($F.append($F.slice($F.split('a', 'a'), 0, 0), ${level}), ${count})`;
+  return level;
+}
 
 function flowWithTimeout(timeoutMs: number | null) {
   return parseFlow({

@@ -6,7 +6,7 @@ import { isRecord, valueKind } from '../value-kind.js';
 import { compareValues, deepEqual } from '../values.js';
 import { arrayArg, callError, integerArg, isInteger, ownValue, stringArg } from './arguments.js';
 import { defineBuiltins } from './define-builtins.js';
-import { sizeOf } from '../meter.js';
+import { deepArgumentsCost, sizeOf } from '../meter.js';
 
 function len(fn: string, x: unknown): number {
   if (typeof x === 'string') return codePointLength(x);
@@ -130,6 +130,7 @@ export function registerArrayFunctions(registry: FunctionRegistry): void {
       fn: index,
       minArgs: 2,
       maxArgs: 2,
+      cost: deepArgumentsCost, // compares items deep
       description: 'First position of a value or substring',
     },
     slice: { fn: slice, minArgs: 3, maxArgs: 3, description: 'Copy of a[start:end]' },
@@ -155,6 +156,7 @@ export function registerArrayFunctions(registry: FunctionRegistry): void {
       fn: remove,
       minArgs: 2,
       maxArgs: 2,
+      cost: deepArgumentsCost, // compares items deep
       description: 'Copy without the first item equal to x',
     },
     reverse: { fn: reverse, minArgs: 1, maxArgs: 1, description: 'Reversed copy' },

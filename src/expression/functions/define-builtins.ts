@@ -13,7 +13,7 @@ export interface BuiltinSpec {
   readonly sideEffects?: boolean;
   readonly description: string;
   /** See FunctionOptions.cost. */
-  readonly cost?: (args: readonly unknown[]) => number;
+  readonly cost?: (args: readonly unknown[], limit: number) => number;
 }
 
 /** Registers a table of built-ins of one category, with their arity bounds. */

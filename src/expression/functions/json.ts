@@ -1,7 +1,7 @@
 import type { FunctionRegistry } from '../function-registry.js';
 import { callError, stringArg } from './arguments.js';
 import { defineBuiltins } from './define-builtins.js';
-import { deepSizeOf, MAX_PRODUCED_UNITS, sizeOf } from '../meter.js';
+import { deepSizeOf, isCyclic, MAX_PRODUCED_UNITS, sizeOf } from '../meter.js';
 import { pythonJsonDumps } from './python-json.js';
 
 /** `NaN`/`Infinity` literals are not JSON; a number too large for a double (1e400) is refused too. */
@@ -44,7 +44,12 @@ export function registerJsonFunctions(registry: FunctionRegistry): void {
       maxArgs: 1,
       description: "JSON text in Python's layout",
       // Python's layout is written by hand: a few units per value of the whole structure.
-      cost: ([value]) => 1 + 4 * deepSizeOf(value, MAX_PRODUCED_UNITS),
+      cost: ([value], limit) => {
+        const cap = Math.min(limit, MAX_PRODUCED_UNITS);
+        const size = deepSizeOf(value, cap);
+        // Past the cap, a cycle is charged once per object: the dump stops at it and says so.
+        return 1 + 4 * (size > cap && isCyclic(value) ? deepSizeOf(value, cap, true) : size);
+      },
     },
   });
 }

@@ -1,6 +1,7 @@
 import { ValueTypeError } from '../errors.js';
 import type { FunctionRegistry } from '../function-registry.js';
 import { compareValues, deepEqual, isMember, isTruthy } from '../values.js';
+import { deepArgumentsCost } from '../meter.js';
 import { callError } from './arguments.js';
 import type { BuiltinSpec } from './define-builtins.js';
 import { defineBuiltins } from './define-builtins.js';
@@ -20,7 +21,14 @@ function binary(
   description: string,
   test: (a: unknown, b: unknown) => boolean,
 ): BuiltinSpec {
-  return { fn: (a, b) => guarded(name, () => test(a, b)), minArgs: 2, maxArgs: 2, description };
+  // Equality, order and membership walk both values whole: charged from their deep size.
+  return {
+    fn: (a, b) => guarded(name, () => test(a, b)),
+    minArgs: 2,
+    maxArgs: 2,
+    description,
+    cost: deepArgumentsCost,
+  };
 }
 
 export function registerLogicFunctions(registry: FunctionRegistry): void {

@@ -4,7 +4,7 @@ import { displayForm } from '../values.js';
 import { valueKind } from '../value-kind.js';
 import { callError, stringArg } from './arguments.js';
 import { defineBuiltins } from './define-builtins.js';
-import { sizeOf } from '../meter.js';
+import { deepArgumentsCost, sizeOf } from '../meter.js';
 import { splitOnWhitespace, stripEnd, stripStart } from './python-whitespace.js';
 
 /** Python's "cased" characters (Lu, Ll, Lt and the other-case letters), which `title` tracks. */
@@ -127,7 +127,13 @@ export function registerStringFunctions(registry: FunctionRegistry): void {
       maxArgs: 2,
       description: 'Suffix test',
     },
-    concat: { fn: concat, minArgs: 0, description: 'Display forms joined' },
+    // An object's display form is its JSON text: charged from its deep size before it is made.
+    concat: {
+      fn: concat,
+      minArgs: 0,
+      description: 'Display forms joined',
+      cost: deepArgumentsCost,
+    },
     isDigit: unary('isDigit', 'Non-empty and only decimal digits', (text) =>
       DECIMAL_DIGITS.test(text),
     ),
