@@ -22,10 +22,33 @@ export function checkFlowBudget(execution: Execution, node: LoadedNode): void {
     throw flowTimeout(execution.flow.id, node.def.id);
 }
 
+/** How long the nodes of this process may run before timers and I/O get a turn (ms). */
+const YIELD_EVERY_MS = 10;
+/** The clock is read once per this many nodes. */
+const NODES_PER_CLOCK_READ = 32;
+let nodesSinceClockRead = 0;
+let yieldAt = 0;
+
+/**
+ * Nodes whose work is synchronous (assignments, conditions) continue through microtasks only:
+ * a long loop of them would hold the event loop, so a cancel signal, a timer or a worker's
+ * lease renewal could not run until it ended. Every ~10 ms of such work yields one turn.
+ */
+function turnIfDue(): Promise<void> | null {
+  if (++nodesSinceClockRead < NODES_PER_CLOCK_READ) return null;
+  nodesSinceClockRead = 0;
+  const now = performance.now();
+  if (now < yieldAt) return null;
+  yieldAt = now + YIELD_EVERY_MS;
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** Run mode (docs/flow-format.md §6.3): walks from the entry node to an end; returns the flow result. */
 export async function walk(execution: Execution): Promise<unknown> {
   let node = entryNode(execution);
   for (;;) {
+    const turn = turnIfDue();
+    if (turn) await turn;
     const result = await runNode(execution, node);
     if (node.def.type === 'end') return result;
     checkFlowBudget(execution, node);

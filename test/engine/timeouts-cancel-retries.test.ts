@@ -272,3 +272,49 @@ describe('map', () => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 });
+
+/**
+ * Nodes that never wait on I/O (assignments in a long loop) must still let the event loop run:
+ * otherwise the abort below, a timer or a worker's lease renewal waits for the whole loop.
+ */
+describe('a long loop of synchronous nodes', () => {
+  it('is cancelled at a node boundary soon after the signal, not when the loop ends', async () => {
+    const child = {
+      nodes: [
+        { type: 'start', id: 's', next: 'a0' },
+        ...Array.from({ length: 60 }, (_, i) => ({
+          type: 'assignment',
+          id: `a${i}`,
+          output: i,
+          next: i === 59 ? 'e' : `a${i + 1}`,
+        })),
+        { type: 'end', id: 'e', output: 1 },
+      ],
+    };
+    const flow = parseFlow({
+      nodes: [
+        { type: 'start', id: 's', next: 'w' },
+        {
+          type: 'while',
+          id: 'w',
+          maxIterations: 100_000,
+          condition: { field: 1, operator: 'eq', value: 1 },
+          childFlow: child,
+          next: 'e',
+        },
+        { type: 'end', id: 'e' },
+      ],
+    });
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), 100);
+    const started = performance.now();
+    const outcome = await runFlow(flow, {}, { signal: controller.signal }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    clearTimeout(timer);
+    // The whole loop takes seconds (6 M nodes) and would end successfully; the abort lands first.
+    expect(performance.now() - started).toBeLessThan(1_500);
+    expect(outcome).toMatchObject({ name: 'FlowCancelled' });
+  });
+});
