@@ -13,6 +13,8 @@ export type FlowErrorType =
   | 'expression_budget'
   /** The execution reached its maximum number of node visits. */
   | 'step_limit'
+  /** A child execution would nest deeper than the operator allows (maxChildDepth). */
+  | 'nesting_limit'
   /** A code node's code threw (or did not compile, or returned what cannot be stored). */
   | 'code_error'
   /** A code node's run used up its CPU time (JavaScript) or wall-clock time (Python). */
@@ -55,6 +57,7 @@ export type FlowErrorName =
   | 'NodeNotFound'
   | 'ResumeError'
   | 'StepLimit'
+  | 'NestingLimit'
   | 'FlowError';
 
 /** The JSON-safe summary of an underlying error kept in `FlowError.cause`. */

@@ -19,6 +19,7 @@ export function limitsFromEnv(
   }
   const numbers: Array<[keyof RuntimeLimits, string]> = [
     ['maxSteps', 'PLAITA_MAX_STEPS'],
+    ['maxChildDepth', 'PLAITA_MAX_CHILD_DEPTH'],
     ['maxIterations', 'PLAITA_MAX_ITERATIONS'],
     ['maxResponseBytes', 'PLAITA_MAX_RESPONSE_BYTES'],
     ['maxEvaluationMs', 'PLAITA_EXPRESSION_TIMEOUT_MS'],

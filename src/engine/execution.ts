@@ -7,7 +7,7 @@ import { childExecutionId, randomExecutionId } from '../util/ids.js';
 import type { Logger } from '../util/logger.js';
 import { getOwn, setOwn } from '../util/own-record.js';
 import { Budget } from './budget.js';
-import { stepLimit } from './flow-failures.js';
+import { nestingLimit, stepLimit } from './flow-failures.js';
 import { cloneContext, snapshotContext } from './context-snapshot.js';
 import type { ResolvedOptions } from './engine-options.js';
 import { type HookEventBase, type FlowHooks, fireHooks, type HookName } from './hooks.js';
@@ -44,6 +44,9 @@ export class Execution implements EvaluationScope {
   /** Node visits so far (from `$VISITS` when restored from a checkpoint), for the step limit. */
   #steps: number | undefined;
 
+  /** 0 at the top level, one more per child execution below it. */
+  readonly depth: number;
+
   constructor(
     readonly flow: Flow,
     readonly options: ResolvedOptions,
@@ -53,6 +56,7 @@ export class Execution implements EvaluationScope {
     /** The parent execution: `parent` is also the scope parent fallback walks (docs/flow-format.md §5.5). */
     readonly parent: Execution | undefined = undefined,
   ) {
+    this.depth = parent ? parent.depth + 1 : 0;
     this.#context = context;
     this.budget = budget;
     this.functions = options.functions;
@@ -190,6 +194,8 @@ export class Execution implements EvaluationScope {
 
   /** A child execution (docs/flow-format.md §2.4): fresh context, `$PARENT` snapshot, budget inside the node's. */
   child(spec: ChildSpec): Execution {
+    const limit = this.options.limits.maxChildDepth;
+    if (this.depth >= limit) throw nestingLimit(spec.node.def.id, limit);
     const id = childExecutionId(this.executionId, spec.node.def.id, spec.visit, spec.slot);
     const parentSnapshot = snapshotContext(this.#context);
     const context = initialContext(spec.flow, this.options, id, spec.input, parentSnapshot);

@@ -125,6 +125,16 @@ function errorMessage(error: unknown): string {
 }
 
 /** The execution made as many node visits as it may (a cycle, or a loop gone wrong). */
+export function nestingLimit(node: string, limit: number): FlowError {
+  return new FlowError({
+    code: -500,
+    type: 'nesting_limit',
+    name: 'NestingLimit',
+    message: `node '${node}' would start a child execution ${limit + 1} levels deep, past the limit of ${limit} (maxChildDepth)`,
+    node,
+  });
+}
+
 export function stepLimit(node: string, limit: number): FlowError {
   return new FlowError({
     code: -500,

@@ -15,6 +15,12 @@ export interface RuntimeLimits {
   maxResponseBytes: number;
   /** Ceiling of node visits per execution (a flow may set a smaller `maxSteps`). */
   maxSteps: number;
+  /**
+   * Deepest nesting of child executions (a `reference`, the child flows of loops, `map`,
+   * `parallel`): a flow that references itself would otherwise recurse until memory runs out,
+   * each level with a fresh step count.
+   */
+  maxChildDepth: number;
   /** Ceiling of `while`/`loop` iterations, whatever `maxIterations` a node asks for. */
   maxIterations: number;
   /** Wall-clock bound of one expression evaluation when no node or flow timeout is nearer. */
@@ -53,6 +59,7 @@ export const DEFAULT_LIMITS: Readonly<RuntimeLimits> = Object.freeze({
   privateNetworks: 'flow',
   maxResponseBytes: 10 * 1024 * 1024,
   maxSteps: 10_000,
+  maxChildDepth: 100,
   maxIterations: 100_000,
   maxEvaluationMs: 1_000,
   nestedDataExpressions: true,
