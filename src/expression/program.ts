@@ -1,6 +1,7 @@
 import { compileExpression } from './compile.js';
 import { compileTemplate } from './compile-template.js';
 import type { Compiled } from './compile.js';
+import type { Expr } from './ast.js';
 import { ExpressionError } from './errors.js';
 import { looksLikeOtherTemplateLanguage } from './other-template-language.js';
 import { ParseCache } from './parse-cache.js';
@@ -16,6 +17,8 @@ import type { MaybePromise } from '../util/maybe-promise.js';
 export interface Program {
   readonly kind: StringKind;
   readonly run: Compiled;
+  /** 1 + how deep its function calls nest: about how much stack one evaluation of it takes. */
+  readonly weight: number;
 }
 
 const CACHE_CAPACITY = 10_000;
@@ -25,6 +28,13 @@ const CACHE_MAX_CHARS = 4 * 1024 * 1024;
 const CACHE_MAX_KEY_LENGTH = 4_096;
 /** Nested-expression strings that lead to further nested strings; real data never gets close. */
 const MAX_NESTING = 64;
+/**
+ * The nesting levels and the call depth of each level, summed (Program.weight): each limit
+ * alone is far from the stack's end, but 64 levels of 200 nested calls are past it.
+ */
+const MAX_STACK_WEIGHT = 1_600;
+/** Weight of the nested evaluations running on the stack now (they nest synchronously). */
+let stackWeight = 0;
 
 const cache = new ParseCache<Program>(CACHE_CAPACITY, CACHE_MAX_CHARS, CACHE_MAX_KEY_LENGTH);
 
@@ -56,19 +66,27 @@ export function clearParseCache(): void {
 function build(text: string, scope: EvaluationScope): Program {
   const kind = classifyString(text);
   switch (kind) {
-    case 'expression':
-      return {
-        kind,
-        run: orFailure(text, () => compileExpression(parseExpression(text), text, evaluateNested)),
-      };
-    case 'template':
-      return {
-        kind,
-        run: orFailure(text, () => compileTemplate(parseTemplate(text), text, evaluateNested)),
-      };
+    case 'expression': {
+      let weight = 1;
+      const run = orFailure(text, () => {
+        const expr = parseExpression(text);
+        weight = 1 + callDepth(expr);
+        return compileExpression(expr, text, evaluateNested);
+      });
+      return { kind, run, weight };
+    }
+    case 'template': {
+      let weight = 1;
+      const run = orFailure(text, () => {
+        const parts = parseTemplate(text);
+        for (const part of parts) if (typeof part !== 'string') weight += callDepth(part);
+        return compileTemplate(parts, text, evaluateNested);
+      });
+      return { kind, run, weight };
+    }
     case 'literal':
       if (looksLikeOtherTemplateLanguage(text)) scope.warn?.(otherLanguageWarning(text));
-      return { kind, run: () => text };
+      return { kind, run: () => text, weight: 1 };
   }
 }
 
@@ -78,9 +96,9 @@ function orFailure(text: string, compile: () => Compiled): Compiled {
     return compile();
   } catch (error) {
     if (!(error instanceof ExpressionError)) throw error;
-    const message = error.message;
+    const { message, position } = error;
     return () => {
-      throw new ExpressionError(message, text);
+      throw new ExpressionError(message, text, { position: position ?? undefined });
     };
   }
 }
@@ -100,7 +118,27 @@ function evaluateNested(
   }
   // Parsing is linear in the text: a long string found in data pays for its length.
   meter.charge(1 + (text.length >> 4), 'a nested expression');
-  return programFor(text, scope).run(scope, holder, depth, meter);
+  const program = programFor(text, scope);
+  if (stackWeight + program.weight > MAX_STACK_WEIGHT)
+    throw new ExpressionError(
+      `nested expressions and their function calls go too deep (more than ${MAX_STACK_WEIGHT} in all) at ${JSON.stringify(text.slice(0, 120))}`,
+      text,
+    );
+  // What runs synchronously is on this stack; a part that awaits resumes on a fresh one.
+  stackWeight += program.weight;
+  try {
+    return program.run(scope, holder, depth, meter);
+  } finally {
+    stackWeight -= program.weight;
+  }
+}
+
+/** How deep the function calls of `expr` nest. */
+function callDepth(expr: Expr): number {
+  if (expr.type !== 'call') return 0;
+  let deepest = 0;
+  for (const arg of expr.args) deepest = Math.max(deepest, callDepth(arg));
+  return 1 + deepest;
 }
 
 function otherLanguageWarning(text: string): string {
