@@ -120,6 +120,11 @@ export interface ExecutionStore {
   load(executionId: string, options?: TenantScope): Promise<ExecutionState | null>;
   /** Newest first, keyset pagination, every filter served by an index. */
   list(query?: ListQuery): Promise<ListPage>;
+  /**
+   * Every tenant with a stored execution, each once, in no set order: what the reaper walks,
+   * since `list` reads one tenant. May still name a tenant whose executions are all gone.
+   */
+  tenants(): Promise<string[]>;
   /** True when something was deleted (its lease and node results included). */
   delete(executionId: string, options?: TenantScope): Promise<boolean>;
 

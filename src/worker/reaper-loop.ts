@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TaskQueue } from '../queue/task-queue.js';
 import { type ControlStore, PLATFORM_TENANT } from '../store/control-store.js';
-import type { ExecutionStore } from '../store/execution-store.js';
+import { DEFAULT_TENANT, type ExecutionStore } from '../store/execution-store.js';
 import type { Logger } from '../util/logger.js';
 import { reapStale } from './reaper.js';
 
@@ -59,9 +59,16 @@ export class ReaperLoop {
     const turn = { owner: this.#owner, at: new Date().toISOString() };
     const ttlMs = this.options.intervalMs ?? 60_000;
     if (!(await this.deps.control.create(TURN_KEY, turn, { ttlMs }))) return null;
-    const reaped = await reapStale(this.deps.store, this.deps.queue, {
-      idleMs: this.options.idleMs ?? 10 * 60_000,
-    });
+    // Every tenant: `list` reads one, and an execution of any may be the one left behind.
+    const tenants = new Set([DEFAULT_TENANT, ...(await this.deps.store.tenants())]);
+    const reaped: string[] = [];
+    for (const tenantId of tenants)
+      reaped.push(
+        ...(await reapStale(this.deps.store, this.deps.queue, {
+          tenantId,
+          idleMs: this.options.idleMs ?? 10 * 60_000,
+        })),
+      );
     if (reaped.length > 0)
       this.options.log.warn(
         { count: reaped.length, executionIds: reaped.slice(0, 20) },

@@ -43,6 +43,18 @@ export function listCases(factory: ExecutionStoreFactory): void {
   describe('list', () => {
     const h = useHarness(factory);
 
+    it('tenants() names each tenant with an execution once (the reaper walks them)', async () => {
+      const other = `${h.tenant}-other`;
+      await h.store.save(h.state());
+      await h.store.save(h.state());
+      await h.store.save(h.state({ tenantId: other }));
+      const tenants = await h.store.tenants();
+      // The store may be shared with other tests' tenants: only these two are this test's.
+      expect(tenants.filter((t) => t === h.tenant || t === other).sort()).toEqual(
+        [h.tenant, other].sort(),
+      );
+    });
+
     it('lists newest first, with summaries and never the context', async () => {
       const states = await seed(h, [
         { createdAt: at(1) },

@@ -95,6 +95,27 @@ describe('the reaper loop', () => {
   });
 });
 
+describe('the reaper loop and tenants', () => {
+  it("reaps every tenant's stale executions, not only the default tenant's", async () => {
+    const store = new MemoryExecutionStore();
+    const queue = new LocalQueue({ path: ':memory:' }, { visibilityTimeoutMs: 2000 });
+    closers.push(() => queue.close());
+    for (const tenantId of ['default', 'acme', 'globex'])
+      await store.save(
+        newExecutionState({ executionId: `stuck-${tenantId}`, tenantId, status: 'running' }),
+      );
+    const deps = { store, queue, control: new MemoryControlStore() };
+    const reaped = await new ReaperLoop(deps, { log: silentLogger, idleMs: 0 }).pass();
+    expect([...(reaped ?? [])].sort()).toEqual(['stuck-acme', 'stuck-default', 'stuck-globex']);
+    const messages = await queue.receive('probe', { max: 10, blockMs: 0 });
+    expect(messages.map((m) => (m.parsed.ok ? m.parsed.message.tenantId : null)).sort()).toEqual([
+      'acme',
+      'default',
+      'globex',
+    ]);
+  });
+});
+
 describe('the reaper loop sweeps', () => {
   it('expired terminal executions out of a SQLite file (reads hid them; the disk kept them)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'plaita-sweep-'));

@@ -47,7 +47,7 @@ interface StoredExecution {
  */
 export class MemoryExecutionStore implements ExecutionStore {
   private readonly options: ResolvedStoreOptions;
-  private readonly tenants = new Map<string, Map<string, StoredExecution>>();
+  private readonly byTenant = new Map<string, Map<string, StoredExecution>>();
   private closed = false;
 
   constructor(options: ExecutionStoreOptions = {}) {
@@ -71,6 +71,12 @@ export class MemoryExecutionStore implements ExecutionStore {
     });
   }
 
+  tenants(): Promise<string[]> {
+    return this.run(() =>
+      [...this.byTenant].filter(([, executions]) => executions.size > 0).map(([id]) => id),
+    );
+  }
+
   load(executionId: string, options: TenantScope = {}): Promise<ExecutionState | null> {
     return this.run(() => {
       const stored = this.live(options.tenantId ?? DEFAULT_TENANT, executionId, Date.now());
@@ -87,7 +93,7 @@ export class MemoryExecutionStore implements ExecutionStore {
       const plan = planList(query);
       if (plan.matchesNothing) return { items: [], nextCursor: null };
       const now = Date.now();
-      const rows = [...(this.tenants.get(plan.tenantId)?.values() ?? [])]
+      const rows = [...(this.byTenant.get(plan.tenantId)?.values() ?? [])]
         .map((stored) => stored.row)
         .filter((row) => isLive(row, now) && matches(row, plan))
         .sort(
@@ -109,7 +115,7 @@ export class MemoryExecutionStore implements ExecutionStore {
     return this.run(() => {
       const tenantId = options.tenantId ?? DEFAULT_TENANT;
       const live = this.live(tenantId, executionId, Date.now()) !== undefined;
-      this.tenants.get(tenantId)?.delete(executionId);
+      this.byTenant.get(tenantId)?.delete(executionId);
       return live;
     });
   }
@@ -152,7 +158,7 @@ export class MemoryExecutionStore implements ExecutionStore {
     lease: { owner: string; generation: number } & TenantScope,
   ): Promise<void> {
     return this.run(() => {
-      const stored = this.tenants.get(lease.tenantId ?? DEFAULT_TENANT)?.get(executionId);
+      const stored = this.byTenant.get(lease.tenantId ?? DEFAULT_TENANT)?.get(executionId);
       if (stored !== undefined && holds(stored, lease)) stored.lease = null;
     });
   }
@@ -185,7 +191,7 @@ export class MemoryExecutionStore implements ExecutionStore {
   sweepExpired(now: number = Date.now()): Promise<number> {
     return this.run(() => {
       let swept = 0;
-      for (const executions of this.tenants.values()) {
+      for (const executions of this.byTenant.values()) {
         for (const [id, stored] of executions) {
           if (!isLive(stored.row, now)) {
             executions.delete(id);
@@ -199,7 +205,7 @@ export class MemoryExecutionStore implements ExecutionStore {
 
   close(): Promise<void> {
     this.closed = true;
-    this.tenants.clear();
+    this.byTenant.clear();
     return Promise.resolve();
   }
 
@@ -211,13 +217,13 @@ export class MemoryExecutionStore implements ExecutionStore {
   }
 
   private live(tenantId: string, executionId: string, now: number): StoredExecution | undefined {
-    const stored = this.tenants.get(tenantId)?.get(executionId);
+    const stored = this.byTenant.get(tenantId)?.get(executionId);
     return stored !== undefined && isLive(stored.row, now) ? stored : undefined;
   }
 
   /** Kept even past expiry: a fencing token never goes back. */
   private generationOf(row: ExecutionRow): number {
-    return this.tenants.get(row.tenantId)?.get(row.executionId)?.leaseGeneration ?? 0;
+    return this.byTenant.get(row.tenantId)?.get(row.executionId)?.leaseGeneration ?? 0;
   }
 
   private replace(
@@ -225,9 +231,9 @@ export class MemoryExecutionStore implements ExecutionStore {
     current: StoredExecution | undefined,
     leaseGeneration: number,
   ): void {
-    let executions = this.tenants.get(plan.row.tenantId);
+    let executions = this.byTenant.get(plan.row.tenantId);
     if (executions === undefined)
-      this.tenants.set(plan.row.tenantId, (executions = new Map<string, StoredExecution>()));
+      this.byTenant.set(plan.row.tenantId, (executions = new Map<string, StoredExecution>()));
     executions.set(plan.row.executionId, {
       row: plan.row,
       entries: new Map(plan.checkpoint.entries.map((entry) => [entry.key, entry])),

@@ -278,6 +278,11 @@ export class PostgresExecutionStore implements ExecutionStore {
     return rows[0]?.requested === true;
   }
 
+  async tenants(): Promise<string[]> {
+    const rows = await this.query<{ id: string }>(this.sql.selectTenants, []);
+    return rows.map((row) => row.id);
+  }
+
   async sweepExpired(now: number = Date.now()): Promise<number> {
     let swept = 0;
     for (;;) {

@@ -121,6 +121,7 @@ export class RedisExecutionStore implements ExecutionStore {
     let plan = planSave(state, options, this.#options, Date.now());
     // Once per store: a writer with another N than the indexes' would index where no list reads.
     if (this.#layoutRecorded === null) await this.#recordLayout();
+    if (this.#registered.get(plan.row.tenantId) !== true) await this.#register(plan.row.tenantId);
     let reply = await this.#write(plan);
     if (reply.kind === 'missing') {
       // changedNodes for an execution that is not stored: there are no unchanged results to keep.
@@ -294,6 +295,37 @@ export class RedisExecutionStore implements ExecutionStore {
       },
     );
     return this.#layoutChecked;
+  }
+
+  /**
+   * Tenants this store has put in `<prefix>:tenants` (true) or is putting there: one SADD per
+   * tenant per store, before its first save, so the reaper can find every tenant's executions.
+   */
+  readonly #registered = new Map<string, Promise<void> | true>();
+
+  #register(tenantId: string): Promise<void> {
+    const known = this.#registered.get(tenantId);
+    if (known === true) return Promise.resolve();
+    if (known) return known;
+    const adding = this.#connection
+      .call(`registration of tenant ${tenantId}`, (client) =>
+        client.sadd(this.#keys.tenants, tenantId),
+      )
+      .then(
+        () => void this.#registered.set(tenantId, true),
+        (error: unknown) => {
+          this.#registered.delete(tenantId); // asked again by the next save
+          throw error;
+        },
+      );
+    this.#registered.set(tenantId, adding);
+    return adding;
+  }
+
+  async tenants(): Promise<string[]> {
+    return this.#connection.call('read of the tenants', (client) =>
+      client.smembers(this.#keys.tenants),
+    );
   }
 
   #recordLayout(): Promise<void> {

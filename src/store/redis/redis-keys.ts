@@ -18,6 +18,7 @@ import type { ExecutionStatus } from '../../state/execution-state.js';
  * Global:
  *   `<prefix>:expiring`                         sorted set of terminal executions by expiry ms
  *   `<prefix>:index-layout`                     string: the N the listing indexes were built with
+ *   `<prefix>:tenants`                          set: every tenant written to (its own slot)
  * Flow store, per tenant (the tenant's hash tag: one script stores and publishes a flow):
  *   `<prefix>:{<tenant>}:flowdoc:<flowHash>`    hash: the stored flow (see put-flow.lua)
  *   `<prefix>:{<tenant>}:flowid:<flowId>`       hash: `v:<version>` → flowHash, `latest` → flowHash
@@ -71,6 +72,11 @@ export class RedisKeys {
 
   get expiring(): string {
     return `${this.prefix}:expiring`;
+  }
+
+  /** `<prefix>:tenants`: set of every tenant a store wrote an execution for (the reaper's list). */
+  get tenants(): string {
+    return `${this.prefix}:tenants`;
   }
 
   get indexLayout(): string {

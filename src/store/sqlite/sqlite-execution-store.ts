@@ -270,6 +270,12 @@ export class SqliteExecutionStore implements ExecutionStore {
     );
   }
 
+  tenants(): Promise<string[]> {
+    return this.database.use(() =>
+      this.database.all<{ id: string }>(sql.SELECT_TENANTS, {}).map((row) => row.id),
+    );
+  }
+
   async sweepExpired(now: number = Date.now()): Promise<number> {
     let swept = 0;
     for (;;) {
