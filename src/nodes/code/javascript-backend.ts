@@ -73,10 +73,11 @@ function runIn(module: QuickJSWASMModule, run: JavaScriptRun): unknown {
       maxChars: run.outputBytes,
     });
   } catch (error) {
-    if (sandbox && !sandbox.reusable) pool.discard(key);
-    if (isSandboxFailure(error)) throw error;
+    if (isSandboxFailure(error) && freed(pool, key, sandbox)) throw error;
     // Anything else escaped the WebAssembly instance mid-call (a trap, e.g. the host's stack
-    // overflowing): its memory cannot be trusted, so the instance and its sandboxes go.
+    // overflowing), or freeing the failed sandbox did: the instance's memory cannot be trusted,
+    // so it and every tenant's sandboxes in it are dropped — never freed: freeing a runtime a
+    // trap left half-unwound aborts inside the instance.
     for (const tenantPool of pools.get(module)?.values() ?? []) tenantPool.abandon();
     pools.delete(module);
     discardQuickJS(module);
@@ -131,6 +132,17 @@ let warmCheckFrom = 0;
 function warmRssCeiling(): number {
   const mb = Number(process.env.PLAITA_CODE_WARM_RSS_MB);
   return (Number.isFinite(mb) && mb > 0 ? mb : 1024) * 1024 * 1024;
+}
+
+/** Frees a sandbox that cannot run again; false when freeing it failed (the instance is suspect). */
+function freed(pool: SandboxPool, key: string, sandbox: QuickJSSandbox | undefined): boolean {
+  if (sandbox === undefined || sandbox.reusable) return true;
+  try {
+    pool.discard(key);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function isSandboxFailure(error: unknown): boolean {

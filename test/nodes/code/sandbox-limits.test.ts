@@ -126,3 +126,31 @@ describe('warm sandboxes', () => {
     }
   });
 });
+
+describe('a trap inside the WebAssembly instance', () => {
+  it("is the trapping run's code_error, and every tenant's next run gets a sound instance", async () => {
+    const { runJavaScript } = await import('../../../src/nodes/code/javascript-backend.js');
+    const run = (source: string, tenant: string, input: unknown = null) =>
+      Promise.resolve().then(() =>
+        runJavaScript({
+          source,
+          input,
+          nowMs: Date.now(),
+          root: '$NODE.c',
+          tenant,
+          cpuMs: 5000,
+          memoryBytes: 32 * 1024 * 1024,
+          outputBytes: 1024 * 1024,
+        }),
+      );
+    const greet = 'function run(i) { return "hello " + i.n }';
+    expect(await run(greet, 'victim', { n: 1 })).toBe('hello 1');
+    // Nested deep enough that stringifying it overflows the host's stack before QuickJS's own
+    // stack limit sees it: the instance traps mid-call.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const trap = `function run() { let a = [1]; for (let i = 0; i < 100000; i++) a = [a]; return JSON.stringify(a).length } // ${attempt}`;
+      await expect(run(trap, 'attacker')).rejects.toMatchObject({ code: 'code_error' });
+    }
+    expect(await run(greet, 'victim', { n: 2 })).toBe('hello 2');
+  });
+});
