@@ -156,6 +156,14 @@ function isSandboxFailure(error: unknown): boolean {
 function decodeAnswer(answer: SandboxAnswer, run: JavaScriptRun): unknown {
   switch (answer.kind) {
     case 'value':
+      // The sandbox counts UTF-16 characters; the limit is of encoded bytes, as for Python.
+      if (
+        answer.text.length > run.outputBytes / 3 &&
+        Buffer.byteLength(answer.text) > run.outputBytes
+      )
+        throw new CodeOutputTooLargeError(
+          `the result is ${Buffer.byteLength(answer.text)} bytes once encoded, over the limit of ${run.outputBytes}`,
+        );
       try {
         return decodeValue(answer.text);
       } catch (error) {

@@ -87,6 +87,18 @@ describe('the JavaScript sandbox limits', () => {
     expect((error.originalError as Error).message).toBe(
       'the result is 5002 characters once encoded, over the limit of 1000',
     );
+    // Bytes, not characters: 900 characters of three UTF-8 bytes each are 2,702 bytes encoded.
+    const wide = await failure(
+      runCode(
+        { code: 'function run() { return "中".repeat(900) }' },
+        {},
+        { codeOutputBytes: 1000 },
+      ),
+    );
+    expect(wide).toMatchObject({ type: 'code_output_too_large', node: 'c' });
+    expect((wide.originalError as Error).message).toBe(
+      'the result is 2702 bytes once encoded, over the limit of 1000',
+    );
     // The default limit (1 MiB) lets ordinary results through.
     expect(await runCode({ code: 'function run() { return "x".repeat(5000) }' })).toHaveLength(
       5000,
