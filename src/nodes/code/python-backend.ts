@@ -37,6 +37,8 @@ export interface PythonRun {
 // The envelope around the result: `{"ok": true, "result": …}`.
 const ENVELOPE_SLACK = 64;
 const STDERR_KEEP = 4096;
+/** After the interpreter exits, how long its pipes may stay open (held by a process it left). */
+const PIPES_AFTER_EXIT_MS = 250;
 
 export async function runPython(run: PythonRun): Promise<unknown> {
   run.signal.throwIfAborted();
@@ -75,6 +77,8 @@ function runIn(dir: string, run: PythonRun, request: string): Promise<unknown> {
     );
     const onAbort = (): void => kill(abortReason(run.signal));
     run.signal.addEventListener('abort', onAbort, { once: true });
+    // Aborted while the directory was being made: the listener came too late to hear it.
+    if (run.signal.aborted) onAbort();
     const result = collect(child.stdio[3] as Readable, run.outputBytes + ENVELOPE_SLACK, () =>
       kill(
         new CodeOutputTooLargeError(
@@ -104,6 +108,17 @@ function runIn(dir: string, run: PythonRun, request: string): Promise<unknown> {
         });
       });
     });
+    child.on('exit', () => {
+      // What the code started and left in its group goes with it. One that made a session of
+      // its own escapes the kill and can hold the pipes open for ever, and 'close' waits for
+      // every pipe: once the runner is gone, what it wrote has arrived, so the pipes are cut.
+      killGroup(child);
+      const cut = setTimeout(() => {
+        for (const pipe of [child.stdout, child.stderr, child.stdio[3]])
+          (pipe as Readable | null)?.destroy();
+      }, PIPES_AFTER_EXIT_MS);
+      child.once('close', () => clearTimeout(cut));
+    });
     child.on('close', (code, signal) => {
       finish(() => {
         if (verdict) throw verdict;
@@ -128,14 +143,7 @@ function readEnvelope(
     const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
     throw new CodeError(`python ${how}${stderr ? `: ${lastLines(stderr)}` : ''}`);
   }
-  const envelope = JSON.parse(text) as {
-    ok?: boolean;
-    result?: unknown;
-    type?: string;
-    error?: string;
-    line?: number | null;
-    column?: number | null;
-  };
+  const envelope = parsedEnvelope(text);
   if (envelope.ok) return envelope.result ?? null;
   const type = envelope.type ?? 'Error';
   if (type === 'MemoryError') throw new CodeMemoryError('the Python code ran out of memory');
@@ -167,4 +175,31 @@ function scrubbedEnv(dir: string): NodeJS.ProcessEnv {
 
 function lastLines(text: string): string {
   return text.trim().split('\n').slice(-3).join(' | ');
+}
+
+interface Envelope {
+  ok?: boolean;
+  result?: unknown;
+  type?: string;
+  error?: string;
+  line?: number | null;
+  column?: number | null;
+}
+
+/** The runner's answer; the code can write to its pipe too, so anything else is its error. */
+function parsedEnvelope(text: string): Envelope {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = null;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new CodeError(
+      'the Python runner answered something unexpected (the code wrote to its pipe?)',
+      {
+        retryable: false,
+      },
+    );
+  return parsed;
 }

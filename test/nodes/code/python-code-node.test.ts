@@ -188,3 +188,58 @@ function isAlive(pid: number): boolean {
     return true;
   }
 }
+
+describe.skipIf(!hasPython)('a Python code node and what it leaves behind', () => {
+  it('answers when the runner exits, though a process it started in its own session holds the pipes', async () => {
+    const started = performance.now();
+    const result = (await runCode(
+      {
+        lang: 'python',
+        code:
+          'import subprocess\n' +
+          'def run(input):\n' +
+          "    p = subprocess.Popen(['sleep', '30'], start_new_session=True)\n" +
+          "    return {'pid': p.pid}\n",
+      },
+      {},
+      { ...PYTHON_ON, subprocessTimeoutMs: 20_000 },
+    )) as { pid: number };
+    try {
+      expect(performance.now() - started).toBeLessThan(5_000);
+      expect(result.pid).toBeGreaterThan(1);
+    } finally {
+      process.kill(result.pid, 'SIGKILL');
+    }
+  });
+
+  it("what the code writes to the runner's pipe itself is its code_error, not a crash", async () => {
+    const error = await failure(
+      runCode(
+        {
+          lang: 'python',
+          code: "import os\ndef run(input):\n    os.write(3, b'garbage')\n    os._exit(0)\n",
+        },
+        {},
+        PYTHON_ON,
+      ),
+    );
+    expect(error).toMatchObject({ type: 'code_error', node: 'c' });
+  });
+
+  it('an abort that comes while the run is being set up stops it at once', async () => {
+    const { runPython } = await import('../../../src/nodes/code/python-backend.js');
+    const controller = new AbortController();
+    const started = performance.now();
+    const running = runPython({
+      source: 'import time\ndef run(input):\n    time.sleep(100)\n',
+      input: null,
+      timeoutMs: 20_000,
+      memoryBytes: 256 * 1024 * 1024,
+      outputBytes: 1024 * 1024,
+      signal: controller.signal,
+    });
+    controller.abort(new Error('cancelled meanwhile'));
+    await expect(running).rejects.toThrow('cancelled meanwhile');
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
