@@ -333,9 +333,9 @@ function describeThrown(dumped: unknown): { name: string; message: string; stack
       stack?: unknown;
     };
     return {
-      name: typeof name === 'string' ? name : 'Error',
-      message: String(message),
-      stack: typeof stack === 'string' ? stack : '',
+      name: typeof name === 'string' ? capped(name, 200) : 'Error',
+      message: capped(String(message), MAX_MESSAGE_CHARS),
+      stack: typeof stack === 'string' ? stack.slice(0, MAX_MESSAGE_CHARS) : '',
     };
   }
   let text: string;
@@ -344,7 +344,19 @@ function describeThrown(dumped: unknown): { name: string; message: string; stack
   } catch {
     text = String(dumped);
   }
-  return { name: '', message: `the code threw ${text}`, stack: '' };
+  return { name: '', message: `the code threw ${capped(text, MAX_MESSAGE_CHARS)}`, stack: '' };
+}
+
+/**
+ * The longest error message kept from the code: it becomes the execution's stored error, and a
+ * results cap (codeOutputBytes) means little if a thrown message of megabytes goes through.
+ */
+const MAX_MESSAGE_CHARS = 4096;
+
+function capped(text: string, max: number): string {
+  return text.length <= max
+    ? text
+    : `${text.slice(0, max)}… (${text.length - max} more characters)`;
 }
 
 function parseAnswer(text: string): SandboxAnswer {

@@ -166,3 +166,15 @@ describe('a trap inside the WebAssembly instance', () => {
     expect(await run(greet, 'victim', { n: 2 })).toBe('hello 2');
   });
 });
+
+describe('an error the code throws', () => {
+  it('keeps at most 4,096 characters of its message (it becomes the stored error)', async () => {
+    const error = await failure(
+      runCode({ code: 'function run() { throw new Error("x".repeat(8000000)) }' }),
+    );
+    expect(error).toMatchObject({ type: 'code_error', node: 'c' });
+    const message = (error.originalError as Error).message;
+    expect(message.length).toBeLessThan(5_000);
+    expect(message).toContain('(7995904 more characters)');
+  });
+});
