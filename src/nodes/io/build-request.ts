@@ -97,19 +97,24 @@ function encodeFormComponent(text: string): string {
 /** Content-Type first, so a user-supplied `content-type` (any case) replaces it. */
 function buildHeaders(parts: RequestParts): Headers {
   const headers = new Headers();
-  if (parts.contentType) headers.set('Content-Type', parts.contentType);
+  if (parts.contentType) setHeader(headers, 'Content-Type', parts.contentType);
   if (!isPlainObject(parts.headers)) return headers;
   for (const [name, value] of Object.entries(parts.headers)) {
     if (typeof value !== 'string') continue; // only string values become headers
-    try {
-      headers.set(name, value);
-    } catch (error) {
-      notBuilt(
-        `invalid header ${JSON.stringify(name)}: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
+    setHeader(headers, name, value);
   }
   return headers;
+}
+
+/** A name or value the header API refuses (CR, LF, NUL, past U+00FF) is error 1001, named. */
+function setHeader(headers: Headers, name: string, value: string): void {
+  try {
+    headers.set(name, value);
+  } catch (error) {
+    notBuilt(
+      `invalid header ${JSON.stringify(name)}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
 }
 
 /** `http://user:pass@host` becomes Basic auth, as Python clients do; fetch refuses such URLs. */

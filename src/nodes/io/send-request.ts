@@ -31,6 +31,8 @@ export interface HttpResponseData {
 }
 
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+/** The longest delay setTimeout honours; longer ones fire after 1 ms. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * Sends the request and follows redirects itself (never fetch's own following), so the host
@@ -86,7 +88,8 @@ class HopTimer {
 
   constructor(parent: AbortSignal, timeoutMs: number | null) {
     this.#parent = parent;
-    if (timeoutMs === null) {
+    // Past 2^31 - 1 ms (≈ 24.8 days) a timer fires at once: a bound that long is no bound.
+    if (timeoutMs === null || timeoutMs > MAX_TIMER_MS) {
       this.#timer = undefined;
       return;
     }

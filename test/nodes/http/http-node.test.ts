@@ -312,6 +312,23 @@ describe('http node failures', () => {
     ).toMatchObject({ code: 1001 });
   });
 
+  it('a contentType the header API refuses is 1001, named, like a bad header', async () => {
+    for (const contentType of ['a\nb', 'a\u0000b', 'text/plain; a=→']) {
+      const { cause } = await flowError(run(flow({ url: server.url('/json'), contentType })));
+      expect(cause).toMatchObject({
+        code: 1001,
+        message: expect.stringContaining('invalid header "Content-Type"') as unknown,
+      });
+    }
+  });
+
+  it('a requestTimeout past what a timer can hold (≈ 24.8 days) is no bound, not 1 ms', async () => {
+    expect(await run(flow({ url: server.url('/json'), requestTimeout: 'P30D' }))).toEqual({
+      method: 'GET',
+      x: 7,
+    });
+  });
+
   it('an unknown method or a bad requestTimeout is a definition error', async () => {
     await expect(run(flow({ url: server.url('/json'), method: 'FETCH' }))).rejects.toThrow(
       /nodes\[1\]\.method: expected GET \| HEAD \| POST \| PUT \| DELETE \| PATCH \| CONNECT \| OPTIONS \| TRACE/,
