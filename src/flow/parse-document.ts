@@ -64,6 +64,14 @@ export function checkDocumentDepth(check: () => void): void {
 }
 
 const BOOL_TAG = 'tag:yaml.org,2002:bool';
+const FLOAT_TAG = 'tag:yaml.org,2002:float';
+/**
+ * PyYAML's YAML 1.1 floats: digits before the dot (or after a leading one), and an exponent
+ * only after a dot and with its sign. The yaml package's 1.1 rules also take `e1`, `E5` and a
+ * lone `.` (as NaN) and `1e2`, where PyYAML keeps the string: node ids such as `e1` vanished.
+ */
+const PY_FLOAT = /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*|\.[0-9][0-9_]*)$/;
+const PY_FLOAT_EXP = /^(?:[-+]?[0-9][0-9_]*\.[0-9_]*|\.[0-9][0-9_]*)[eE][-+][0-9]+$/;
 /** PyYAML's YAML 1.1 booleans: unlike the yaml package's 1.1 schema, a lone y/Y/n/N is a string. */
 const PY_TRUE = /^(?:[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/;
 const PY_FALSE = /^(?:[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/;
@@ -71,8 +79,8 @@ const PY_FALSE = /^(?:[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/;
 type Tags = Extract<NonNullable<SchemaOptions['customTags']>, unknown[]>;
 
 /**
- * The original's scalar rules: PyYAML's booleans (a key `y:` stays the string "y"), and
- * date-like scalars kept as strings (the original makes date objects; docs/flow-format.md §10 #25).
+ * The original's scalar rules: PyYAML's booleans (a key `y:` stays the string "y") and floats,
+ * and date-like scalars kept as strings (the original makes date objects; docs/flow-format.md §10 #25).
  */
 function originalScalarRules(tags: Tags): Tags {
   const out: Tags = [];
@@ -82,6 +90,8 @@ function originalScalarRules(tags: Tags): Tags {
     const scalar = tag as ScalarTag;
     if (tag.tag === BOOL_TAG && scalar.test instanceof RegExp)
       out.push({ ...scalar, test: scalar.test.test('true') ? PY_TRUE : PY_FALSE });
+    else if (tag.tag === FLOAT_TAG && scalar.test instanceof RegExp && !scalar.test.test('.inf'))
+      out.push({ ...scalar, test: scalar.format === 'EXP' ? PY_FLOAT_EXP : PY_FLOAT });
     else out.push(tag);
   }
   return out;

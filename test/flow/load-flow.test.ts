@@ -99,6 +99,47 @@ nodes:
     });
   });
 
+  it("reads floats as PyYAML does: ids such as e1 and E5 stay strings, '1e2' too", async () => {
+    const yaml = `
+nodes:
+  - {type: start, id: s1, next: e1}
+  - type: mock
+    id: e1
+    value: {a: e2, b: E5, c: ., d: 1e2, e: 1.0e+3, f: .5, g: -1.5, h: 1_000.5, i: .inf}
+    next: E5
+  - {type: end, id: E5, output: $NODE.e1}
+`;
+    expect(await runFlow(parseFlow(yaml), {})).toEqual({
+      a: 'e2',
+      b: 'E5',
+      c: '.',
+      d: '1e2',
+      e: 1000,
+      f: 0.5,
+      g: -1.5,
+      h: 1000.5,
+      i: Infinity,
+    });
+  });
+
+  it('a refused value is named in the message (not "got nothing")', () => {
+    const messages = issuesOf(
+      JSON.stringify({
+        flow_id: 123,
+        nodes: [
+          { type: 'start', id: 's', next: 'h' },
+          { type: 'http', id: 'h', url: 'http://x', maxRedirects: 'a', next: 'e' },
+          { type: 'end', id: 'e' },
+        ],
+      }),
+    ).map((issue) => `${issue.path}: ${issue.message}`);
+    expect(messages.join('\n')).not.toContain('got nothing');
+    expect(messages).toContainEqual(expect.stringMatching(/^flow_id: expected string, got .*123/));
+    expect(messages).toContainEqual(
+      expect.stringMatching(/^nodes\[1\]\.maxRedirects: expected number, got .*"a"/),
+    );
+  });
+
   it('loads .json/.yaml files by extension and rejects empty or broken text precisely', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'plaita-load-'));
     const yamlPath = join(dir, 'f.yml');
