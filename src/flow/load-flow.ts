@@ -35,6 +35,8 @@ class LoadSession {
 }
 
 const loadedFlows = new WeakSet<object>();
+/** Issues carry the value they refused, so a message can say what was given ("got the string \"a\""). */
+const REPORT_INPUT = { reportInput: true } as const;
 
 /** True for a Flow this module produced (as opposed to a raw document). */
 export function isLoadedFlow(value: unknown): value is Flow {
@@ -61,7 +63,7 @@ function loadInSession(document: unknown, prefix: string, session: LoadSession):
     return emptyFlow(warnings);
   }
   const doc = document as Record<string, unknown>;
-  const parsed = topLevelSchema.safeParse(doc);
+  const parsed = topLevelSchema.safeParse(doc, REPORT_INPUT);
   if (!parsed.success) {
     for (const zi of parsed.error.issues) issue(formatPath(prefix, zi.path), describeZodIssue(zi));
   }
@@ -133,7 +135,7 @@ function loadNode(
     return null;
   }
   const record = raw as Record<string, unknown>;
-  const common = commonNodeSchema.safeParse(raw);
+  const common = commonNodeSchema.safeParse(raw, REPORT_INPUT);
   if (!common.success) {
     for (const zi of common.error.issues) issue(formatPath(path, zi.path), describeZodIssue(zi));
   }
@@ -177,10 +179,12 @@ function loadFields(
 ): Record<string, unknown> | null {
   let fields: unknown = raw;
   const schema = nodeType.schema as
-    | (NodeType['schema'] & { safeParse?: (v: unknown) => z.ZodSafeParseResult<unknown> })
+    | (NodeType['schema'] & {
+        safeParse?: (v: unknown, params?: typeof REPORT_INPUT) => z.ZodSafeParseResult<unknown>;
+      })
     | undefined;
   if (schema?.safeParse) {
-    const result = schema.safeParse(raw);
+    const result = schema.safeParse(raw, REPORT_INPUT);
     if (!result.success) {
       for (const zi of result.error.issues) issue(formatPath(path, zi.path), describeZodIssue(zi));
       return null;
