@@ -25,11 +25,29 @@ export type CancelTimer = () => void;
 export const systemClock: Clock = Object.freeze({
   now: () => Date.now(),
   setTimeout(callback: () => void, ms: number, options?: TimerOptions): CancelTimer {
+    if (ms > MAX_TIMER_MS) return longTimeout(callback, ms, options);
     const timer = setTimeout(callback, ms > 0 ? ms : 0);
     if (options?.unref) timer.unref();
     return () => clearTimeout(timer);
   },
 });
+
+/** The longest delay Node's setTimeout honours: past it (≈ 24.8 days) it fires after 1 ms. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** A delay past MAX_TIMER_MS (a `P30D` timeout), in steps Node's timers can hold. */
+function longTimeout(callback: () => void, ms: number, options?: TimerOptions): CancelTimer {
+  let timer: NodeJS.Timeout;
+  const arm = (remaining: number): void => {
+    timer =
+      remaining > MAX_TIMER_MS
+        ? setTimeout(() => arm(remaining - MAX_TIMER_MS), MAX_TIMER_MS)
+        : setTimeout(callback, remaining);
+    if (options?.unref) timer.unref();
+  };
+  arm(ms);
+  return () => clearTimeout(timer);
+}
 
 /** Resolves `ms` from now on `clock`. */
 export function sleep(clock: Clock, ms: number): Promise<void> {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  createDefaultRegistry,
   defaultRegistry,
   defineNode,
   FlowError,
@@ -316,5 +317,33 @@ describe('a long loop of synchronous nodes', () => {
     // The whole loop takes seconds (6 M nodes) and would end successfully; the abort lands first.
     expect(performance.now() - started).toBeLessThan(1_500);
     expect(outcome).toMatchObject({ name: 'FlowCancelled' });
+  });
+});
+
+/**
+ * Node's setTimeout fires at once past 2^31 - 1 ms (≈ 24.8 days): a `P30D` timeout — valid
+ * ISO 8601, and `P4W` is past it too — must still be a bound of thirty days, not of 1 ms.
+ */
+describe('a timeout longer than a Node timer can hold', () => {
+  it('P30D on the flow and on a node lets a 30 ms node finish', async () => {
+    const registry = createDefaultRegistry();
+    registry.register(
+      defineNode({
+        type: 'pause.briefly',
+        run: () => new Promise((resolve) => setTimeout(() => resolve('done'), 30)),
+      }),
+    );
+    const flow = parseFlow(
+      {
+        timeout: 'P30D',
+        nodes: [
+          { type: 'start', id: 's', next: 'p' },
+          { type: 'pause.briefly', id: 'p', timeout: 'P30D', next: 'e' },
+          { type: 'end', id: 'e', output: '$NODE.p' },
+        ],
+      },
+      { registry },
+    );
+    expect(await runFlow(flow, {}, { registry })).toBe('done');
   });
 });
