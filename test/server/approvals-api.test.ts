@@ -274,7 +274,7 @@ describe('approvals over HTTP', () => {
     expect(send.mock.calls.filter((call) => call[0] === allId)).toHaveLength(1);
   });
 
-  it('a delivery that fails takes the decision back, so that it can be sent again', async () => {
+  it('a delivery that fails keeps the decision; the same request again delivers it', async () => {
     const id = await startWaiting(teamFlow('any'), { approvers: TEAM });
     const send = vi
       .spyOn(api.app.services.client, 'sendEvent')
@@ -282,13 +282,35 @@ describe('approvals over HTTP', () => {
     const failed = await decide(id, TEAM[0]!, 'approve');
     expect(failed.status).toBe(503);
     expect(await body(failed)).toMatchObject({ code: 'service_unavailable' });
-    const listed = await body<Page<Approval>>(await api.fetch('/v1/approvals'));
-    expect(listed.items[0]).toMatchObject({ decisions: [], decided: false });
+    // Decided, not delivered: another approver's decision comes too late, but delivers it.
+    const other = await decide(id, TEAM[1]!, 'reject');
+    expect(other.status).toBe(409);
     const again = await decide(id, TEAM[0]!, 'approve');
-    expect(again.status).toBe(201);
-    expect(await body(again)).toMatchObject({ decided: true, finalDecision: 'approve' });
+    expect([201, 409]).toContain(again.status); // 409 once the delivered event has moved it on
+    expect((await settled(id)).result).toMatchObject({ decision: 'approve' });
+    expect(send.mock.calls.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a decision whose delivery was lost is delivered by the next read of the list', async () => {
+    const id = await startWaiting(teamFlow('any'), { approvers: TEAM });
+    const send = vi
+      .spyOn(api.app.services.client, 'sendEvent')
+      .mockRejectedValueOnce(new StoreUnavailableError('queue down'));
+    expect((await decide(id, TEAM[0]!, 'approve')).status).toBe(503);
+    // Nobody submits again; an approver opens the list.
+    const listed = await body<Page<Approval>>(await api.fetch('/v1/approvals'));
+    expect(listed.items.map((item) => item.executionId)).not.toContain(id);
     expect((await settled(id)).result).toMatchObject({ decision: 'approve' });
     expect(send).toHaveBeenCalledTimes(2);
+  });
+
+  it('the same approver sending the same decision again is answered as the first time', async () => {
+    const id = await startWaiting(teamFlow('all'), { approvers: TEAM });
+    expect((await decide(id, TEAM[0]!, 'approve')).status).toBe(201);
+    const repeat = await decide(id, TEAM[0]!, 'approve');
+    expect(repeat.status).toBe(201);
+    expect(await body(repeat)).toMatchObject({ decided: false });
+    expect((await decide(id, TEAM[0]!, 'reject')).status).toBe(409);
   });
 
   it('a second decision by the same approver is 409, a non-approver 403, a viewer cannot decide', async () => {

@@ -58,20 +58,11 @@ export class ApprovalDecisions {
     });
   }
 
-  /** Takes a decision back (only when delivering the outcome it completed failed). */
-  async withdraw(approval: PendingApproval, approver: string): Promise<void> {
-    await this.control.delete(this.#key(approval, DECISION, approver));
-  }
-
   /** False when another caller already marked the outcome (and delivers it). */
   settle(approval: PendingApproval, outcome: OutcomeRecord): Promise<boolean> {
     return this.control.create(this.#key(approval, OUTCOME), outcome, {
       ttlMs: DECISION_TTL_MS,
     });
-  }
-
-  async unsettle(approval: PendingApproval): Promise<void> {
-    await this.control.delete(this.#key(approval, OUTCOME));
   }
 
   /** Every decision of the visit (oldest first) and its outcome, if any. */

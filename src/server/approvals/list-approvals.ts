@@ -4,6 +4,7 @@ import { ApprovalDecisions } from './approval-decisions.js';
 import { APPROVAL_EVENT_TYPE } from './approval-event.js';
 import { approvalView, type ApprovalView } from './approval-view.js';
 import { findApproval } from './pending-approval.js';
+import { redeliver } from './submit-decision.js';
 
 export interface ApprovalQuery {
   /** Only approvals this approver is on the list of. */
@@ -61,5 +62,9 @@ async function pendingView(
   if (found.kind !== 'waiting') return null;
   if (approver !== undefined && !found.approval.approvers.includes(approver)) return null;
   const records = await new ApprovalDecisions(services.control).read(found.approval);
-  return records.outcome ? null : approvalView(found.approval, records);
+  if (!records.outcome) return approvalView(found.approval, records);
+  // Decided, yet still waiting: its delivery was lost. Deliver it again (best effort: a read
+  // must not fail for it; the next read or submission tries again).
+  await redeliver(services, found.approval, records).catch(() => undefined);
+  return null;
 }

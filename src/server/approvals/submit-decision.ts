@@ -4,6 +4,7 @@ import {
   ApprovalDecisions,
   type ApprovalRecords,
   type DecisionRecord,
+  type OutcomeRecord,
 } from './approval-decisions.js';
 import { APPROVAL_EVENT_TYPE, approvalEvent } from './approval-event.js';
 import { decideApproval, type Verdict } from './approval-strategy.js';
@@ -40,8 +41,14 @@ export async function submitDecision(
   );
   checkRequest(approval, request);
   const book = new ApprovalDecisions(services.control);
-  if ((await book.read(approval)).outcome)
+  const before = await book.read(approval);
+  if (before.outcome) {
+    // Decided, yet still waiting here: the delivery was lost (an outage or a crash between the
+    // outcome marker and the event). Deliver it again: its fixed event id is applied once.
+    await redeliver(services, approval, before);
+    if (decidedAsAsked(before, request)) return approvalView(approval, before);
     throw new ApiProblem('conflict', `approval ${approval.nodeId} is already decided`);
+  }
   const recorded = await book.record(approval, {
     approver: request.approver,
     decision: request.decision,
@@ -49,18 +56,51 @@ export async function submitDecision(
     decidedAt: new Date().toISOString(),
     via: request.via,
   });
-  if (!recorded)
+  // A recorded decision stands, even when delivering what it decided fails: the approver's
+  // retry (or any later submission, or a read of the list) delivers it then.
+  const records = await deliverOnce(services, book, approval);
+  if (!recorded && !decidedAsAsked(records, request))
     throw new ApiProblem(
       'conflict',
       `${request.approver} already decided approval ${approval.nodeId}; a decision is final`,
     );
-  try {
-    return approvalView(approval, await deliverOnce(services, book, approval));
-  } catch (error) {
-    // Nothing was delivered: take the decision back so that the approver can send it again.
-    await book.withdraw(approval, request.approver).catch(() => undefined);
-    throw error;
-  }
+  return approvalView(approval, records);
+}
+
+/** The approver's recorded decision is this request's: a retry of it, answered as it was. */
+function decidedAsAsked(records: ApprovalRecords, request: DecisionRequest): boolean {
+  return records.decisions.some(
+    (d) => d.approver === request.approver && d.decision === request.decision,
+  );
+}
+
+/**
+ * Sends the decided outcome's event again while the execution still waits for it (the fixed
+ * event id makes a repeat harmless). The caller has checked that it waits at this approval.
+ */
+export async function redeliver(
+  services: ApiServices,
+  approval: PendingApproval,
+  records: ApprovalRecords,
+): Promise<void> {
+  if (records.outcome) await send(services, approval, records.outcome, records.decisions);
+}
+
+async function send(
+  services: ApiServices,
+  approval: PendingApproval,
+  outcome: OutcomeRecord,
+  decisions: readonly DecisionRecord[],
+): Promise<void> {
+  await services.client.sendEvent(
+    approval.executionId,
+    {
+      type: APPROVAL_EVENT_TYPE,
+      data: approvalEvent(approval, outcome, decisions),
+      eventId: outcome.eventId,
+    },
+    { tenantId: approval.tenantId },
+  );
 }
 
 function checkRequest(approval: PendingApproval, request: DecisionRequest): void {
@@ -90,7 +130,7 @@ function commentProblem(message: string): ApiProblem {
 /**
  * Applies the strategy to the decisions recorded so far; when decided, the caller that creates
  * the outcome marker delivers the event (a fixed event id too, so a repeat is applied once).
- * A failed delivery removes the marker again.
+ * A failed delivery keeps the marker: the outcome is decided, and delivered again later.
  */
 async function deliverOnce(
   services: ApiServices,
@@ -107,19 +147,6 @@ async function deliverOnce(
     eventId: `${approval.approvalId}.decision`,
   };
   if (!(await book.settle(approval, outcome))) return book.read(approval);
-  try {
-    await services.client.sendEvent(
-      approval.executionId,
-      {
-        type: APPROVAL_EVENT_TYPE,
-        data: approvalEvent(approval, outcome, records.decisions),
-        eventId: outcome.eventId,
-      },
-      { tenantId: approval.tenantId },
-    );
-  } catch (error) {
-    await book.unsettle(approval).catch(() => undefined);
-    throw error;
-  }
+  await send(services, approval, outcome, records.decisions);
   return { ...records, outcome };
 }
