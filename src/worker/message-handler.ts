@@ -10,7 +10,13 @@ import { envelope } from './event-matching.js';
 import { ExecutionDriver } from './execution-driver.js';
 import { FencedWriter } from './fenced-writer.js';
 import { heldWork, LeaseKeeper } from './lease-keeper.js';
-import { toRetried, toRunning, unfinishedStarts } from './state-transitions.js';
+import {
+  pendingWait,
+  toRetried,
+  toRewaiting,
+  toRunning,
+  unfinishedStarts,
+} from './state-transitions.js';
 import { parseTimerId, visitOf } from './wait-timers.js';
 import type { WorkerDeps } from './worker-deps.js';
 
@@ -173,6 +179,12 @@ export class MessageHandler {
     const state = driver.state;
     if (state.status !== 'error' || state.manualRetries >= this.deps.settings.maxManualRetries)
       return { kind: 'no_op' };
+    // It failed while waiting (the event could not be delivered or stored): wait again, timers
+    // re-armed and the inbox looked at, as for any suspended execution.
+    if (pendingWait(state) !== null) {
+      await driver.persist(toRewaiting(state, this.#now()), []);
+      return this.run(driver, driver.state);
+    }
     const nextNode = driver.nextNodeId;
     await driver.persist(toRetried(state, nextNode, this.#now()), []);
     return driver.run();

@@ -165,8 +165,24 @@ export function flowErrorRecord(error: FlowError): ErrorRecord {
 }
 
 /** The last good checkpoint stays as the context: an error never stores what failed to store. */
+/**
+ * A terminal error decided by the worker. Failing while waiting (an event that could not be
+ * delivered or stored), the record keeps what it waited for: an operator's retry waits again
+ * (waiting means nothing while the status is `error`: the API shows it only when suspended).
+ */
 export function toError(state: ExecutionState, error: ErrorRecord, now: Date): ExecutionState {
-  return next(state, { ...ended('error', now), error }, now);
+  return next(state, { ...ended('error', now), waiting: pendingWait(state), error }, now);
+}
+
+/** The wait of the checkpoint's last node while that node is still pending, else null. */
+export function pendingWait(state: ExecutionState): ExecutionState['waiting'] {
+  const waiting = state.waiting;
+  if (waiting === null || state.context.$LAST_NODE !== waiting.nodeId) return null;
+  const results = state.context.$NODE;
+  if (typeof results !== 'object' || results === null) return null;
+  const result = getOwn(results as Record<string, unknown>, waiting.nodeId) as
+    { status?: unknown } | null | undefined;
+  return result?.status === 'pending' ? waiting : null;
 }
 
 export function toCancelled(
@@ -181,6 +197,21 @@ export function toCancelled(
       error: reason
         ? { code: 'cancelled', name: 'Cancelled', message: reason, retryable: false }
         : null,
+    },
+    now,
+  );
+}
+
+/** An operator retry of an `error` execution that failed waiting: it waits again. */
+export function toRewaiting(state: ExecutionState, now: Date): ExecutionState {
+  return next(
+    state,
+    {
+      status: 'suspended',
+      error: null,
+      endedAt: null,
+      result: null,
+      manualRetries: state.manualRetries + 1,
     },
     now,
   );
