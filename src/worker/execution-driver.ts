@@ -18,7 +18,9 @@ import {
   afterStep,
   flowErrorRecord,
   toCompleted,
+  toStillWaiting,
   toSuspended,
+  isPendingIn,
   withEntryTiming,
 } from './state-transitions.js';
 import { timerId, visitOf } from './wait-timers.js';
@@ -92,14 +94,21 @@ export class ExecutionDriver {
   ): Promise<HandlingResult> {
     const outcome = await this.step({ type: kind, data });
     if (outcome.status === 'failed') return this.fail(outcome.error);
-    const next = afterStep(this.state, outcome.context, null, outcome.nextNodeId, this.#now());
-    next.waiting = null;
+    const waiting = this.state.waiting;
+    // The node took the event and is still pending (flows.md §3.17: an event may leave it
+    // unchanged; a plugin may gather several): it goes on waiting, timers and all.
+    const stillWaiting =
+      kind === 'event' && waiting !== null && isPendingIn(outcome.context, waiting.nodeId);
+    const next = stillWaiting
+      ? toStillWaiting(this.state, outcome.context, this.#now())
+      : afterStep(this.state, outcome.context, null, outcome.nextNodeId, this.#now());
+    if (!stillWaiting) next.waiting = null;
     if (applied.eventId !== undefined) {
       next.appliedEventIds = rememberAppliedEventId(next.appliedEventIds, applied.eventId);
       next.inbox = next.inbox.filter((e) => e.eventId !== applied.eventId);
     }
     await this.persist(next, outcome.changedNodes);
-    return this.run();
+    return stillWaiting ? { kind: 'suspended' } : this.run();
   }
 
   /** A suspended execution whose timer may not have been enqueued (a crash between save and enqueue). */

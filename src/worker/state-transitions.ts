@@ -125,6 +125,21 @@ export function toCompleted(
   );
 }
 
+/** An event the waiting node took without leaving its wait: the new context, still suspended. */
+export function toStillWaiting(state: ExecutionState, context: Context, now: Date): ExecutionState {
+  return next(state, { context }, now);
+}
+
+/** Whether `nodeId` is the context's last node and its result is still `pending`. */
+export function isPendingIn(context: Context, nodeId: string): boolean {
+  if (context.$LAST_NODE !== nodeId) return false;
+  const results = context.$NODE;
+  if (typeof results !== 'object' || results === null) return false;
+  const result = getOwn(results as Record<string, unknown>, nodeId) as
+    { status?: unknown } | null | undefined;
+  return result?.status === 'pending';
+}
+
 export function toSuspended(
   state: ExecutionState,
   context: Context,
@@ -177,12 +192,7 @@ export function toError(state: ExecutionState, error: ErrorRecord, now: Date): E
 /** The wait of the checkpoint's last node while that node is still pending, else null. */
 export function pendingWait(state: ExecutionState): ExecutionState['waiting'] {
   const waiting = state.waiting;
-  if (waiting === null || state.context.$LAST_NODE !== waiting.nodeId) return null;
-  const results = state.context.$NODE;
-  if (typeof results !== 'object' || results === null) return null;
-  const result = getOwn(results as Record<string, unknown>, waiting.nodeId) as
-    { status?: unknown } | null | undefined;
-  return result?.status === 'pending' ? waiting : null;
+  return waiting !== null && isPendingIn(state.context, waiting.nodeId) ? waiting : null;
 }
 
 export function toCancelled(
