@@ -1,5 +1,4 @@
 import { getOwn } from '../util/own-record.js';
-import { type ErrorRecord, toErrorRecord } from '../errors.js';
 import { timerDataOf } from '../engine/suspension.js';
 import type { TaskMessage } from '../queue/task-message.js';
 import type { Delivery } from '../queue/task-queue.js';
@@ -10,6 +9,7 @@ import { envelope } from './event-matching.js';
 import { ExecutionDriver } from './execution-driver.js';
 import { FencedWriter } from './fenced-writer.js';
 import { heldWork, LeaseKeeper } from './lease-keeper.js';
+import { errorRecord, settleMessage } from './message-outcome.js';
 import {
   pendingWait,
   toRetried,
@@ -302,7 +302,7 @@ export class MessageHandler {
     outcomeDurable?.();
     const released = this.release(handling);
     try {
-      await this.settle(delivery, decision, result);
+      await settleMessage(this.deps, delivery, decision, result);
     } finally {
       // Also when settling failed (the queue is down): a drain waits for the release too.
       await released;
@@ -318,34 +318,6 @@ export class MessageHandler {
       },
       'message handled',
     );
-  }
-
-  /** Acknowledges, dead-letters or requeues the message, as the decision says. */
-  private async settle(
-    delivery: Delivery,
-    decision: Decision,
-    result: HandlingResult,
-  ): Promise<void> {
-    const { queue, metrics } = this.deps;
-    switch (decision.action) {
-      case 'ack':
-        await queue.ack(delivery);
-        break;
-      case 'dead_letter':
-        await queue.deadLetter(delivery, decision.reason ?? 'unknown', describe(result));
-        metrics?.deadLetters.inc({ reason: decision.reason ?? 'unknown' });
-        break;
-      case 'requeue':
-        if (delivery.parsed.ok)
-          await queue.enqueue(delivery.parsed.message, {
-            delayMs: this.deps.settings.conflictDelayMs,
-          });
-        await queue.ack(delivery);
-        break;
-      case 'leave':
-      case 'abandon':
-        break;
-    }
   }
 
   private async writeDecision(
@@ -416,42 +388,6 @@ export class MessageHandler {
     const status = handling.writer?.state.status;
     if (status && isTerminal(status)) this.deps.metrics?.executions.inc({ status });
   }
-}
-
-function describe(result: HandlingResult): string | null {
-  switch (result.kind) {
-    case 'malformed':
-      return result.reason;
-    case 'failure':
-      return result.error instanceof Error
-        ? `${result.error.name}: ${result.error.message}`
-        : String(result.error);
-    default:
-      return result.kind;
-  }
-}
-
-function errorRecord(
-  code: ExecutionErrorCode,
-  result: HandlingResult,
-  writer: FencedWriter,
-): ErrorRecord {
-  const failure = result.kind === 'failure' ? toErrorRecord(result.error) : null;
-  const details = failure?.details;
-  const record: ErrorRecord = {
-    code,
-    name: failure?.name ?? code,
-    message:
-      failure?.message ??
-      (result.kind === 'crash_loop'
-        ? `node '${result.nodeId}' was started ${getOwn(writer.state.timings, result.nodeId)?.attempts ?? '?'} times without finishing`
-        : code),
-    retryable: false,
-    ...(details ? { details } : {}),
-  };
-  const node = result.kind === 'crash_loop' ? result.nodeId : writer.failedNode;
-  if (node) record.node = node;
-  return record;
 }
 
 /** One execution of one tenant, as a map key (execution ids are unique per tenant only). */
