@@ -95,7 +95,7 @@ export class ExecutionDriver {
     const outcome = await this.step({ type: kind, data });
     if (outcome.status === 'failed') return this.fail(outcome.error);
     const waiting = this.state.waiting;
-    // The node took the event and is still pending (flows.md §3.17: an event may leave it
+    // The node took the event and is still pending (docs/flow-format.md §3.17: an event may leave it
     // unchanged; a plugin may gather several): it goes on waiting, timers and all.
     const stillWaiting =
       kind === 'event' && waiting !== null && isPendingIn(outcome.context, waiting.nodeId);

@@ -7,7 +7,7 @@ import { MemoryFlowStore } from '../../src/store/memory/memory-flow-store.js';
 import { FlowWorker } from '../../src/worker/flow-worker.js';
 
 /**
- * flows.md §3.17: an event may leave a suspended node pending (a plugin gathering several, a
+ * docs/flow-format.md §3.17: an event may leave a suspended node pending (a plugin gathering several, a
  * quorum). The durable worker must keep the execution waiting — not run on past a node that
  * is still pending, which the engine refuses, ending the execution in error.
  */
