@@ -25,7 +25,8 @@ export interface DecisionRequest {
 
 /**
  * Records one approver's decision (docs/http-api.md §4) and, when it decides the node's strategy,
- * delivers the `approval_decision` event exactly once. Refusals: 404 (no such execution or
+ * delivers the `approval_decision` event, applied once (a fixed event id: a delivery that was
+ * lost is sent again by a later submission or read). Refusals: 404 (no such execution or
  * approval node), 409 (not waiting there, already decided, this approver already decided),
  * 403 (not an approver on the list), 400 (a comment required or not taken).
  */
