@@ -12,7 +12,7 @@ export function prepareSqlitePath(path: string): void {
   let isDirectory: boolean;
   try {
     isDirectory = statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
-    if (!isDirectory) mkdirSync(dirname(path), { recursive: true });
+    if (!isDirectory) makeFolders(dirname(path));
   } catch (error) {
     throw new CliError(
       `cannot use ${path} as a SQLite database file: ${(error as Error).message}`,
@@ -24,4 +24,15 @@ export function prepareSqlitePath(path: string): void {
       `${path} is a directory, not a SQLite database file (sqlite:PATH names a file)`,
       EXIT.usage,
     );
+}
+
+/**
+ * `mkdir -p`, one level at a time: Node's recursive mkdir spins for ever on a file system that
+ * answers oddly (a folder under /proc), where this fails on the first level it cannot make.
+ */
+function makeFolders(folder: string): void {
+  if (statSync(folder, { throwIfNoEntry: false }) !== undefined) return;
+  const parent = dirname(folder);
+  if (parent !== folder) makeFolders(parent);
+  mkdirSync(folder);
 }

@@ -142,7 +142,19 @@ describe('bad input and configuration exit 2, an unreachable service 3 (from dis
     expectTypedFailure(
       run(['worker', '--concurrency', 'abc', '--store', 'memory']),
       2,
-      /--concurrency "abc": expected a number/,
+      /--concurrency must be a positive integer, got "abc"/,
+    );
+    // Counts: none, or a fraction, of messages at once is no setting (they were taken silently).
+    for (const bad of ['0', '1.5'])
+      expectTypedFailure(
+        run(['worker', '--concurrency', bad, '--store', 'memory']),
+        2,
+        new RegExp(`--concurrency must be a positive integer, got "${bad.replace('.', '\\.')}"`),
+      );
+    expectTypedFailure(
+      run(['worker', '--max-deliveries', '0', '--store', 'memory']),
+      2,
+      /--max-deliveries must be a positive integer, got "0"/,
     );
     const fromEnv = cli(['worker', '--store', 'memory'], {
       cwd,
@@ -161,6 +173,12 @@ describe('bad input and configuration exit 2, an unreachable service 3 (from dis
   it('a sqlite: path that is a directory exits 2 naming the path', () => {
     const out = run(['status', 'some-id', '--store', `sqlite:${directory}`]);
     expectTypedFailure(out, 2, /a-directory is a directory, not a SQLite database file/);
+  });
+
+  it('a sqlite: path whose folder cannot be made exits 2 naming the path, and does not hang', () => {
+    // Node's recursive mkdir spins for ever under /proc; made one level at a time, it fails.
+    const out = run(['status', 'some-id', '--store', 'sqlite:/proc/plaita-none/x.db']);
+    expectTypedFailure(out, 2, /cannot use \/proc\/plaita-none\/x\.db as a SQLite database file/);
   });
 
   it('a sqlite: file of junk exits 2 naming the path', () => {

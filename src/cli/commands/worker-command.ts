@@ -13,6 +13,7 @@ import type { CommandContext } from '../command-context.js';
 import { type DurableFlags, runtimeFor, withDurableOptions } from '../durable-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { nonNegativeNumber, numberEnv } from '../runtime.js';
+import { positiveInteger } from '../positive-integer.js';
 
 interface WorkerFlags extends DurableFlags {
   concurrency?: string;
@@ -45,9 +46,17 @@ export function registerWorker(program: Command, context: CommandContext): void 
             `--${env.slice('PLAITA_'.length).toLowerCase().replace(/_/g, '-')} ${JSON.stringify(flag)}`,
           );
     // Every flag is checked before a connection opens: bad usage must not leave one open.
+    const count = (flag: string | undefined, env: string): number | undefined =>
+      flag === undefined
+        ? numberEnv(env)
+        : positiveInteger(
+            flag,
+            `--${env.slice('PLAITA_'.length).toLowerCase().replace(/_/g, '-')}`,
+          );
     const settings = {
-      concurrency: num(opts.concurrency, 'PLAITA_CONCURRENCY'),
-      maxDeliveries: num(opts.maxDeliveries, 'PLAITA_MAX_DELIVERIES'),
+      // Counts: 0 or 1.5 messages at once, or deliveries, mean nothing; they were taken silently.
+      concurrency: count(opts.concurrency, 'PLAITA_CONCURRENCY'),
+      maxDeliveries: count(opts.maxDeliveries, 'PLAITA_MAX_DELIVERIES'),
       leaseTtlMs: num(opts.leaseTtlMs, 'PLAITA_LEASE_TTL_MS'),
       visibilityTimeoutMs: num(opts.visibilityTimeoutMs, 'PLAITA_VISIBILITY_TIMEOUT_MS'),
       drainTimeoutMs: num(opts.drainTimeoutMs, 'PLAITA_DRAIN_TIMEOUT_MS'),
