@@ -92,6 +92,16 @@ describe('plaita run / validate / step (from dist)', () => {
     ).toContain('no-such-plugin.mjs');
   });
 
+  it('step and run read the input from PLAITA_INPUT when --input is not given', () => {
+    for (const args of [['step'], ['run', '--store', 'memory']]) {
+      const out = cli([...args, 'examples/echo.json'], {
+        env: { PLAITA_INPUT: '{"name":"from-env"}' },
+      });
+      expect(out.code).toBe(0);
+      expect(out.stdout).toContain('from-env');
+    }
+  });
+
   it('step prints each node in order', () => {
     const run = cli(['step', 'examples/echo.json', '--input', '{"name":"Ada"}']);
     expect(run.code).toBe(0);

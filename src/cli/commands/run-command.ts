@@ -17,7 +17,11 @@ export function registerRun(program: Command, context: CommandContext): void {
       .command('run')
       .description('run a flow to its end or its first suspension, keeping its state in the store')
       .argument('<flow-file>', 'flow document (.json, .yaml, .yml)')
-      .option('-i, --input <json>', 'input object as JSON, or @file', process.env.PLAITA_INPUT),
+      .option(
+        '-i, --input <json>',
+        'input object as JSON, or @file (PLAITA_INPUT)',
+        process.env.PLAITA_INPUT,
+      ),
   ).action(async (file: string, opts: DurableFlags & { input?: string }) => {
     const input = readInput(opts.input);
     // Every durable command takes the flag; this one runs the flow here, on the embedded queue.

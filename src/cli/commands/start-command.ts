@@ -12,7 +12,11 @@ export function registerStart(program: Command, context: CommandContext): void {
       .command('start')
       .description('enqueue an execution for the workers and print its id')
       .argument('<flow>', 'a flow file, or the flowId of a published flow')
-      .option('-i, --input <json>', 'input object as JSON, or @file')
+      .option(
+        '-i, --input <json>',
+        'input object as JSON, or @file (PLAITA_INPUT)',
+        process.env.PLAITA_INPUT,
+      )
       .option(
         '--dedup-key <key>',
         'a repeated key returns the existing execution and starts nothing',

@@ -21,7 +21,11 @@ export function registerStep(program: Command, context: CommandContext): void {
     .command('step')
     .description("debug mode: print each node's result in order")
     .argument('<flow-file>', 'flow document (.json, .yaml, .yml)')
-    .option('-i, --input <json>', 'input object as JSON, or @file')
+    .option(
+      '-i, --input <json>',
+      'input object as JSON, or @file (PLAITA_INPUT)',
+      process.env.PLAITA_INPUT,
+    )
     .option(
       '--nodes <modules>',
       'comma-separated plugin modules to load (also PLAITA_NODE_MODULES)',
