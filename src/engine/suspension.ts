@@ -1,4 +1,5 @@
 import { getOwn } from '../util/own-record.js';
+import type { Context } from '../expression/scope.js';
 import type { LoadedNode } from '../flow/flow.js';
 import type { ResumeType } from '../flow/node-type.js';
 import type { Execution } from './execution.js';
@@ -39,7 +40,16 @@ export function pendingSuspension(execution: Execution): string | null {
   const last = execution.context.$LAST_NODE;
   if (typeof last !== 'string') return null;
   const node = execution.flow.nodesById.get(last);
-  return node?.nodeType.suspending && stateOf(execution, last)?.status === 'pending' ? last : null;
+  return node?.nodeType.suspending && isPendingIn(execution.context, last) ? last : null;
+}
+
+/** Whether `nodeId` is the checkpoint's last node and its result is still `pending`. */
+export function isPendingIn(context: Context, nodeId: string): boolean {
+  if (context.$LAST_NODE !== nodeId) return false;
+  const results = context.$NODE;
+  if (typeof results !== 'object' || results === null) return false;
+  const result = getOwn(results as Record<string, unknown>, nodeId);
+  return (result as { status?: unknown } | null | undefined)?.status === 'pending';
 }
 
 /**

@@ -1,5 +1,5 @@
 import { evaluateValue } from './evaluate.js';
-import { deepArgumentsCost, defaultMeter, type EvaluationMeter } from './meter.js';
+import { deepUnits, defaultMeter, type EvaluationMeter } from './meter.js';
 import { editDistance } from './edit-distance.js';
 import type { EvaluationScope } from './scope.js';
 import { isRecord, valueKind } from './value-kind.js';
@@ -169,8 +169,9 @@ export function matchCondition(
   if (condition.kind === 'leaf') {
     return whenReady(evaluateValue(condition.field, scope, { meter }), (left) =>
       whenReady(evaluateValue(condition.value, scope, { meter }), (right) => {
+        const limit = meter.remaining + 1;
         meter.charge(
-          deepArgumentsCost([left, right], meter.remaining + 1),
+          1 + deepUnits(left, limit) + deepUnits(right, limit),
           `the "${condition.operator}" operator`,
         );
         return applyOperator(condition.operator, left, right);

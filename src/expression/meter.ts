@@ -162,11 +162,15 @@ export function isCyclic(value: unknown): boolean {
   return false;
 }
 
+/** What walking `value` whole costs: its deep size when it has parts, else its size. */
+export function deepUnits(value: unknown, limit: number): number {
+  return typeof value === 'object' && value !== null ? deepSizeOf(value, limit) : sizeOf(value);
+}
+
 /** 1 + the deep size of every argument: the cost of a call that walks its arguments whole. */
 export function deepArgumentsCost(args: readonly unknown[], limit: number): number {
   let units = 1;
-  for (const arg of args)
-    units += typeof arg === 'object' && arg !== null ? deepSizeOf(arg, limit) : sizeOf(arg);
+  for (const arg of args) units += deepUnits(arg, limit);
   return units;
 }
 

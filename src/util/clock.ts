@@ -33,7 +33,7 @@ export const systemClock: Clock = Object.freeze({
 });
 
 /** The longest delay Node's setTimeout honours: past it (≈ 24.8 days) it fires after 1 ms. */
-const MAX_TIMER_MS = 2_147_483_647;
+export const MAX_TIMER_MS = 2_147_483_647;
 
 /** A delay past MAX_TIMER_MS (a `P30D` timeout), in steps Node's timers can hold. */
 function longTimeout(callback: () => void, ms: number, options?: TimerOptions): CancelTimer {

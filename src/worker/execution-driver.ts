@@ -1,6 +1,7 @@
 import type { EngineOptions } from '../engine/engine-options.js';
 import type { ResumeKind, StepOutcome } from '../engine/run-step.js';
 import { Stepper } from '../engine/stepper.js';
+import { isPendingIn } from '../engine/suspension.js';
 import { defaultFunctions } from '../expression/function-registry.js';
 import type { Flow } from '../flow/flow.js';
 import type { FlowError } from '../flow-errors.js';
@@ -20,7 +21,6 @@ import {
   toCompleted,
   toStillWaiting,
   toSuspended,
-  isPendingIn,
   withEntryTiming,
 } from './state-transitions.js';
 import { timerId, visitOf } from './wait-timers.js';
@@ -101,8 +101,10 @@ export class ExecutionDriver {
       kind === 'event' && waiting !== null && isPendingIn(outcome.context, waiting.nodeId);
     const next = stillWaiting
       ? toStillWaiting(this.state, outcome.context, this.#now())
-      : afterStep(this.state, outcome.context, null, outcome.nextNodeId, this.#now());
-    if (!stillWaiting) next.waiting = null;
+      : {
+          ...afterStep(this.state, outcome.context, null, outcome.nextNodeId, this.#now()),
+          waiting: null,
+        };
     if (applied.eventId !== undefined) {
       next.appliedEventIds = rememberAppliedEventId(next.appliedEventIds, applied.eventId);
       next.inbox = next.inbox.filter((e) => e.eventId !== applied.eventId);

@@ -1,5 +1,5 @@
 import { getOwn, withOwn } from '../util/own-record.js';
-import type { Waiting } from '../engine/suspension.js';
+import { isPendingIn, type Waiting } from '../engine/suspension.js';
 import type { Context } from '../expression/scope.js';
 import type { ErrorRecord } from '../errors.js';
 import type { ErrorCause, FlowError } from '../flow-errors.js';
@@ -128,16 +128,6 @@ export function toCompleted(
 /** An event the waiting node took without leaving its wait: the new context, still suspended. */
 export function toStillWaiting(state: ExecutionState, context: Context, now: Date): ExecutionState {
   return next(state, { context }, now);
-}
-
-/** Whether `nodeId` is the context's last node and its result is still `pending`. */
-export function isPendingIn(context: Context, nodeId: string): boolean {
-  if (context.$LAST_NODE !== nodeId) return false;
-  const results = context.$NODE;
-  if (typeof results !== 'object' || results === null) return false;
-  const result = getOwn(results as Record<string, unknown>, nodeId) as
-    { status?: unknown } | null | undefined;
-  return result?.status === 'pending';
 }
 
 export function toSuspended(

@@ -37,22 +37,17 @@ export function registerWorker(program: Command, context: CommandContext): void 
       .option('--visibility-timeout-ms <ms>', 'PLAITA_VISIBILITY_TIMEOUT_MS (default 30000)')
       .option('--drain-timeout-ms <ms>', 'PLAITA_DRAIN_TIMEOUT_MS (default 30000)'),
   ).action(async (opts: WorkerFlags) => {
+    // The flag a variable stands for: PLAITA_MAX_DELIVERIES → --max-deliveries.
+    const flagOf = (env: string): string =>
+      `--${env.slice('PLAITA_'.length).toLowerCase().replace(/_/g, '-')}`;
     const num = (flag: string | undefined, env: string): number | undefined =>
       flag === undefined
         ? numberEnv(env)
-        : nonNegativeNumber(
-            flag,
-            // Named as typed, value included, like a variable's: `--concurrency "abc"`.
-            `--${env.slice('PLAITA_'.length).toLowerCase().replace(/_/g, '-')} ${JSON.stringify(flag)}`,
-          );
-    // Every flag is checked before a connection opens: bad usage must not leave one open.
+        : // Named as typed, value included, like a variable's: `--concurrency "abc"`.
+          nonNegativeNumber(flag, `${flagOf(env)} ${JSON.stringify(flag)}`);
     const count = (flag: string | undefined, env: string): number | undefined =>
-      flag === undefined
-        ? numberEnv(env)
-        : positiveInteger(
-            flag,
-            `--${env.slice('PLAITA_'.length).toLowerCase().replace(/_/g, '-')}`,
-          );
+      flag === undefined ? numberEnv(env) : positiveInteger(flag, flagOf(env));
+    // Every flag is checked before a connection opens: bad usage must not leave one open.
     const settings = {
       // Counts: 0 or 1.5 messages at once, or deliveries, mean nothing; they were taken silently.
       concurrency: count(opts.concurrency, 'PLAITA_CONCURRENCY'),

@@ -156,14 +156,15 @@ function isSandboxFailure(error: unknown): boolean {
 function decodeAnswer(answer: SandboxAnswer, run: JavaScriptRun): unknown {
   switch (answer.kind) {
     case 'value':
-      // The sandbox counts UTF-16 characters; the limit is of encoded bytes, as for Python.
-      if (
-        answer.text.length > run.outputBytes / 3 &&
-        Buffer.byteLength(answer.text) > run.outputBytes
-      )
-        throw new CodeOutputTooLargeError(
-          `the result is ${Buffer.byteLength(answer.text)} bytes once encoded, over the limit of ${run.outputBytes}`,
-        );
+      // The sandbox counts UTF-16 characters; the limit is of encoded bytes, as for Python
+      // (at most 3 per character: a shorter text needs no count).
+      if (answer.text.length > run.outputBytes / 3) {
+        const bytes = Buffer.byteLength(answer.text);
+        if (bytes > run.outputBytes)
+          throw new CodeOutputTooLargeError(
+            `the result is ${bytes} bytes once encoded, over the limit of ${run.outputBytes}`,
+          );
+      }
       try {
         return decodeValue(answer.text);
       } catch (error) {

@@ -1,4 +1,5 @@
 import { NodeError } from '../../flow-errors.js';
+import { MAX_TIMER_MS } from '../../util/clock.js';
 import type { HttpRequest } from './build-request.js';
 import { HostPolicyError, type HostPolicy } from './host-policy.js';
 import { HttpErrorCode } from './http-error-codes.js';
@@ -31,8 +32,6 @@ export interface HttpResponseData {
 }
 
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
-/** The longest delay setTimeout honours; longer ones fire after 1 ms. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * Sends the request and follows redirects itself (never fetch's own following), so the host

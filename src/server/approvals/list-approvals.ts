@@ -4,7 +4,7 @@ import { ApprovalDecisions } from './approval-decisions.js';
 import { APPROVAL_EVENT_TYPE } from './approval-event.js';
 import { approvalView, type ApprovalView } from './approval-view.js';
 import { findApproval } from './pending-approval.js';
-import { redeliver } from './submit-decision.js';
+import { deliverOutcome } from './submit-decision.js';
 
 export interface ApprovalQuery {
   /** Only approvals this approver is on the list of. */
@@ -65,6 +65,8 @@ async function pendingView(
   if (!records.outcome) return approvalView(found.approval, records);
   // Decided, yet still waiting: its delivery was lost. Deliver it again (best effort: a read
   // must not fail for it; the next read or submission tries again).
-  await redeliver(services, found.approval, records).catch(() => undefined);
+  await deliverOutcome(services, found.approval, records.outcome, records.decisions).catch(
+    () => undefined,
+  );
   return null;
 }

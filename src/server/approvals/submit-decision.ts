@@ -46,7 +46,7 @@ export async function submitDecision(
   if (before.outcome) {
     // Decided, yet still waiting here: the delivery was lost (an outage or a crash between the
     // outcome marker and the event). Deliver it again: its fixed event id is applied once.
-    await redeliver(services, approval, before);
+    await deliverOutcome(services, approval, before.outcome, before.decisions);
     if (decidedAsAsked(before, request)) return approvalView(approval, before);
     throw new ApiProblem('conflict', `approval ${approval.nodeId} is already decided`);
   }
@@ -76,18 +76,10 @@ function decidedAsAsked(records: ApprovalRecords, request: DecisionRequest): boo
 }
 
 /**
- * Sends the decided outcome's event again while the execution still waits for it (the fixed
- * event id makes a repeat harmless). The caller has checked that it waits at this approval.
+ * Sends the decided outcome's `approval_decision` event; sent again while the execution still
+ * waits (a lost delivery), the fixed event id makes the repeat harmless.
  */
-export async function redeliver(
-  services: ApiServices,
-  approval: PendingApproval,
-  records: ApprovalRecords,
-): Promise<void> {
-  if (records.outcome) await send(services, approval, records.outcome, records.decisions);
-}
-
-async function send(
+export async function deliverOutcome(
   services: ApiServices,
   approval: PendingApproval,
   outcome: OutcomeRecord,
@@ -148,6 +140,6 @@ async function deliverOnce(
     eventId: `${approval.approvalId}.decision`,
   };
   if (!(await book.settle(approval, outcome))) return book.read(approval);
-  await send(services, approval, outcome, records.decisions);
+  await deliverOutcome(services, approval, outcome, records.decisions);
   return { ...records, outcome };
 }

@@ -1,4 +1,4 @@
-import type { ListDialect } from '../sql/list-sql.js';
+import { type ListDialect, selectTenants } from '../sql/list-sql.js';
 
 /**
  * The statements of PostgresExecutionStore for one schema (`s` is the quoted schema name).
@@ -94,15 +94,7 @@ SELECT lease_owner AS owner, lease_generation AS generation, lease_expires_at AS
 WHERE ${KEY} AND ${live('$3')} AND lease_owner IS NOT NULL AND lease_expires_at > $3`,
     requestCancel: `UPDATE ${E} SET cancel_requested = true WHERE ${KEY} AND ${live('$3')}`,
     selectCancel: `SELECT cancel_requested AS requested FROM ${E} WHERE ${KEY} AND ${live('$3')}`,
-    /** Each tenant once, by one primary-key seek per tenant (not a scan of every row). */
-    selectTenants: `
-WITH RECURSIVE tenant(id) AS (
-  SELECT (SELECT MIN(tenant_id) FROM ${E})
-  UNION ALL
-  SELECT (SELECT MIN(tenant_id) FROM ${E} WHERE tenant_id > tenant.id) FROM tenant
-  WHERE tenant.id IS NOT NULL
-)
-SELECT id FROM tenant WHERE id IS NOT NULL`,
+    selectTenants: selectTenants(E),
     /** Held to the end of the transaction: create-only saves of one id queue here. */
     lockCreate: `SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))`,
     selectLive: `SELECT 1 AS live FROM ${E} WHERE ${KEY} AND ${live('$3')}`,

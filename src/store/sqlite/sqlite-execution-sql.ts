@@ -1,4 +1,4 @@
-import type { ListDialect } from '../sql/list-sql.js';
+import { type ListDialect, selectTenants } from '../sql/list-sql.js';
 
 /**
  * The statements of SqliteExecutionStore. Named parameters (`@name`); `@now` is Date.now() of
@@ -148,18 +148,7 @@ SELECT node_id, value, seq FROM node_results WHERE tenant_id = @tenantId AND exe
 ORDER BY seq`;
 export const DELETE_EXECUTION = `DELETE FROM executions WHERE ${KEY} RETURNING ${LIVE} AS live`;
 
-/**
- * Each tenant once, by a walk of the key index (one index seek per tenant, however many
- * executions each has) rather than a scan of every row.
- */
-export const SELECT_TENANTS = `
-WITH RECURSIVE tenant(id) AS (
-  SELECT (SELECT MIN(tenant_id) FROM executions)
-  UNION ALL
-  SELECT (SELECT MIN(tenant_id) FROM executions WHERE tenant_id > tenant.id) FROM tenant
-  WHERE tenant.id IS NOT NULL
-)
-SELECT id FROM tenant WHERE id IS NOT NULL`;
+export const SELECT_TENANTS = selectTenants('executions');
 
 export const SELECT_EXPIRED =
   'SELECT tenant_id AS tenantId, execution_id AS executionId FROM executions WHERE expires_at <= @now LIMIT @limit';
