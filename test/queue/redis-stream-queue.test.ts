@@ -72,6 +72,39 @@ gate.describe('RedisStreamQueue on Redis', () => {
     await raw.quit();
   });
 
+  gate.it(
+    'deletes consumers left by stopped workers, never one holding a pending entry',
+    async () => {
+      const stream = queueKeys('plaita:tasks', prefix).stream;
+      const old = open();
+      await old.enqueue(run('held'));
+      await old.enqueue(run('done'));
+      expect(await old.receive('dead-holding', { max: 1, blockMs: 0 })).toHaveLength(1);
+      const [done] = await old.receive('dead-empty', { max: 1, blockMs: 0 });
+      await old.ack(done!);
+      const consumers = async (): Promise<string[]> =>
+        ((await raw.call('XINFO', 'CONSUMERS', stream, 'plaita-workers')) as string[][])
+          .map((fields) => fields[fields.indexOf('name') + 1]!)
+          .sort();
+      expect(await consumers()).toEqual(['dead-empty', 'dead-holding']);
+      await sleep(250);
+      // A worker started later prunes once its first interval has passed.
+      const live = open({ staleConsumerMs: 200 });
+      await live.enqueue(run('next'));
+      await live.receive('live', { max: 1, blockMs: 0 });
+      expect(await consumers()).toEqual(['dead-empty', 'dead-holding', 'live']);
+      await sleep(250);
+      await live.receive('live', { max: 1, blockMs: 0 });
+      const deadline = Date.now() + 5_000;
+      while ((await consumers()).includes('dead-empty') && Date.now() < deadline) await sleep(20);
+      // The consumer holding an entry stays (deleting it would drop the entry); so does the
+      // live one, seen within the idle time.
+      expect(await consumers()).toEqual(['dead-holding', 'live']);
+      const [pending] = (await raw.xpending(stream, 'plaita-workers')) as [number];
+      expect(pending).toBe(2);
+    },
+  );
+
   gate.it('keeps every key of one queue under one hash tag', async () => {
     const queue = open({ stream: 'orders' });
     await queue.enqueue(run('e1'), { delayMs: 60_000 });

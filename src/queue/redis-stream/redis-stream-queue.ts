@@ -49,11 +49,21 @@ export interface RedisStreamQueueOptions extends TaskQueueOptions {
    * use the same N; changing it is the drain-and-switch of docs/scaling.md.
    */
   partitions?: number;
+  /**
+   * A consumer of the group holding no pending entry and not seen for this long is deleted
+   * (default 1 h): every worker start registers a consumer, and the list would otherwise grow
+   * with every restart. Deleting one loses nothing; a live worker is registered again by its
+   * next read.
+   */
+  staleConsumerMs?: number;
 }
 
 const DEFAULT_COMMAND_TIMEOUT_MS = 5_000;
 const DEFAULT_PROMOTE_BATCH = 500;
 const DEFAULT_LIST_LIMIT = 100;
+const DEFAULT_STALE_CONSUMER_MS = 3_600_000;
+/** Looked for at most this often by one queue object: the list changes only with restarts. */
+const MAX_PRUNE_INTERVAL_MS = 300_000;
 
 /**
  * The distributed task queue: Redis streams read by one consumer group (docs/durable-contract.md
@@ -82,6 +92,9 @@ export class RedisStreamQueue implements TaskQueue {
   private readonly blocking: BlockingConnections;
   private readonly waits: PartitionWaits;
   private readonly schedule: ScanSchedule;
+  private readonly staleConsumerMs: number;
+  /** The first prune one interval after the start: a short-lived process never runs one. */
+  private pruneAt: number;
   /**
    * The partition asked first by the next read of new entries, and by the next reclaim (each
    * rotates: fairness). Apart, so reclaims between reads never make reads skip partitions.
@@ -122,6 +135,11 @@ export class RedisStreamQueue implements TaskQueue {
     );
     this.dlqMaxLen = positive(options.dlqMaxLen ?? DEFAULT_DLQ_MAX_LEN, 'dlqMaxLen');
     this.schedule = new ScanSchedule(this.visibilityTimeoutMs);
+    this.staleConsumerMs = positive(
+      options.staleConsumerMs ?? DEFAULT_STALE_CONSUMER_MS,
+      'staleConsumerMs',
+    );
+    this.pruneAt = Date.now() + this.pruneIntervalMs();
     this.promoteBatchSize = positive(
       options.promoteBatchSize ?? DEFAULT_PROMOTE_BATCH,
       'promoteBatchSize',
@@ -349,6 +367,7 @@ export class RedisStreamQueue implements TaskQueue {
    */
   private async scan(consumer: string, max: number): Promise<Delivery[]> {
     const now = Date.now();
+    if (now >= this.pruneAt) this.pruneStaleConsumers(now);
     const [promoted, claimed] = await Promise.allSettled([
       this.schedule.shouldPromote(now) ? this.promote(now) : null,
       this.schedule.shouldClaim(now) ? this.claimExpired(consumer, max) : [],
@@ -356,6 +375,20 @@ export class RedisStreamQueue implements TaskQueue {
     if (claimed.status === 'rejected') throw claimed.reason;
     if (promoted.status === 'rejected' && claimed.value.length === 0) throw promoted.reason;
     return claimed.value;
+  }
+
+  /**
+   * Deletes the group's stale consumers (see `staleConsumerMs`), off the receive path:
+   * housekeeping that fails is tried again at the next interval, and never fails a receive.
+   */
+  private pruneStaleConsumers(now: number): void {
+    this.pruneAt = now + this.pruneIntervalMs();
+    for (const partition of this.partitions)
+      partition.pruneConsumers(this.staleConsumerMs).catch(() => undefined);
+  }
+
+  private pruneIntervalMs(): number {
+    return Math.min(this.staleConsumerMs, MAX_PRUNE_INTERVAL_MS);
   }
 
   /** Expired deliveries, `max` shared over the partitions (see {@link fill}). */

@@ -16,4 +16,5 @@ export const SCRIPTS = {
   purgeDeadLetters: script('purge-dead-letters'),
   stats: script('stats'),
   hasNew: script('has-new'),
+  pruneConsumers: script('prune-consumers'),
 } as const;

@@ -150,6 +150,14 @@ export class StreamPartition {
     return deliveries;
   }
 
+  /** Deletes consumers with nothing pending, unseen for `idleMs` (`prune-consumers.lua`). */
+  async pruneConsumers(idleMs: number): Promise<number> {
+    const deleted = await this.op('pruneConsumers', this.keys, (client) =>
+      SCRIPTS.pruneConsumers.run(client, [this.keys.stream], [this.group, idleMs]),
+    );
+    return Number(deleted);
+  }
+
   /** True when an entry has waited at least `visibilityMs` unacknowledged (read only). */
   async hasExpired(visibilityMs: number): Promise<boolean> {
     const reply = await this.groupOp('receive', (client) =>
