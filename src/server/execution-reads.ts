@@ -51,13 +51,15 @@ async function replayOf(control: ControlStore, state: ExecutionState): Promise<s
 
 /**
  * Holds until the execution settles — terminal, or waiting for an event that came after
- * `sinceVersion` — or the wait ends; returns the state as it is then.
+ * `sinceVersion` — the wait ends, or one of `until` is aborted (the client left, the server
+ * drains); returns the state as it is then.
  */
 export async function waitToSettle(
   services: ApiServices,
   state: ExecutionState,
   waitMs: number,
   sinceVersion = 0,
+  until: readonly AbortSignal[] = [],
 ): Promise<ExecutionState> {
   const deadline = Date.now() + waitMs;
   let current = state;
@@ -67,11 +69,22 @@ export async function waitToSettle(
       (current.status === 'suspended' && current.version > sinceVersion)
     )
       return current;
-    if (Date.now() >= deadline) return current;
-    await new Promise((resolve) =>
-      setTimeout(resolve, Math.min(pause, Math.max(1, deadline - Date.now()))),
-    );
+    if (Date.now() >= deadline || until.some((signal) => signal.aborted)) return current;
+    await pauseFor(Math.min(pause, Math.max(1, deadline - Date.now())), until);
+    if (until.some((signal) => signal.aborted)) return current;
     current =
       (await services.store.load(current.executionId, { tenantId: current.tenantId })) ?? current;
   }
+}
+
+function pauseFor(ms: number, until: readonly AbortSignal[]): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      for (const signal of until) signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    for (const signal of until) signal.addEventListener('abort', done, { once: true });
+  });
 }

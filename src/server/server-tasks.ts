@@ -1,6 +1,7 @@
 import type { Logger } from '../util/logger.js';
 import type { ApiServices } from './api-services.js';
 import { bulkTask } from './bulk/bulk-task.js';
+import { drainTask } from './draining.js';
 import { reaperTask } from './reaper-task.js';
 import { schedulerTask } from './schedules/scheduler-task.js';
 import { streamShutdownTask } from './stream/stream-shutdown-task.js';
@@ -14,6 +15,7 @@ export type ServerTaskFactory = (services: ApiServices, options: { log: Logger }
 
 /** Every background task `plaita serve` runs beside the HTTP API; each stops on SIGTERM. */
 export const SERVER_TASKS: ServerTaskFactory[] = [
+  drainTask,
   streamShutdownTask,
   schedulerTask,
   bulkTask,

@@ -1,9 +1,11 @@
 import { Agent, fetch as undiciFetch } from 'undici';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { defaultRegistry } from '../../src/nodes/default-registry.js';
+import { drainTask } from '../../src/server/draining.js';
 import { SERVER_TASKS } from '../../src/server/server-tasks.js';
 import { streamHubOf } from '../../src/server/stream/stream-hub-of.js';
 import { streamShutdownTask } from '../../src/server/stream/stream-shutdown-task.js';
+import { StreamTickets } from '../../src/server/stream/stream-tickets.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { FlowWorker } from '../../src/worker/flow-worker.js';
 import { type ApiHarness, body, startApi } from './support/api-harness.js';
@@ -276,6 +278,44 @@ describe('GET /v1/executions/{id}/stream', () => {
   });
 });
 
+describe('GET /v1/executions/{id}?wait=', () => {
+  it('stops reading the execution once the client has gone', async () => {
+    const id = await start();
+    const store = api.app.services.store;
+    const load = store.load.bind(store);
+    let loads = 0;
+    store.load = (executionId, options) => {
+      if (executionId === id) loads++;
+      return load(executionId, options);
+    };
+    const leaving = new AbortController();
+    // Through the streams' pool: destroying it closes the aborted request's socket at once.
+    const waiting = undiciFetch(`${api.url}/v1/executions/${id}?wait=30s`, {
+      headers: { authorization: `Bearer ${api.adminToken}` },
+      signal: leaving.signal,
+      dispatcher: streams,
+    });
+    await vi.waitFor(() => expect(loads).toBeGreaterThan(1));
+    leaving.abort();
+    await expect(waiting).rejects.toThrow();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const after = loads;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(loads).toBe(after);
+  });
+
+  it('answers at once with the current state when the server drains', async () => {
+    const id = await start();
+    const waiting = api.fetch(`/v1/executions/${id}?wait=30s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await drainTask(api.app.services).stop();
+    const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 3000));
+    const res = await Promise.race([waiting, timeout]);
+    expect(res).not.toBe('timeout');
+    expect(await body<View>(res as Response)).toMatchObject({ executionId: id, status: 'running' });
+  });
+});
+
 describe('POST /v1/executions/{id}/stream-tickets', () => {
   async function ticketFor(id: string, token?: string): Promise<string> {
     const res = await api.fetch(`/v1/executions/${id}/stream-tickets`, {
@@ -325,6 +365,31 @@ describe('POST /v1/executions/{id}/stream-tickets', () => {
 
     const forOther = await ticketFor(otherId);
     expect((await withTicket(id, forOther)).status).toBe(401);
+  });
+
+  it('HEAD answers the headers, opens no stream and leaves the ticket usable', async () => {
+    const id = await start();
+    const ticket = await ticketFor(id);
+    const path = `/v1/executions/${id}/stream?ticket=${encodeURIComponent(ticket)}`;
+    const head = await undiciFetch(`${api.url}${path}`, { method: 'HEAD', dispatcher: streams });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(streamHubOf(api.app.services).openStreams).toBe(0);
+    expect(streamHubOf(api.app.services).watchedExecutions).toBe(0);
+    const res = await withTicket(id, ticket);
+    expect(res.status).toBe(200);
+    await new SseReader(res).cancel();
+  });
+
+  it('a stream refused with 503 does not use the ticket up', async () => {
+    const id = await start();
+    const ticket = await ticketFor(id);
+    await streamShutdownTask(api.app.services).stop();
+    const refused = await withTicket(id, ticket);
+    expect(refused.status).toBe(503);
+    await expect(new StreamTickets(api.app.services.control).check(ticket, id)).resolves.toBe(
+      'default',
+    );
   });
 
   it('a ticket with a Bearer key still has to be valid (the ticket is the credential)', async () => {

@@ -15,7 +15,8 @@ const stream = createRoute({
   summary: 'Follow an execution as Server-Sent Events',
   description:
     'Events: `snapshot` (the whole execution view, as `GET /v1/executions/{id}`), then `update` ' +
-    '(the whole view again) on each checkpoint, then `end` `{executionId, status, version, reason}` once ' +
+    '(the whole view again) when it moved on (checkpoints saved between two reads of the server, ' +
+    '100 ms apart while it changes, come as one update), then `end` `{executionId, status, version, reason}` once ' +
     'the execution is completed, error or cancelled; the stream then closes. Event ids are the ' +
     'state versions and increase; reconnect with `Last-Event-ID` (or `?lastEventId=`) to get an ' +
     '`update` only if the execution moved past it. On server shutdown a final `shutdown` event ' +
@@ -66,12 +67,24 @@ export function registerExecutionStreamRoutes(
     const { id } = c.req.valid('param');
     const query = c.req.valid('query');
     // With ?ticket= the request passed the auth middleware unauthenticated: the ticket is the
-    // credential, and names the tenant.
+    // credential, and names the tenant. It is used up only once the stream is open.
     const tenant =
-      query.ticket === undefined ? c.get('tenant') : await tickets.redeem(query.ticket, id);
+      query.ticket === undefined ? c.get('tenant') : await tickets.check(query.ticket, id);
     const state = await loadExecution(services, tenant, id);
+    // HEAD runs this handler and drops the body: a session opened for it would never end.
+    if (c.req.method === 'HEAD')
+      return c.body(null, 200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+      });
     const resumeFrom = eventIdOf(c.req.valid('header')['last-event-id'] ?? query.lastEventId);
-    const session = await streamHubOf(services).open(state);
+    const outgoing = (c.env as { outgoing?: { destroy(): void } } | undefined)?.outgoing;
+    const session = await streamHubOf(services).open(state, () => outgoing?.destroy());
+    if (query.ticket !== undefined)
+      await tickets.redeem(query.ticket, id).catch((error: unknown) => {
+        session.abandon();
+        throw error;
+      });
     c.header('X-Accel-Buffering', 'no');
     return streamSSE(c, (sse) => session.run(sse, resumeFrom, c.req.raw.signal));
   });

@@ -3,6 +3,7 @@ import { isTerminal } from '../../state/execution-state.js';
 import type { ApiServices } from '../api-services.js';
 import { requireRole } from '../auth/authenticate.js';
 import { API_STATUSES, storeStatus } from '../execution-status.js';
+import { drainingSignal } from '../draining.js';
 import { loadExecution, viewOf, waitToSettle } from '../execution-reads.js';
 import { summaryView } from '../execution-view.js';
 import { ApiProblem } from '../problem.js';
@@ -122,7 +123,13 @@ export function registerExecutionRoutes(app: OpenAPIHono<ServerEnv>, services: A
       c.req.valid('header')['idempotency-key'],
     );
     if (created) await services.audit.record(c, 'execution.start', state.executionId);
-    const settled = waitMs === null ? state : await waitToSettle(services, state, waitMs);
+    const settled =
+      waitMs === null
+        ? state
+        : await waitToSettle(services, state, waitMs, 0, [
+            c.req.raw.signal,
+            drainingSignal(services),
+          ]);
     c.header('Location', `/v1/executions/${encodeURIComponent(state.executionId)}`);
     return c.json(await viewOf(services, settled), created ? 201 : 200);
   });
@@ -145,7 +152,13 @@ export function registerExecutionRoutes(app: OpenAPIHono<ServerEnv>, services: A
   app.openapi(get, async (c) => {
     const waitMs = parseWait(c.req.valid('query').wait);
     const state = await loadExecution(services, c.get('tenant'), c.req.valid('param').id);
-    const settled = waitMs === null ? state : await waitToSettle(services, state, waitMs);
+    const settled =
+      waitMs === null
+        ? state
+        : await waitToSettle(services, state, waitMs, 0, [
+            c.req.raw.signal,
+            drainingSignal(services),
+          ]);
     return c.json(await viewOf(services, settled), 200);
   });
 

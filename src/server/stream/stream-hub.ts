@@ -53,8 +53,10 @@ export class StreamHub {
   /**
    * A session for `state`'s execution, seeded with `state` (the caller's fresh read). Throws
    * `service_unavailable` once the server is shutting down, or when the view cannot be made.
+   * `drop` closes the viewer's connection at once (a viewer that stopped reading holds its
+   * socket, and a server's close, open otherwise).
    */
-  async open(state: ExecutionState): Promise<StreamSession> {
+  async open(state: ExecutionState, drop?: () => void): Promise<StreamSession> {
     if (this.#closed)
       throw new ApiProblem('service_unavailable', 'the server is shutting down; reconnect shortly');
     const key = `${state.tenantId}${ID_SEPARATOR}${state.executionId}`;
@@ -69,6 +71,12 @@ export class StreamHub {
     };
     try {
       await entry.watch.offer(state);
+      // `close` may have run while the view was made: it did not see this session.
+      if (this.#closed)
+        throw new ApiProblem(
+          'service_unavailable',
+          'the server is shutting down; reconnect shortly',
+        );
     } catch (error) {
       release();
       throw error;
@@ -77,6 +85,7 @@ export class StreamHub {
     const session = new StreamSession(entry.watch, {
       executionId: state.executionId,
       keepAliveMs: this.#options.keepAliveMs ?? 15_000,
+      ...(drop ? { drop } : {}),
       onEnd: () => {
         this.#sessions.delete(session);
         release();

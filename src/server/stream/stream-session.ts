@@ -15,6 +15,8 @@ export interface SessionOptions {
   keepAliveMs: number;
   /** Called once when the session ends (the hub forgets it and releases its watch). */
   onEnd: () => void;
+  /** Closes the viewer's connection without another write (absent: only the stream ends). */
+  drop?: () => void;
 }
 
 /**
@@ -31,6 +33,7 @@ export class StreamSession {
   readonly #done: Promise<void>;
   #finish: () => void = () => undefined;
   #sse: SSEStreamingApi | null = null;
+  #ended = false;
 
   constructor(watch: CheckpointWatch, options: SessionOptions) {
     this.#watch = watch;
@@ -48,10 +51,27 @@ export class StreamSession {
     this.#stop.abort(SESSION_STOP.shutdown);
   }
 
-  /** Drops the connection without another write (a viewer that stopped reading). */
+  /**
+   * Drops the connection without another write (a viewer that stopped reading): its unsent
+   * data would otherwise keep the socket, and the server's close, waiting for ever.
+   */
   kill(): void {
     this.#stop.abort(SESSION_STOP.shutdown);
     this.#sse?.abort();
+    this.#options.drop?.();
+  }
+
+  /** Ends a session that will never `run` (its request failed after it was opened). */
+  abandon(): void {
+    this.#stop.abort(SESSION_STOP.clientGone);
+    this.#close();
+  }
+
+  #close(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#options.onEnd();
+    this.#finish();
   }
 
   /** Writes the stream until the execution ends, the viewer leaves or the server stops. */
@@ -61,10 +81,17 @@ export class StreamSession {
     if (client.aborted) leave();
     client.addEventListener('abort', leave, { once: true });
     sse.onAbort(leave);
-    const keepAlive = setInterval(
-      () => void sse.write(': keep-alive\n\n'),
-      this.#options.keepAliveMs,
-    );
+    // A keep-alive still unsent two periods later means the viewer stopped reading: its stream
+    // would hold a watch, and its socket, for ever.
+    let unsentFor = 0;
+    const keepAlive = setInterval(() => {
+      if (unsentFor > 0) {
+        if (++unsentFor > 2) this.kill();
+        return;
+      }
+      unsentFor = 1;
+      void sse.write(': keep-alive\n\n').then(() => (unsentFor = 0));
+    }, this.#options.keepAliveMs);
     keepAlive.unref();
     try {
       await this.#pump(sse, resumeFrom);
@@ -77,8 +104,7 @@ export class StreamSession {
     } finally {
       clearInterval(keepAlive);
       client.removeEventListener('abort', leave);
-      this.#options.onEnd();
-      this.#finish();
+      this.#close();
     }
   }
 

@@ -41,21 +41,37 @@ export class StreamTickets {
   }
 
   /**
-   * Uses the ticket up and returns the tenant it was issued for; `unauthorized` when it is
+   * The tenant the ticket was issued for, leaving it usable: a stream that then cannot open (a
+   * store outage, a shutdown) must not cost the viewer its ticket. `unauthorized` when it is
    * unknown, expired, already used, or for another execution.
    */
+  async check(ticket: string, executionId: string): Promise<string> {
+    return tenantOf(
+      ticket.length > 0 && ticket.length <= MAX_TICKET_LENGTH
+        ? await this.control.get<TicketDoc>(keyOf(ticket))
+        : null,
+      executionId,
+    );
+  }
+
+  /** As `check`, and uses the ticket up, atomically: of two concurrent uses one succeeds. */
   async redeem(ticket: string, executionId: string): Promise<string> {
-    const record =
+    return tenantOf(
       ticket.length > 0 && ticket.length <= MAX_TICKET_LENGTH
         ? await this.control.take<TicketDoc>(keyOf(ticket))
-        : null;
-    if (!record || record.doc.executionId !== executionId)
-      throw new ApiProblem(
-        'unauthorized',
-        'the stream ticket is unknown, expired, already used or for another execution',
-      );
-    return record.doc.tenant;
+        : null,
+      executionId,
+    );
   }
+}
+
+function tenantOf(record: { doc: TicketDoc } | null, executionId: string): string {
+  if (!record || record.doc.executionId !== executionId)
+    throw new ApiProblem(
+      'unauthorized',
+      'the stream ticket is unknown, expired, already used or for another execution',
+    );
+  return record.doc.tenant;
 }
 
 function keyOf(ticket: string): ControlKey {
