@@ -75,8 +75,13 @@ export class TickBatch<I, R = void> {
       fail(error);
       return;
     }
-    this.#sending.add(sent);
-    void sent.finally(() => this.#sending.delete(sent)).catch(() => undefined);
+    // Until the items sent again alone have settled too: close() must wait for them as well.
+    const whole: Promise<unknown> = sent.then(
+      (results) => Promise.allSettled((results ?? []).filter(isPromiseLike)),
+      () => undefined,
+    );
+    this.#sending.add(whole);
+    void whole.finally(() => this.#sending.delete(whole));
     sent.then((results) => {
       for (let i = 0; i < settlers.length; i++) {
         const { resolve, reject } = settlers[i]!;

@@ -32,6 +32,20 @@ export function groupCommitCases(factory: ExecutionStoreFactory, persistent: boo
         expectSameState(await reopened.load(s.executionId, { tenantId: h.tenant }), s);
     });
 
+    it('close() also waits for a save the batch sent again on its own (a new execution saved incrementally)', async () => {
+      const store = await h.open();
+      await store.save(h.state()); // connected, migrated: a store in use
+      const fresh = withNodes(h.state(), { a: 1 });
+      const other = h.state();
+      const saving = [store.save(fresh, { changedNodes: ['a'] }), store.save(other)];
+      await store.close();
+      await Promise.all(saving);
+      if (!persistent) return;
+      const reopened = await h.open();
+      expectSameState(await reopened.load(fresh.executionId, { tenantId: h.tenant }), fresh);
+      expectSameState(await reopened.load(other.executionId, { tenantId: h.tenant }), other);
+    });
+
     it('a fenced-out save is rejected alone; the saves beside it land', async () => {
       const states = [h.state(), h.state(), h.state()];
       await Promise.all(states.map((s) => h.store.save(s)));
