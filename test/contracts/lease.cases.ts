@@ -178,6 +178,44 @@ export function leaseCases(factory: ExecutionStoreFactory): void {
         expect(generations[i]).toBeGreaterThan(generations[i - 1]!);
     });
 
+    it('a generation is never handed out again when the execution is deleted and made anew', async () => {
+      const state = await saved();
+      const { executionId } = state;
+      const scope = { tenantId: h.tenant };
+      const fences: number[] = [];
+      const recreate = async () => {
+        expect(await h.store.delete(executionId, scope)).toBe(true);
+        await h.store.save(state, { createOnly: true });
+      };
+      fences.push(
+        (await h.store.acquireLease(executionId, { ...scope, owner: 'w1', ttlMs: TTL }))!
+          .generation,
+      );
+      await recreate();
+      const claimed = await claimExecution(h.store, executionId, {
+        ...scope,
+        owner: 'w2',
+        ttlMs: TTL,
+      });
+      expect(claimed.kind).toBe('claimed');
+      if (claimed.kind === 'claimed') fences.push(claimed.lease.generation);
+      await recreate();
+      const third = (await h.store.acquireLease(executionId, {
+        ...scope,
+        owner: 'w3',
+        ttlMs: TTL,
+      }))!;
+      expect(new Set([...fences, third.generation]).size).toBe(3);
+      // A worker of an earlier incarnation, stalled while it was deleted, is fenced out.
+      for (const generation of fences)
+        expect(
+          await rejectionOf(
+            h.store.save({ ...state, version: state.version + 1 }, { fence: { generation } }),
+          ),
+        ).toBeInstanceOf(FenceRejectedError);
+      expectSameState(await h.store.load(executionId, scope), state);
+    });
+
     it('leases need an execution, in the right tenant', async () => {
       const { executionId } = await saved();
       expect(

@@ -42,7 +42,7 @@ gate.describe('PostgreSQL migrations', () => {
           ...stores.map((store, i) => store.save(newExecutionState({ executionId: `e${i}` }))),
           flows.put({ flow_id: 'f', version: '1', nodes: [] }, {}),
         ]);
-        expect((await applied(schema)).map((row) => row.version)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+        expect((await applied(schema)).map((row) => row.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
         expect((await stores[0]!.list()).items).toHaveLength(4);
       } finally {
         await Promise.all([...stores, flows].map((s) => s.close()));
@@ -82,6 +82,53 @@ gate.describe('PostgreSQL migrations', () => {
       await store.close();
     }
   });
+
+  gate.it(
+    'a role that owns its schema but may not create schemas migrates it (a DBA made the schema)',
+    async () => {
+      const schema = freshSchema();
+      const role = `${schema}_role`;
+      await withAdmin(async (client) => {
+        await client.query(`CREATE ROLE "${role}" LOGIN`);
+        await client.query(`CREATE SCHEMA "${schema}" AUTHORIZATION "${role}"`);
+      });
+      const url = new URL(POSTGRES_URL);
+      url.username = role;
+      const store = new PostgresExecutionStore({ connectionString: url.href }, { schema });
+      try {
+        const state = newExecutionState({ executionId: 'owned' });
+        await store.save(state);
+        expect((await store.load('owned'))?.executionId).toBe('owned');
+      } finally {
+        await store.close();
+        await dropSchema(schema);
+        await withAdmin((client) => client.query(`DROP ROLE "${role}"`));
+      }
+    },
+  );
+
+  gate.it(
+    'a database not in UTF8 is refused as misconfigured, before anything is made',
+    async () => {
+      const database = testSchema('plaita_latin1');
+      await withAdmin((client) =>
+        client.query(
+          `CREATE DATABASE "${database}" ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0`,
+        ),
+      );
+      const url = new URL(POSTGRES_URL);
+      url.pathname = `/${database}`;
+      const store = new PostgresExecutionStore({ connectionString: url.href });
+      try {
+        const error = await store.list().catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(StoreConfigurationError);
+        expect((error as Error).message).toMatch(/encoding is LATIN1; plaita needs UTF8/);
+      } finally {
+        await store.close();
+        await withAdmin((client) => client.query(`DROP DATABASE "${database}"`));
+      }
+    },
+  );
 
   gate.it('rejects a schema name that is not a plain identifier', () => {
     expect(

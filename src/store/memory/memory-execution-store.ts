@@ -1,3 +1,4 @@
+import { generationFloor } from '../shared/generation-floor.js';
 import { isTerminal, type ExecutionState } from '../../state/execution-state.js';
 import { assembleState, type EncodedEntry } from '../checkpoint-parts.js';
 import {
@@ -132,7 +133,7 @@ export class MemoryExecutionStore implements ExecutionStore {
         stored.lease.expiresAt > now &&
         stored.lease.owner !== request.owner;
       if (held) return null;
-      stored.leaseGeneration += 1;
+      stored.leaseGeneration = Math.max(stored.leaseGeneration + 1, generationFloor());
       stored.lease = { owner: request.owner, expiresAt: now + request.ttlMs };
       return leaseOf(stored);
     });

@@ -1,6 +1,13 @@
 import { type ListDialect, selectTenants } from '../sql/list-sql.js';
 
 /**
+ * The next fencing generation (acquireLease; migration 0008 for the claim): one up, and at least
+ * the server's clock in µs (store/shared/generation-floor.ts says why).
+ */
+const NEXT_GENERATION = (column: string): string =>
+  `GREATEST(${column} + 1, (extract(epoch from clock_timestamp()) * 1000000)::bigint)`;
+
+/**
  * The statements of PostgresExecutionStore for one schema (`s` is the quoted schema name).
  * `$1, $2` are always tenant_id, execution_id; "now" is Date.now() of this process. "Live"
  * means not past its terminal expiry: an expired row is absent for every read, lease and
@@ -74,9 +81,9 @@ WITH doomed AS (SELECT tenant_id, execution_id FROM ${E} WHERE expires_at <= $1 
   gone AS (DELETE FROM ${E} e USING doomed d WHERE e.tenant_id = d.tenant_id AND e.execution_id = d.execution_id RETURNING e.tenant_id, e.execution_id),
   nodes AS (DELETE FROM ${N} n USING gone g WHERE n.tenant_id = g.tenant_id AND n.execution_id = g.execution_id)
 SELECT count(*)::int AS swept FROM gone`,
-    /** Taken when free, expired, or already this owner's; the generation always goes up. */
+    /** Taken when free, expired, or already this owner's; the generation always goes up (NEXT_GENERATION). */
     acquireLease: `
-UPDATE ${E} SET lease_owner = $3, lease_generation = lease_generation + 1, lease_expires_at = $5::bigint
+UPDATE ${E} SET lease_owner = $3, lease_generation = ${NEXT_GENERATION('lease_generation')}, lease_expires_at = $5::bigint
 WHERE ${KEY} AND ${live('$4')} AND (lease_owner IS NULL OR lease_owner = $3 OR lease_expires_at <= $4)
 RETURNING lease_generation AS generation, lease_expires_at AS expires_at`,
     renewLease: `

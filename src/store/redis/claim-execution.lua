@@ -29,10 +29,14 @@ local expires = tonumber(stored[3] or '0')
 if owner and owner ~= ARGV[1] and expires > now then return {'HELD', owner, expires} end
 
 -- The holder re-acquiring counts up by one. A new holder gets at least the server's clock in
--- ms: after a failover that lost the previous holder's acquisition (asynchronous replication),
--- the promoted replica hands out a generation that holder never had, so its fence stays stale.
+-- µs: after a failover that lost the previous holder's acquisition (asynchronous replication),
+-- the promoted replica hands out a generation that holder never had, so its fence stays stale;
+-- and an execution deleted and made anew (its count starts again) never hands out a generation
+-- a stalled worker of the old one still holds (in ms, delete, create and acquire fit in one).
 local generation = tonumber(stored[5] or '0') + 1
-if owner ~= ARGV[1] or expires <= now then generation = math.max(generation, now) end
+if owner ~= ARGV[1] or expires <= now then
+  generation = math.max(generation, tonumber(t[1]) * 1000000 + tonumber(t[2]))
+end
 local expiresAt = now + tonumber(ARGV[2])
 redis.call('HSET', header, 'leaseGen', string.format('%.0f', generation), 'leaseOwner', ARGV[1],
   'leaseExpiresAt', string.format('%.0f', expiresAt))

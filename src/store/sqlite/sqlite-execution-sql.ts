@@ -154,9 +154,9 @@ export const SELECT_EXPIRED =
   'SELECT tenant_id AS tenantId, execution_id AS executionId FROM executions WHERE expires_at <= @now LIMIT @limit';
 export const DELETE_ROW = `DELETE FROM executions WHERE ${KEY}`;
 
-/** Taken when free, expired, or already this owner's; the generation always goes up. */
+/** Taken when free, expired, or already this owner's; the generation always goes up, to at least `@floor` (generation-floor.ts). */
 export const ACQUIRE_LEASE = `
-UPDATE executions SET lease_owner = @owner, lease_generation = lease_generation + 1, lease_expires_at = @expiresAt
+UPDATE executions SET lease_owner = @owner, lease_generation = MAX(lease_generation + 1, @floor), lease_expires_at = @expiresAt
 WHERE ${KEY} AND ${LIVE} AND (lease_owner IS NULL OR lease_owner = @owner OR lease_expires_at <= @now)
 RETURNING lease_generation AS generation, lease_expires_at AS expiresAt`;
 export const RENEW_LEASE = `

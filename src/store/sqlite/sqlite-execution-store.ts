@@ -1,3 +1,4 @@
+import { generationFloor } from '../shared/generation-floor.js';
 import type { ExecutionState } from '../../state/execution-state.js';
 import { assembleState } from '../checkpoint-parts.js';
 import {
@@ -140,6 +141,7 @@ export class SqliteExecutionStore implements ExecutionStore {
         ...key,
         owner: request.owner,
         now,
+        floor: generationFloor(),
         expiresAt: now + request.ttlMs,
       }),
     );
@@ -180,10 +182,10 @@ export class SqliteExecutionStore implements ExecutionStore {
   private readonly claimInTransaction = (
     params: ExecutionKey & { owner: string; now: number; expiresAt: number },
   ): ClaimRead => {
-    const lease = this.database.get<{ generation: number; expiresAt: number }>(
-      sql.ACQUIRE_LEASE,
-      params,
-    );
+    const lease = this.database.get<{ generation: number; expiresAt: number }>(sql.ACQUIRE_LEASE, {
+      ...params,
+      floor: generationFloor(),
+    });
     const key = { tenantId: params.tenantId, executionId: params.executionId };
     const stored = this.readState(key, params.now);
     if (!stored) return { kind: 'absent' };
