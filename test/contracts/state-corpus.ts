@@ -146,6 +146,21 @@ export const STATE_CORPUS: CorpusCase[] = [
     expected: 'state_not_serializable',
   },
   {
+    name: 'an executionId longer than an index holds (512 UTF-8 bytes)',
+    state: (b) => ({ ...b, executionId: `${b.executionId}-${'é'.repeat(300)}` }),
+    expected: 'state_not_serializable',
+  },
+  {
+    name: 'a flowId longer than an index holds',
+    state: field({ flowId: 'f'.repeat(6000) }),
+    expected: 'state_not_serializable',
+  },
+  {
+    name: 'a node id longer than an index holds',
+    state: nodes({ ['n'.repeat(600)]: 1 }),
+    expected: 'state_not_serializable',
+  },
+  {
     name: 'one node over the limit',
     state: nodes({ big: 'x'.repeat(CORPUS_MAX_STATE_BYTES) }),
     expected: 'state_too_large',

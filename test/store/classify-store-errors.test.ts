@@ -48,7 +48,7 @@ describe('classifyPgError', () => {
     '53200',
     '58030',
   ];
-  const permanent = ['23505', '22021', '42P01', '42501', '57P04', 'XX000', 'EACCES'];
+  const permanent = ['23505', '22021', '42P01', '57P04', 'XX000', 'EACCES'];
 
   it.each(transient)('%s is transient, with the driver error as cause', (code) => {
     const error = withCode(code);
@@ -63,8 +63,8 @@ describe('classifyPgError', () => {
     expect(classifyPgError(error, quiet)).toBe(error);
   });
 
-  it.each(['3D000', '28000', '28P01'])(
-    '%s (no such database / role, refused password) is StoreConfigurationError, not retryable',
+  it.each(['3D000', '28000', '28P01', '42501'])(
+    '%s (no such database / role, refused password, missing privilege) is StoreConfigurationError, not retryable',
     (code) => {
       const error = withCode(code);
       const classified = classifyPgError(error, { connecting: true, connectionLost: false });

@@ -53,6 +53,7 @@ export const DISCARD_CONNECTION_SQLSTATES: ReadonlySet<string> = new Set(['25006
  */
 const MISCONFIGURED_SQLSTATES = new Map([
   ['3D000', 'invalid_catalog_name'],
+  ['42501', 'insufficient_privilege'],
   ['28000', 'invalid_authorization_specification'],
   ['28P01', 'invalid_password'],
 ]);
@@ -72,8 +73,8 @@ export interface PgFailure {
  * unexpectedly", "timeout exceeded when trying to connect") are told apart by the path that
  * raised them: on the connect path, or after the client reported a lost connection, they are
  * transient; anywhere else they are driver misuse and permanent. A missing database, an unknown
- * role or a refused password is StoreConfigurationError; other permanent driver errors are
- * returned unchanged (e.g. 23505 unique violation, 42501 permission).
+ * role, a refused password or a missing privilege (42501: a GRANT heals it, a retry does not) is
+ * StoreConfigurationError; other permanent driver errors are returned unchanged (e.g. 23505).
  */
 export function classifyPgError(error: unknown, failure: PgFailure): unknown {
   if (error instanceof PlaitaError) return error;

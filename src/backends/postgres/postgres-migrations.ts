@@ -30,10 +30,16 @@ export async function migrate(client: PoolClient, schema: string): Promise<void>
   const pending = migrations;
   const latest = pending.length;
   if ((await appliedVersion(client, q)) === latest) return;
+  await assertUtf8(client);
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_CLASS, schema]);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${q}`);
+    // Only when missing: CREATE SCHEMA asks for the database's CREATE privilege even when the
+    // schema exists, and a role given a schema of its own by a DBA usually lacks it.
+    const { rowCount } = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [
+      schema,
+    ]);
+    if (rowCount === 0) await client.query(`CREATE SCHEMA ${q}`);
     await client.query(
       `CREATE TABLE IF NOT EXISTS ${q}.schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
     );
@@ -58,6 +64,21 @@ export async function migrate(client: PoolClient, schema: string): Promise<void>
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * plaita stores any Unicode text; a database in another encoding (LATIN1, SQL_ASCII) would
+ * refuse most of it at some later save, or mangle it. Refused once, when the schema is made.
+ */
+async function assertUtf8(client: PoolClient): Promise<void> {
+  const { rows } = await client.query<{ encoding: string }>(
+    "SELECT current_setting('server_encoding') AS encoding",
+  );
+  const encoding = rows[0]?.encoding ?? 'unknown';
+  if (encoding !== 'UTF8')
+    throw new StoreConfigurationError(
+      `the database's encoding is ${encoding}; plaita needs UTF8 (CREATE DATABASE … ENCODING 'UTF8' TEMPLATE template0)`,
+    );
 }
 
 /** The highest recorded version; 0 when the schema or the table does not exist yet. */

@@ -40,7 +40,7 @@ export function planSave(
           inputUnchanged: options.unchangedInput,
         };
   const checkpoint = encodeCheckpoint(state, changed, store.maxStateBytes);
-  assertStorableKeys(state);
+  assertStorableKeys(state, checkpoint.entries);
   const writtenEntryBytes = entryBytes(checkpoint);
   options.onEncoded?.(checkpoint.headerBytes + writtenEntryBytes);
   return {

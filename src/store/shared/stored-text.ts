@@ -1,6 +1,7 @@
 import { StateSerializationError } from '../../errors.js';
 import { isJsonbSafe } from '../../state/jsonb-safe-string.js';
 import type { ExecutionState } from '../../state/execution-state.js';
+import { entryPath } from './node-key.js';
 
 /**
  * Identifiers that become indexed text columns (or key parts) must survive every backend
@@ -14,17 +15,42 @@ export function isStorableText(text: string): boolean {
 
 const KEY_FIELDS = ['executionId', 'tenantId', 'flowId', 'flowVersion', 'flowHash'] as const;
 
-/** Throws StateSerializationError (nothing written) for a key field no backend can index. */
-export function assertStorableKeys(state: ExecutionState): void {
+/**
+ * UTF-8 bytes an id may take (an execution's ids, a node id): PostgreSQL refuses an index entry
+ * past ≈ 2.7 KB, and its indexes hold up to four of them. The same bound on every store.
+ */
+export const MAX_KEY_BYTES = 512;
+
+/**
+ * Throws StateSerializationError (nothing written) for a key field no backend can index, or an
+ * entry key (a node id) longer than {@link MAX_KEY_BYTES}.
+ */
+export function assertStorableKeys(
+  state: ExecutionState,
+  entries: readonly { key: string }[] = [],
+): void {
   for (const field of KEY_FIELDS) {
     const value: unknown = state[field];
-    if (typeof value === 'string' && !isStorableText(value)) {
+    if (typeof value !== 'string') continue;
+    if (!isStorableText(value))
       throw new StateSerializationError(
         `state.${field}`,
         'a string holding U+0000 or a lone surrogate',
       );
-    }
+    if (tooLong(value)) throw new StateSerializationError(`state.${field}`, tooLongType(value));
   }
+  for (const entry of entries)
+    if (tooLong(entry.key))
+      throw new StateSerializationError(entryPath(entry.key), tooLongType(entry.key));
+}
+
+function tooLong(text: string): boolean {
+  // Three bytes per UTF-16 unit at most: most ids are decided without counting.
+  return text.length * 3 > MAX_KEY_BYTES && Buffer.byteLength(text, 'utf8') > MAX_KEY_BYTES;
+}
+
+function tooLongType(text: string): string {
+  return `a string of ${Buffer.byteLength(text, 'utf8')} UTF-8 bytes (ids hold at most ${MAX_KEY_BYTES})`;
 }
 
 /** Lease owners are worker ids written to a text column: same rule, a programming error. */
