@@ -5,12 +5,14 @@ import { ApiProblem } from './problem.js';
 
 /**
  * A new execution of the definition `original` pinned (by hash), with its input or an edited
- * one; the new execution records what it replays (docs/http-api.md §4 replay).
+ * one; the new execution records what it replays (docs/http-api.md §4 replay). With
+ * `executionId` (a bulk operation's, made from its own id) a repeated replay starts nothing new.
  */
 export async function replayExecution(
   services: Pick<ApiServices, 'flows' | 'control' | 'client'>,
   original: ExecutionState,
   input?: Record<string, unknown>,
+  executionId: string = randomUUID(),
 ): Promise<string> {
   const tenantId = original.tenantId;
   const pinned = original.flowHash
@@ -21,7 +23,6 @@ export async function replayExecution(
       'conflict',
       `the definition execution ${original.executionId} ran (${original.flowHash ?? 'none'}) is no longer stored`,
     );
-  const executionId = randomUUID();
   // Recorded first: the new execution's view names what it replays from its first read.
   await services.control.put(
     { collection: 'execution_meta', tenant: tenantId, id: executionId },

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { overriding } from '../support/overriding.js';
-import { StoreUnavailableError } from '../../src/errors.js';
+import { StateCorruptError, StoreUnavailableError } from '../../src/errors.js';
 import { BulkRunner } from '../../src/server/bulk/bulk-runner.js';
 import { bulkKey, type BulkOperation } from '../../src/server/bulk/bulk-operation.js';
 import { silentLogger } from '../../src/util/logger.js';
@@ -88,10 +88,20 @@ describe('dead letters', () => {
       (await api.fetch(`/v1/dead-letters/${mine.items[0]!.id}/replay`, { method: 'POST' })).status,
     ).toBe(202);
     expect((await api.fetch('/v1/dead-letters/nope/replay', { method: 'POST' })).status).toBe(404);
+    // The replayed message still names no execution: it comes back as a letter of its own.
+    await expect
+      .poll(
+        async () =>
+          (await body<{ items: unknown[] }>(await api.fetch('/v1/dead-letters'))).items.length,
+        { timeout: 10_000 },
+      )
+      .toBe(2);
     const purged = await body<{ purged: number }>(
       await api.fetch('/v1/dead-letters', { method: 'DELETE' }),
     );
-    expect(purged.purged).toBeGreaterThanOrEqual(1);
+    expect(purged.purged).toBe(2);
+    const left = await body<{ items: unknown[] }>(await api.fetch('/v1/dead-letters'));
+    expect(left.items).toEqual([]);
   });
 });
 
@@ -307,6 +317,132 @@ describe('bulk operations', () => {
     for (const exec of ids)
       await expect.poll(() => statusOf(exec), { timeout: 10_000 }).toBe('cancelled');
   }, 60_000);
+
+  /** Makes the operation's lease expire now (its runner is taken to have died). */
+  async function expireLease(id: string): Promise<void> {
+    const key = bulkKey('default', id);
+    const record = await api.backends.control.get<BulkOperation>(key);
+    await api.backends.control.replace(
+      key,
+      { ...record!.doc, lease: { owner: record!.doc.lease!.owner, until: Date.now() - 1 } },
+      record!.version,
+    );
+  }
+
+  async function create(action: string, filter: unknown): Promise<string> {
+    const res = await api.fetch('/v1/bulk-operations', {
+      method: 'POST',
+      json: { action, filter },
+    });
+    expect(res.status).toBe(202);
+    return (await body<{ id: string }>(res)).id;
+  }
+
+  const progress = async (id: string) =>
+    body<{
+      status: string;
+      matched: number;
+      done: number;
+      failed: number;
+      failures: Array<{ executionId: string }>;
+    }>(await api.fetch(`/v1/bulk-operations/${id}`));
+
+  it('a runner that dies mid-batch is taken over without replaying anything twice', async () => {
+    const ids = await waiting(5);
+    const id = await create('replay', { ids });
+    const services = api.app.services;
+    let starts = 0;
+    let release = (): void => undefined;
+    const hung = new Promise<void>((resolve) => (release = resolve));
+    // The first runner replays three, then hangs inside the fourth start (a stalled process).
+    const client = overriding(
+      services.client,
+      'start',
+      (start) =>
+        async (...args) =>
+          ++starts === 4 ? (await hung, start(...args)) : start(...args),
+    );
+    const stalled = new BulkRunner({ ...services, client }, { log: silentLogger });
+    const first = stalled.tick();
+    await expect.poll(() => starts).toBe(4);
+    await expireLease(id);
+    await new BulkRunner(services, { log: silentLogger }).tick();
+    release(); // the stalled one wakes up: its start lands, its progress is refused
+    await first;
+    expect(await progress(id)).toMatchObject({
+      status: 'completed',
+      matched: 5,
+      done: 5,
+      failed: 0,
+    });
+    const all = await body<{ items: Array<{ executionId: string }> }>(
+      await api.fetch('/v1/executions?limit=100'),
+    );
+    expect(all.items).toHaveLength(10); // five, and one replay of each
+  });
+
+  it('by ids, an outage between a missing id and the rest counts each once; repeated ids once', async () => {
+    const [a, b] = await waiting(2);
+    const id = await create('cancel', { ids: [a!, 'missing-1', a!, b!] });
+    const services = api.app.services;
+    let cancels = 0;
+    const client = overriding(
+      services.client,
+      'cancel',
+      (cancel) =>
+        (...args) =>
+          ++cancels === 2 ? Promise.reject(new StoreUnavailableError('blinked')) : cancel(...args),
+    );
+    const runner = new BulkRunner({ ...services, client }, { log: silentLogger });
+    await expect(runner.tick()).rejects.toThrow('blinked');
+    await runner.tick();
+    const op = await progress(id);
+    expect(op).toMatchObject({ status: 'completed', matched: 3, done: 2, failed: 1 });
+    expect(op.failures.map((f) => f.executionId)).toEqual(['missing-1']);
+    expect(cancels).toBe(3); // a, b (refused by the outage), b again
+  });
+
+  it('a filter replay cut short on its first page never replays its own replays', async () => {
+    const ids = await waiting(5);
+    const id = await create('replay', { status: ['waiting'] });
+    const services = api.app.services;
+    let starts = 0;
+    const client = overriding(
+      services.client,
+      'start',
+      (start) =>
+        (...args) =>
+          ++starts === 3 ? Promise.reject(new StoreUnavailableError('blinked')) : start(...args),
+    );
+    const runner = new BulkRunner({ ...services, client }, { log: silentLogger });
+    await expect(runner.tick()).rejects.toThrow('blinked');
+    await runner.tick();
+    expect(await progress(id)).toMatchObject({ status: 'completed', matched: 5, done: 5 });
+    const all = await body<{ items: Array<{ executionId: string }> }>(
+      await api.fetch('/v1/executions?limit=100'),
+    );
+    expect(all.items).toHaveLength(10);
+    expect(all.items.filter((e) => ids.includes(e.executionId))).toHaveLength(5);
+  });
+
+  it('an execution that cannot be read fails alone; operations after it go on', async () => {
+    const [good] = await waiting(1);
+    const stuck = await create('cancel', { ids: ['unreadable', good!] });
+    const services = api.app.services;
+    const store = overriding(
+      services.store,
+      'load',
+      (load) => (executionId, options) =>
+        executionId === 'unreadable'
+          ? Promise.reject(new StateCorruptError('unreadable: not a checkpoint'))
+          : load(executionId, options),
+    );
+    const [other] = await waiting(1);
+    const next = await create('cancel', { ids: [other!] });
+    await new BulkRunner({ ...services, store }, { log: silentLogger }).tick();
+    expect(await progress(stuck)).toMatchObject({ status: 'completed', done: 1, failed: 1 });
+    expect(await progress(next)).toMatchObject({ status: 'completed', done: 1 });
+  });
 
   it('another tenant cannot read it; a viewer cannot create one; a bad filter is 400', async () => {
     const { id } = await body<{ id: string }>(

@@ -5,7 +5,7 @@ export type BulkAction = 'cancel' | 'retry' | 'replay';
 export type BulkFilter =
   { ids: string[] } | { status?: string[]; flowId?: string; from?: string; to?: string };
 
-/** A bulk operation as stored (docs/http-api.md §4): progress is saved after every batch. */
+/** A bulk operation as stored (docs/http-api.md §4): progress is saved after every execution. */
 export interface BulkOperation {
   id: string;
   tenantId: string;
@@ -29,6 +29,12 @@ export interface BulkOperation {
    * not by position: the ones acted on may have left the filter (cancelled), shifting the page.
    */
   handled?: string[];
+  /**
+   * The execution being acted on, saved before the action (write-ahead): a runner that takes
+   * over after a crash settles it first, without acting twice (`version`: the execution's
+   * version before the action; a retry that took effect changed it).
+   */
+  inFlight?: { executionId: string; version: number };
   /** The process working on it and until when (ms): another takes over after a crash. */
   lease: { owner: string; until: number } | null;
   createdAt: string;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ExecutionState, ExecutionStatus } from '../../state/execution-state.js';
 import { type ControlPage, ID_SEPARATOR, PLATFORM_TENANT } from '../../store/control-store.js';
+import { sha256Hex } from '../../util/canonical-json.js';
 import type { Logger } from '../../util/logger.js';
 import type { ApiServices } from '../api-services.js';
 import { replayExecution } from '../replay-execution.js';
@@ -11,10 +12,20 @@ const BATCH = 50;
 const LEASE_MS = 30_000;
 const MAX_FAILURES_KEPT = 20;
 
+/** One execution of a batch: its state, or why it cannot be acted on. */
+type Item = { executionId: string } & ({ state: ExecutionState } | { state: null; reason: string });
+
+/** This runner no longer holds the operation's lease: another took it over. */
+class LeaseLost extends Error {}
+
 /**
- * Works through bulk operations in batches, saving progress (counts and cursor) after each, so
- * an operation survives a restart: whichever server holds its lease continues where the last
- * batch ended. A lease is taken by compare-and-set; an expired one is taken over.
+ * Works through bulk operations, saving progress after every execution, so an operation
+ * survives a restart: whichever server holds its lease continues where the last one stopped.
+ * Each action is recorded before it is taken (`inFlight`), so the one a crash interrupted is
+ * settled, not repeated: a replay's new execution has an id made from the operation and the
+ * replayed execution, a cancel is done once the execution is cancelled, a retry once the
+ * execution moved on. A lease is taken by compare-and-set; every progress save renews it, and
+ * a runner that finds it taken stops at once. One operation's failure never holds up another's.
  */
 export class BulkRunner {
   readonly #owner = `bulk-${randomUUID()}`;
@@ -43,13 +54,18 @@ export class BulkRunner {
     return this;
   }
 
+  /** Stops after the execution at hand; the operation's lease is given back for the next server. */
   async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#timer) clearTimeout(this.#timer);
     await this.#running;
   }
 
-  /** One batch of every active operation whose lease this runner holds or can take. */
+  /**
+   * One batch of every active operation whose lease this runner holds or can take. An outage
+   * (a retryable error) ends the tick and is thrown; any other failure of one operation is
+   * logged, and the next operation goes on.
+   */
   async tick(): Promise<void> {
     let after: string | null = null;
     for (;;) {
@@ -60,8 +76,17 @@ export class BulkRunner {
         after,
       });
       for (const item of page.items) {
+        if (this.#stopped) return;
         const at = item.key.id.indexOf(ID_SEPARATOR);
-        if (at > 0) await this.#advance(item.key.id.slice(0, at), item.key.id.slice(at + 1));
+        if (at <= 0) continue;
+        const [tenant, id] = [item.key.id.slice(0, at), item.key.id.slice(at + 1)];
+        try {
+          await this.#advance(tenant, id);
+        } catch (error) {
+          if (error instanceof LeaseLost) continue;
+          if (toProblem(error).retryable) throw error;
+          this.options.log.error({ err: error, tenant, id }, 'bulk operation failed a batch');
+        }
       }
       if (page.next === null) return;
       after = page.next;
@@ -69,104 +94,130 @@ export class BulkRunner {
   }
 
   async #advance(tenant: string, id: string): Promise<void> {
-    const record = await this.services.control.get<BulkOperation>(bulkKey(tenant, id));
+    const key = bulkKey(tenant, id);
+    const record = await this.services.control.get<BulkOperation>(key);
     if (!record || record.doc.status === 'completed') {
       await this.services.control.delete(bulkIndexKey(tenant, id));
       return;
     }
-    const now = Date.now();
     const lease = record.doc.lease;
-    if (lease && lease.owner !== this.#owner && lease.until > now) return;
-    const op: BulkOperation = {
-      ...record.doc,
-      status: 'running',
-      lease: { owner: this.#owner, until: now + LEASE_MS },
+    if (lease && lease.owner !== this.#owner && lease.until > Date.now()) return;
+    const op: BulkOperation = { ...record.doc, status: 'running' };
+    let version = record.version;
+    /** Saves progress and renews the lease; LeaseLost when another runner took it over. */
+    const save = async (): Promise<void> => {
+      op.updatedAt = new Date().toISOString();
+      if (op.status !== 'completed')
+        op.lease = this.#stopped ? null : { owner: this.#owner, until: Date.now() + LEASE_MS };
+      if (!(await this.services.control.replace(key, op, version))) throw new LeaseLost();
+      version++;
     };
-    if (!(await this.services.control.replace(bulkKey(tenant, id), op, record.version))) return;
-    const version = record.version + 1;
-    const { batch, next, exhausted } = await this.#nextBatch(op);
-    let applied = 0;
-    let interrupted: Error | null = null;
-    const handled = op.handled ?? [];
-    for (const state of batch) {
-      try {
-        await this.#apply(op, state);
-        applied++;
-        handled.push(state.executionId);
-      } catch (error) {
-        interrupted = error instanceof Error ? error : new Error(String(error));
-        break;
-      }
+    await save();
+    if (op.inFlight) {
+      await this.#settle(op, op.inFlight);
+      await save();
     }
-    op.matched += applied;
-    if (interrupted === null) {
+    const { items, next, exhausted } = await this.#nextBatch(op);
+    for (const item of items) {
+      if (this.#stopped) return await save();
+      if (item.state === null) {
+        op.failed++;
+        remember(op, item.executionId, item.reason);
+      } else {
+        op.inFlight = { executionId: item.executionId, version: item.state.version };
+        await save(); // before the action: a takeover settles it instead of acting again
+        await this.#apply(op, item.state);
+        delete op.inFlight;
+      }
+      op.matched++;
+      moveOn(op, item.executionId);
+    }
+    if (next) {
       Object.assign(op, next);
       delete op.handled;
-    } else if ('ids' in op.filter)
-      op.offset += applied; // resume after what was applied
-    else op.handled = handled; // resume on this page, skipping what was applied
-    op.updatedAt = new Date().toISOString();
-    const done = interrupted === null && exhausted;
-    if (done) {
+    }
+    if (exhausted) {
       op.status = 'completed';
-      op.completedAt = op.updatedAt;
+      op.completedAt = new Date().toISOString();
       op.lease = null;
     }
-    // Our lease: nobody else wrote it meanwhile (a takeover would need it to expire first).
-    if ((await this.services.control.replace(bulkKey(tenant, id), op, version)) && done)
-      await this.services.control.delete(bulkIndexKey(tenant, id));
-    if (interrupted !== null) throw interrupted;
+    await save();
+    if (exhausted) await this.services.control.delete(bulkIndexKey(tenant, id));
+  }
+
+  /** The action a crash interrupted: counted once, taken again only if it did not happen. */
+  async #settle(op: BulkOperation, inFlight: { executionId: string; version: number }) {
+    delete op.inFlight;
+    const state = await this.#load(op, inFlight.executionId);
+    if (state.state === null) {
+      op.failed++;
+      remember(op, inFlight.executionId, state.reason);
+    } else if (
+      (op.action === 'cancel' && state.state.status === 'cancelled') ||
+      (op.action === 'retry' && state.state.version !== inFlight.version)
+    )
+      op.done++;
+    else await this.#apply(op, state.state); // a replay's id makes it a no-op when it happened
+    op.matched++;
+    moveOn(op, inFlight.executionId);
   }
 
   /**
    * The next executions to act on, and where the batch after them starts. `offset` is the
-   * index into `ids`, or for a filter the number already handled of the page at `cursor`.
+   * index into `ids`; a filter's page at `cursor` is listed again until it is done, skipping
+   * by id what was handled (`handled`).
    */
   async #nextBatch(op: BulkOperation): Promise<{
-    batch: ExecutionState[];
-    next: { cursor: string | null; offset: number };
+    items: Item[];
+    /** Where a filter's next page starts once this one is done (null: `ids`, moved per item). */
+    next: { cursor: string | null; offset: number } | null;
     exhausted: boolean;
   }> {
-    const tenantId = op.tenantId;
     if ('ids' in op.filter) {
       const ids = op.filter.ids.slice(op.offset, op.offset + BATCH);
-      const states = await Promise.all(ids.map((id) => this.services.store.load(id, { tenantId })));
-      for (const [i, state] of states.entries()) {
-        if (state) continue;
-        op.matched++; // selected by the list, refused: matched ≥ done + failed holds
-        op.failed++;
-        remember(op, ids[i]!, 'no such execution');
-      }
-      const offset = op.offset + ids.length;
       return {
-        batch: states.filter((s): s is ExecutionState => s !== null),
-        next: { cursor: null, offset },
-        exhausted: offset >= op.filter.ids.length,
+        items: await Promise.all(ids.map((executionId) => this.#load(op, executionId))),
+        next: null,
+        exhausted: op.offset + ids.length >= op.filter.ids.length,
       };
     }
     const filter = op.filter;
+    // Only executions that existed when the operation was made: its own replays never match.
+    const until = new Date(Date.parse(op.createdAt) + 1).toISOString();
     const page = await this.services.store.list({
-      tenantId,
+      tenantId: op.tenantId,
       ...(filter.status ? { status: filter.status as ExecutionStatus[] } : {}),
       ...(filter.flowId ? { flowId: filter.flowId } : {}),
       ...(filter.from ? { createdAfter: filter.from } : {}),
-      ...(filter.to ? { createdBefore: filter.to } : {}),
+      createdBefore: filter.to !== undefined && filter.to < until ? filter.to : until,
       limit: BATCH,
       cursor: op.cursor,
     });
     const handled = new Set(op.handled ?? []);
-    const states = await Promise.all(
-      page.items
-        // `offset`: a record written before `handled` existed.
-        .slice(op.handled === undefined ? op.offset : 0)
-        .filter((item) => !handled.has(item.executionId))
-        .map((item) => this.services.store.load(item.executionId, { tenantId })),
-    );
+    const ours = `${op.id}.`;
+    const fresh = page.items
+      // `offset`: a record written before `handled` existed.
+      .slice(op.handled === undefined ? op.offset : 0)
+      .filter((item) => !handled.has(item.executionId) && !item.executionId.startsWith(ours));
     return {
-      batch: states.filter((s): s is ExecutionState => s !== null),
+      items: await Promise.all(fresh.map((item) => this.#load(op, item.executionId))),
       next: { cursor: page.nextCursor, offset: 0 },
       exhausted: page.nextCursor === null,
     };
+  }
+
+  /** An outage is thrown (the batch stops, the lease lets it resume); anything else is the item's. */
+  async #load(op: BulkOperation, executionId: string): Promise<Item> {
+    try {
+      const state = await this.services.store.load(executionId, { tenantId: op.tenantId });
+      return state
+        ? { executionId, state }
+        : { executionId, state: null, reason: 'no such execution' };
+    } catch (error) {
+      const problem = toProblem(error);
+      if (problem.retryable) throw error;
+      return { executionId, state: null, reason: problem.message };
+    }
   }
 
   async #apply(op: BulkOperation, state: ExecutionState): Promise<void> {
@@ -178,7 +229,7 @@ export class BulkRunner {
           reason: `bulk operation ${op.id}`,
         });
       else if (op.action === 'retry') await this.services.client.retry(state.executionId, scope);
-      else await replayExecution(this.services, state);
+      else await replayExecution(this.services, state, undefined, replayIdOf(op, state));
       op.done++;
     } catch (error) {
       const problem = toProblem(error);
@@ -188,6 +239,21 @@ export class BulkRunner {
       remember(op, state.executionId, problem.message);
     }
   }
+}
+
+/**
+ * The id of the execution an operation's replay of `state` starts: the same on every attempt,
+ * so a replay repeated after a crash finds it started. It begins with the operation's id (the
+ * filter skips the operation's own replays by it) and fits the API's execution ids.
+ */
+function replayIdOf(op: BulkOperation, state: ExecutionState): string {
+  return `${op.id}.${sha256Hex(state.executionId).slice(0, 24)}`;
+}
+
+/** Past `executionId`: the next position in `ids`, or one more handled on a filter's page. */
+function moveOn(op: BulkOperation, executionId: string): void {
+  if ('ids' in op.filter) op.offset++;
+  else (op.handled ??= []).push(executionId);
 }
 
 function remember(op: BulkOperation, executionId: string, reason: string): void {

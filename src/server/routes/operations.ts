@@ -216,7 +216,7 @@ export function registerOperationsRoutes(app: OpenAPIHono<ServerEnv>, services: 
     const now = new Date().toISOString();
     const filter =
       'ids' in body.filter
-        ? { ids: body.filter.ids }
+        ? { ids: [...new Set(body.filter.ids)] } // each execution acted on once
         : {
             ...(body.filter.status
               ? { status: body.filter.status.map((s) => storeStatus(s)) }
