@@ -210,6 +210,15 @@ describe('GET /v1/executions/{id}/stream', () => {
     await resumed.cancel();
   });
 
+  it('a Last-Event-ID past every version of the execution starts over with a snapshot', async () => {
+    const id = await start();
+    const stream = await open(id, { lastEventId: '999999' });
+    const first = (await stream.next())!;
+    expect(first.event).toBe('snapshot');
+    expect(Number(first.id)).toBeLessThan(999999);
+    await stream.cancel();
+  });
+
   it('viewers of one execution share one watch, released when they go away', async () => {
     const hub = streamHubOf(api.app.services);
     const id = await start();

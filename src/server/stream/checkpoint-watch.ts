@@ -71,6 +71,11 @@ export class CheckpointWatch {
     this.#timer = null;
   }
 
+  /** The version viewers were last given (null: none read yet). */
+  get latestVersion(): number | null {
+    return this.#latest?.version ?? null;
+  }
+
   /** Keeps a state read elsewhere (a new viewer's own read) when it is newer than the watch's. */
   async offer(state: ExecutionState): Promise<void> {
     if (this.#latest && state.version <= this.#latest.version) return;

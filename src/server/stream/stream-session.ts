@@ -109,8 +109,11 @@ export class StreamSession {
   }
 
   async #pump(sse: SSEStreamingApi, resumeFrom: number | null): Promise<void> {
-    let sent = resumeFrom ?? -1;
-    let event = resumeFrom === null ? 'snapshot' : 'update';
+    // An id past every version of this execution was not given by it (an execution deleted and
+    // made anew, a made-up id): such a viewer starts over with a snapshot, not a silent wait.
+    const known = resumeFrom !== null && resumeFrom <= (this.#watch.latestVersion ?? -1);
+    let sent = known ? resumeFrom : -1;
+    let event = known ? 'update' : 'snapshot';
     for (;;) {
       const next = await this.#watch.next(sent, this.#stop.signal);
       if (next === 'aborted') return;
