@@ -124,7 +124,12 @@ export class Lexer {
     return value;
   }
 
-  /** A quoted string, no escapes: the body runs to the next quote of the same kind. */
+  /**
+   * A quoted string: the body runs to the next quote of the same kind (a quote cannot be
+   * escaped). As in the original (pyparsing's QuotedString), `\t` `\n` `\f` `\r` are the
+   * whitespace characters they name, so `$F.join(xs, '\n')` joins by lines; any other
+   * backslash stays as written.
+   */
   string(): string | undefined {
     const quote = this.source[this.pos];
     if (quote !== '"' && quote !== "'") return this.miss('a literal');
@@ -132,7 +137,7 @@ export class Lexer {
     if (close < 0) return this.missAt(this.source.length, `closing ${quote}`);
     const body = this.source.slice(this.pos + 1, close);
     this.pos = close + 1;
-    return body;
+    return body.includes('\\') ? body.replace(WHITESPACE_ESCAPE, unescapeWhitespace) : body;
   }
 
   number(): number | undefined {
@@ -173,4 +178,11 @@ export class Lexer {
     }
     return false;
   }
+}
+
+const WHITESPACE_ESCAPE = /\\[tnfr]/g;
+const WHITESPACES: Record<string, string> = { t: '\t', n: '\n', f: '\f', r: '\r' };
+
+function unescapeWhitespace(escape: string): string {
+  return WHITESPACES[escape[1]!]!;
 }

@@ -14,6 +14,40 @@ function run(nodes: unknown[], input: Record<string, unknown> = {}): Promise<unk
 }
 
 describe('behaviour of the original engine where the spec is silent', () => {
+  it("`'\\n'` in a quoted literal is a newline (pyparsing's QuotedString), so join and split work by lines", async () => {
+    const nodes = [
+      start('a'),
+      {
+        type: 'assignment',
+        id: 'a',
+        output: { joined: "$F.join($INPUT.xs, '\\n')", split: "$F.split($INPUT.s, '\\n')" },
+        next: 'e',
+      },
+      end('e', '$NODE.a'),
+    ];
+    await expect(run(nodes, { xs: ['x', 'y'], s: 'x\ny' })).resolves.toEqual({
+      joined: 'x\ny',
+      split: ['x', 'y'],
+    });
+  });
+
+  it('a map with max_concurrent 0 runs without a limit (`max_concurrent or len(items)`)', async () => {
+    const map = {
+      type: 'map',
+      id: 'm',
+      collection: '$INPUT.xs',
+      concurrent: true,
+      max_concurrent: 0,
+      childFlow: echo,
+      next: 'e',
+    };
+    await expect(run([start('m'), map, end('e', '$NODE.m')], { xs: [1, 2, 3] })).resolves.toEqual([
+      { item: 1, index: 0 },
+      { item: 2, index: 1 },
+      { item: 3, index: 2 },
+    ]);
+  });
+
   it('an empty `next` is no next (editors write it for an unset link)', async () => {
     await expect(run([start('e'), { ...end('e', 1), next: '' }])).resolves.toBe(1);
     await expect(

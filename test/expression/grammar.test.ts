@@ -158,12 +158,17 @@ describe('literals', () => {
     expect(() => literal('none')).toThrow(ExpressionError);
   });
 
-  it('reads both quote styles with no escapes', () => {
+  it('reads both quote styles; a quote cannot be escaped, whitespace escapes are read as the original does', () => {
     expect(value('"a b"')).toBe('a b');
     expect(value("'it\"s'")).toBe('it"s');
     expect(value('"it\'s"')).toBe("it's");
     expect(value("''")).toBe('');
-    expect(value('"a\\n"')).toBe('a\\n');
+    // pyparsing's QuotedString: \t \n \f \r become the characters; other backslashes stay.
+    expect(value('"a\\n"')).toBe('a\n');
+    expect(value("'\\t\\r\\f'")).toBe('\t\r\f');
+    expect(value('"c:\\d\\x"')).toBe('c:\\d\\x');
+    expect(value('"\\\\n"')).toBe('\\\n');
+    expect(value("'\\'")).toBe('\\');
     expect(value('"%}, )"')).toBe('%}, )');
     expect(() => literal('"open')).toThrow(ExpressionError);
   });

@@ -21,14 +21,15 @@ export const mapNode = builtinNode({
     ...collectionShape,
     concurrent: z.boolean().optional(),
     async: z.boolean().optional(),
-    max_concurrent: z.number().int().positive().nullable().optional(),
-    maxConcurrent: z.number().int().positive().nullable().optional(),
+    // 0 is no limit, as in the original (`max_concurrent or len(items)`).
+    max_concurrent: z.number().int().nonnegative().nullable().optional(),
+    maxConcurrent: z.number().int().nonnegative().nullable().optional(),
   }),
   load: (raw, loader): MapFields => ({
     collection: raw.collection ?? null,
     childFlow: loadChildFlow(raw, loader),
     concurrent: pick(raw.concurrent, raw.async) ?? false,
-    maxConcurrent: pick(raw.max_concurrent, raw.maxConcurrent) ?? null,
+    maxConcurrent: pick(raw.max_concurrent, raw.maxConcurrent) || null,
   }),
   async run(ctx) {
     const items = await evaluateItems(ctx);
