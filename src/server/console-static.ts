@@ -56,12 +56,16 @@ interface CachedFile {
  */
 export function registerConsole(app: Hono<ServerEnv>, consoleDir: string): void {
   const root = resolve(consoleDir);
-  const cache = new Map<string, CachedFile | null>();
+  // Files found, only: they are the build's, so the cache is bounded. A miss is not kept (any
+  // client could fill memory with made-up paths); it costs no I/O unless its name has a type
+  // the console serves.
+  const cache = new Map<string, CachedFile>();
 
   const load = async (relative: string): Promise<CachedFile | null> => {
-    if (cache.has(relative)) return cache.get(relative) ?? null;
+    const known = cache.get(relative);
+    if (known) return known;
     const file = await readConsoleFile(root, relative);
-    cache.set(relative, file);
+    if (file) cache.set(relative, file);
     return file;
   };
 

@@ -45,6 +45,14 @@ describe('console static files', () => {
     }
   });
 
+  it('keeps no record of a miss: made-up paths cannot fill its memory, and a file that appears later is served', async () => {
+    expect((await get('/assets/late-1.js')).status).toBe(404);
+    writeFileSync(join(dir, 'assets/late-1.js'), 'late();');
+    const res = await get('/assets/late-1.js');
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('late();');
+  });
+
   it('serves hashed assets immutable, gzipped when asked, and revalidates with the ETag', async () => {
     const plain = await get('/assets/index-abc123.js');
     expect(plain.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
