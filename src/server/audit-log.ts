@@ -22,15 +22,25 @@ export class AuditLog {
     private readonly clientAddress: (c: Context<ServerEnv>) => string | null,
   ) {}
 
-  async record(c: Context<ServerEnv>, action: string, target: string): Promise<void> {
+  /**
+   * `as.tenant`: the tenant the write was for when it is not the one the request acts for (a
+   * platform admin making a key of another tenant: that tenant's admins see it, the acting
+   * tenant's do not); `as.role`: who wrote when no key did (`approval_link`).
+   */
+  async record(
+    c: Context<ServerEnv>,
+    action: string,
+    target: string,
+    as: { tenant?: string; role?: string } = {},
+  ): Promise<void> {
     const principal = c.get('principal');
     const id = sortableId();
     const entry: AuditEntry = {
       id,
       at: new Date().toISOString(),
       keyId: principal.keyId,
-      role: principal.role,
-      tenant: c.get('tenant'),
+      role: as.role ?? principal.role,
+      tenant: as.tenant ?? c.get('tenant'),
       action,
       target,
       requestId: c.get('requestId'),

@@ -212,12 +212,14 @@ describe('approvals over HTTP', () => {
     expect((await postForm(links.rejectUrl)).status).toBe(403);
     expect((await body<Page<Approval>>(await api.fetch('/v1/approvals'))).items).toEqual([]);
 
-    const audit = await body<Page<{ action: string; target: string }>>(
+    const audit = await body<Page<{ action: string; target: string; role: string }>>(
       await api.fetch('/v1/audit'),
     );
     const actions = audit.items.map((e) => e.action);
     expect(actions).toContain('approval.link');
     expect(actions).toContain('approval.approve');
+    // Decided through the link, by no key: not recorded as a viewer's write.
+    expect(audit.items.find((e) => e.action === 'approval.approve')?.role).toBe('approval_link');
     expect(JSON.stringify(audit.items)).not.toContain('safe travels');
     expect(JSON.stringify(audit.items)).not.toContain('/v1/approval-links/');
   });

@@ -105,6 +105,8 @@ describe('cookie sessions', () => {
         headers: { 'content-type': 'application/json', origin: proxied.url },
         body: JSON.stringify({ apiKey: key }),
       });
+      // --public-url says https even when the proxy forwards no X-Forwarded-Proto.
+      expect(signedIn.headers.get('set-cookie')).toMatch(/;\s*Secure/i);
       const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
       const write = (origin: string, forwarded: boolean) =>
         fetch(`${proxied.url}/v1/executions`, {

@@ -396,9 +396,24 @@ describe('POST /v1/executions/{id}/stream-tickets', () => {
     await streamShutdownTask(api.app.services).stop();
     const refused = await withTicket(id, ticket);
     expect(refused.status).toBe(503);
-    await expect(new StreamTickets(api.app.services.control).check(ticket, id)).resolves.toBe(
-      'default',
-    );
+    await expect(
+      new StreamTickets(api.app.services.control).check(ticket, id),
+    ).resolves.toMatchObject({ tenant: 'default' });
+  });
+
+  it('a key revoked ends its open streams, and its unused tickets open none', async () => {
+    const id = await start();
+    const viewer = await api.key('viewer', 'default');
+    const keyId = /^plt_([0-9a-f]{16})_/.exec(viewer)![1]!;
+    const stream = await open(id, { token: viewer });
+    expect((await stream.next())?.event).toBe('snapshot');
+    const ticket = await ticketFor(id, viewer);
+    expect((await api.fetch(`/v1/api-keys/${keyId}`, { method: 'DELETE' })).status).toBe(204);
+    // Dropped at its next keep-alive (100 ms here): the connection closes, no event comes.
+    expect(await stream.rest().catch(() => [])).toEqual([]);
+    await vi.waitFor(() => expect(streamHubOf(api.app.services).openStreams).toBe(0));
+    const refused = await withTicket(id, ticket);
+    expect(refused.status).toBe(401);
   });
 
   it('a ticket with a Bearer key still has to be valid (the ticket is the credential)', async () => {

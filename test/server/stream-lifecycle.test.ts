@@ -50,7 +50,7 @@ describe('StreamHub lifecycle', () => {
   it('a viewer that stops reading is dropped: its watch released, its connection closed', async () => {
     const hub = hubOf({ size: 200_000 });
     const drop = vi.fn();
-    const session = await hub.open(running(), drop);
+    const session = await hub.open(running(), { drop });
     const never = new AbortController().signal;
     const ran = session.run(unreadStream(), null, never);
     expect(hub.openStreams).toBe(1);

@@ -23,7 +23,7 @@ describe('StreamTickets', () => {
     const { ticket, expiresAt } = await tickets.issue('acme', 'exec-1', 'key-1');
     expect(ticket).toMatch(/^pst_[A-Za-z0-9_-]{32}$/);
     expect(Date.parse(expiresAt) - Date.now()).toBeGreaterThan(STREAM_TICKET_TTL_MS - 5000);
-    expect(await tickets.redeem(ticket, 'exec-1')).toBe('acme');
+    expect(await tickets.redeem(ticket, 'exec-1')).toEqual({ tenant: 'acme', keyId: 'key-1' });
     expect(await refusal(tickets.redeem(ticket, 'exec-1'))).toBe('unauthorized');
 
     const other = await tickets.issue('acme', 'exec-1', null);
@@ -53,7 +53,7 @@ describe('StreamTickets', () => {
     const early = await tickets.issue('acme', 'exec-1', null);
     const late = await tickets.issue('acme', 'exec-1', null);
     vi.setSystemTime(Date.now() + STREAM_TICKET_TTL_MS - 1000);
-    expect(await tickets.redeem(early.ticket, 'exec-1')).toBe('acme');
+    expect(await tickets.redeem(early.ticket, 'exec-1')).toMatchObject({ tenant: 'acme' });
     vi.setSystemTime(Date.now() + 2000);
     expect(await refusal(tickets.redeem(late.ticket, 'exec-1'))).toBe('unauthorized');
   });

@@ -86,6 +86,7 @@ export function registerApprovalLinkRoutes(
         c,
         `approval.${claims.decision}`,
         `${approvalTarget(claims.executionId, claims.nodeId, claims.approver)} (link)`,
+        { role: 'approval_link' },
       );
       if (wantsJson) return c.json(view, 200);
       return page(c, 200, {

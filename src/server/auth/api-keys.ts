@@ -23,7 +23,11 @@ interface StoredKey {
 export type ApiKeyView = Omit<StoredKey, 'hash'>;
 
 const TOKEN = /^plt_([0-9a-f]{16})_([A-Za-z0-9_-]{20,})$/;
-/** A verified key is trusted this long before it is read again (revocation on another server). */
+/**
+ * A verified key is trusted this long before it is read again, for reads only: a key revoked on
+ * another server still reads for up to this long, but every write (creating keys included) reads
+ * the key afresh (`fresh`), so a revoked key can change nothing.
+ */
 const CACHE_MS = 5_000;
 /** `lastUsedAt` is written at most this often per key: a read must not cost a write. */
 const TOUCH_EVERY_MS = 60_000;
@@ -35,6 +39,8 @@ const TOUCH_EVERY_MS = 60_000;
  */
 export class ApiKeys {
   readonly #verified = new Map<string, { key: ApiKeyView; hash: Buffer; at: number }>();
+  /** Keys revoked through this object: never trusted from the cache again (a read in flight may refill it). */
+  readonly #revoked = new Set<string>();
   readonly #touched = new Map<string, number>();
 
   constructor(private readonly control: ControlStore) {}
@@ -59,14 +65,18 @@ export class ApiKeys {
     return { key: view(stored), token: `plt_${id}_${secret}` };
   }
 
-  /** The key a bearer token names, when the token is genuine and the key not revoked. */
-  async verify(token: string): Promise<ApiKeyView | null> {
+  /**
+   * The key a bearer token names, when the token is genuine and the key not revoked. `fresh`
+   * reads the stored key instead of one verified in the last few seconds (a write's check).
+   */
+  async verify(token: string, options: { fresh?: boolean } = {}): Promise<ApiKeyView | null> {
     const match = TOKEN.exec(token);
     if (!match) return null;
     const [, id, secret] = match as unknown as [string, string, string];
+    if (this.#revoked.has(id)) return null;
     const presented = Buffer.from(sha256(secret), 'hex');
     const cached = this.#verified.get(id);
-    if (cached && Date.now() - cached.at < CACHE_MS)
+    if (cached && options.fresh !== true && Date.now() - cached.at < CACHE_MS)
       return timingSafeEqual(cached.hash, presented) ? cached.key : null;
     const record = await this.control.get<StoredKey>(this.#key(id));
     if (!record || record.doc.revokedAt !== null) {
@@ -81,9 +91,10 @@ export class ApiKeys {
   }
 
   /** A live (not revoked) key by id: sessions name their key and are checked against it. */
-  async live(id: string): Promise<ApiKeyView | null> {
+  async live(id: string, options: { fresh?: boolean } = {}): Promise<ApiKeyView | null> {
+    if (this.#revoked.has(id)) return null;
     const cached = this.#verified.get(id);
-    if (cached && Date.now() - cached.at < CACHE_MS) return cached.key;
+    if (cached && options.fresh !== true && Date.now() - cached.at < CACHE_MS) return cached.key;
     const record = await this.control.get<StoredKey>(this.#key(id));
     return record && record.doc.revokedAt === null ? view(record.doc) : null;
   }
@@ -126,6 +137,7 @@ export class ApiKeys {
 
   /** Revokes a key (idempotent); false when there is no such key. */
   async revoke(id: string): Promise<boolean> {
+    this.#revoked.add(id);
     this.#verified.delete(id);
     return this.#update(id, (doc) =>
       doc.revokedAt === null ? { ...doc, revokedAt: new Date().toISOString() } : doc,

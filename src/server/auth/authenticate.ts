@@ -31,6 +31,8 @@ export function authenticate(options: AuthOptions): MiddlewareHandler<ServerEnv>
       c.req.header('authorization'),
       getCookie(c, SESSION_COOKIE),
       options,
+      // A write reads its key afresh: one revoked on another server must change nothing.
+      UNSAFE_METHODS.has(c.req.method),
     );
     if (principal.via === 'cookie' && UNSAFE_METHODS.has(c.req.method)) {
       const origin = c.req.header('origin');
@@ -97,17 +99,18 @@ async function identify(
   authorization: string | undefined,
   cookie: string | undefined,
   options: AuthOptions,
+  fresh: boolean,
 ): Promise<Principal> {
   if (options.mode === 'none') return { keyId: null, role: 'admin', keyTenant: '*', via: 'none' };
   if (authorization !== undefined) {
     const token = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
-    const key = token ? await options.keys.verify(token) : null;
+    const key = token ? await options.keys.verify(token, { fresh }) : null;
     if (!key)
       throw new ApiProblem('unauthorized', 'the API key is missing, malformed, unknown or revoked');
     return principalOf(key, 'bearer');
   }
   if (cookie !== undefined) {
-    const key = await options.sessions.resolve(cookie);
+    const key = await options.sessions.resolve(cookie, Date.now(), { fresh });
     if (!key)
       throw new ApiProblem(
         'unauthorized',

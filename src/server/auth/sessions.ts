@@ -25,12 +25,16 @@ export class Sessions {
     return `${payload}.${await this.secret.sign(payload)}`;
   }
 
-  async resolve(cookie: string, now: number = Date.now()): Promise<ApiKeyView | null> {
+  async resolve(
+    cookie: string,
+    now: number = Date.now(),
+    options: { fresh?: boolean } = {},
+  ): Promise<ApiKeyView | null> {
     const session = parse(cookie);
     if (session === null || Number(session.expires) <= now) return null;
     if (!(await this.secret.verify(session.payload, session.signature))) return null;
     if (await this.control.get(endedKey(session.payload))) return null;
-    return this.keys.live(session.keyId);
+    return this.keys.live(session.keyId, options);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { PLATFORM_TENANT } from '../../store/control-store.js';
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { ApiServices } from '../api-services.js';
 import { requireRole } from '../auth/authenticate.js';
@@ -108,7 +109,7 @@ export function registerApiKeyRoutes(app: OpenAPIHono<ServerEnv>, services: ApiS
     if (principal.keyTenant !== '*' && tenant !== principal.keyTenant)
       throw new ApiProblem('forbidden', 'a tenant admin can only create keys of its own tenant');
     const { key, token } = await services.keys.create({ name: body.name, role: body.role, tenant });
-    await services.audit.record(c, 'api_key.create', key.id);
+    await services.audit.record(c, 'api_key.create', key.id, ownTenant(key.tenant));
     return c.json({ key, token }, 201);
   });
 
@@ -119,7 +120,7 @@ export function registerApiKeyRoutes(app: OpenAPIHono<ServerEnv>, services: ApiS
     if (!key || (principal.keyTenant !== '*' && key.tenant !== principal.keyTenant))
       throw new ApiProblem('not_found', `no API key ${id}`);
     await services.keys.revoke(id);
-    await services.audit.record(c, 'api_key.revoke', id);
+    await services.audit.record(c, 'api_key.revoke', id, ownTenant(key.tenant));
     return c.body(null, 204);
   });
 
@@ -132,4 +133,9 @@ export function registerApiKeyRoutes(app: OpenAPIHono<ServerEnv>, services: ApiS
     );
     return c.json({ items: page.items, nextCursor: encodeCursor(page.next) }, 200);
   });
+}
+
+/** A key of a tenant is recorded in that tenant's log; a platform key in the acting tenant's. */
+function ownTenant(tenant: string): { tenant?: string } {
+  return tenant === PLATFORM_TENANT ? {} : { tenant };
 }

@@ -3,6 +3,7 @@ import { streamSSE } from 'hono/streaming';
 import type { ApiServices } from '../api-services.js';
 import { requireRole } from '../auth/authenticate.js';
 import { loadExecution } from '../execution-reads.js';
+import { ApiProblem } from '../problem.js';
 import { ExecutionIdParam, jsonResponse, problems } from '../schemas.js';
 import type { ServerEnv } from '../server-env.js';
 import { streamHubOf } from '../stream/stream-hub-of.js';
@@ -68,9 +69,16 @@ export function registerExecutionStreamRoutes(
     const query = c.req.valid('query');
     // With ?ticket= the request passed the auth middleware unauthenticated: the ticket is the
     // credential, and names the tenant. It is used up only once the stream is open.
-    const tenant =
-      query.ticket === undefined ? c.get('tenant') : await tickets.check(query.ticket, id);
-    const state = await loadExecution(services, tenant, id);
+    const holder =
+      query.ticket === undefined
+        ? { tenant: c.get('tenant'), keyId: c.get('principal').keyId }
+        : await tickets.check(query.ticket, id);
+    // The key behind the stream must still be live when it opens, and stay so while it runs.
+    const allowed = async (): Promise<boolean> =>
+      holder.keyId === null || (await services.keys.live(holder.keyId, { fresh: true })) !== null;
+    if (query.ticket !== undefined && !(await allowed()))
+      throw new ApiProblem('unauthorized', 'the key that asked for this stream ticket was revoked');
+    const state = await loadExecution(services, holder.tenant, id);
     // HEAD runs this handler and drops the body: a session opened for it would never end.
     if (c.req.method === 'HEAD')
       return c.body(null, 200, {
@@ -79,7 +87,10 @@ export function registerExecutionStreamRoutes(
       });
     const resumeFrom = eventIdOf(c.req.valid('header')['last-event-id'] ?? query.lastEventId);
     const outgoing = (c.env as { outgoing?: { destroy(): void } } | undefined)?.outgoing;
-    const session = await streamHubOf(services).open(state, () => outgoing?.destroy());
+    const session = await streamHubOf(services).open(state, {
+      drop: () => outgoing?.destroy(),
+      allowed,
+    });
     if (query.ticket !== undefined)
       await tickets.redeem(query.ticket, id).catch((error: unknown) => {
         session.abandon();

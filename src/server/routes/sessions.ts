@@ -49,13 +49,17 @@ const signOut = createRoute({
 export function registerSessionRoutes(app: OpenAPIHono<ServerEnv>, services: ApiServices): void {
   app.openapi(signIn, async (c) => {
     const { apiKey } = c.req.valid('json');
-    const key = await services.keys.verify(apiKey);
+    const key = await services.keys.verify(apiKey, { fresh: true });
     if (!key) throw new ApiProblem('unauthorized', 'that API key is unknown or revoked');
     // The route is public: the key just verified is who signs in, in the audit log too.
     c.set('principal', principalOf(key, 'cookie'));
     c.set('tenant', key.tenant === PLATFORM_TENANT ? DEFAULT_TENANT : key.tenant);
+    // Behind https: the request says so, a TLS-terminating proxy says so, or --public-url does
+    // (a proxy that forwards no X-Forwarded-Proto).
     const secure =
-      new URL(c.req.url).protocol === 'https:' || c.req.header('x-forwarded-proto') === 'https';
+      new URL(c.req.url).protocol === 'https:' ||
+      c.req.header('x-forwarded-proto') === 'https' ||
+      services.options.publicUrl?.startsWith('https:') === true;
     setCookie(c, SESSION_COOKIE, await services.sessions.issue(key), {
       httpOnly: true,
       sameSite: 'Strict',

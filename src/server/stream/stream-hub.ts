@@ -3,7 +3,7 @@ import type { ExecutionState } from '../../state/execution-state.js';
 import type { Logger } from '../../util/logger.js';
 import { ApiProblem } from '../problem.js';
 import { CheckpointWatch } from './checkpoint-watch.js';
-import { StreamSession } from './stream-session.js';
+import { StreamSession, type SessionOptions } from './stream-session.js';
 
 export interface StreamHubOptions {
   /** The execution of this tenant, or null when absent. */
@@ -53,10 +53,14 @@ export class StreamHub {
   /**
    * A session for `state`'s execution, seeded with `state` (the caller's fresh read). Throws
    * `service_unavailable` once the server is shutting down, or when the view cannot be made.
-   * `drop` closes the viewer's connection at once (a viewer that stopped reading holds its
-   * socket, and a server's close, open otherwise).
+   * `viewer.drop` closes the viewer's connection at once (a viewer that stopped reading holds
+   * its socket, and a server's close, open otherwise); `viewer.allowed` is asked at every
+   * keep-alive whether the viewer may still read (its key not revoked).
    */
-  async open(state: ExecutionState, drop?: () => void): Promise<StreamSession> {
+  async open(
+    state: ExecutionState,
+    viewer: Pick<SessionOptions, 'drop' | 'allowed'> = {},
+  ): Promise<StreamSession> {
     if (this.#closed)
       throw new ApiProblem('service_unavailable', 'the server is shutting down; reconnect shortly');
     const key = `${state.tenantId}${ID_SEPARATOR}${state.executionId}`;
@@ -85,7 +89,7 @@ export class StreamHub {
     const session = new StreamSession(entry.watch, {
       executionId: state.executionId,
       keepAliveMs: this.#options.keepAliveMs ?? 15_000,
-      ...(drop ? { drop } : {}),
+      ...viewer,
       onEnd: () => {
         this.#sessions.delete(session);
         release();

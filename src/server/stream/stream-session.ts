@@ -17,6 +17,8 @@ export interface SessionOptions {
   onEnd: () => void;
   /** Closes the viewer's connection without another write (absent: only the stream ends). */
   drop?: () => void;
+  /** Asked at every keep-alive: false (the viewer's key was revoked) drops the viewer. */
+  allowed?: () => Promise<boolean>;
 }
 
 /**
@@ -91,6 +93,10 @@ export class StreamSession {
       }
       unsentFor = 1;
       void sse.write(': keep-alive\n\n').then(() => (unsentFor = 0));
+      void this.#options.allowed?.().then(
+        (allowed) => allowed || this.kill(),
+        () => undefined, // a store that blinked is no revocation: asked again next time
+      );
     }, this.#options.keepAliveMs);
     keepAlive.unref();
     try {

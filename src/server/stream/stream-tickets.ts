@@ -41,12 +41,12 @@ export class StreamTickets {
   }
 
   /**
-   * The tenant the ticket was issued for, leaving it usable: a stream that then cannot open (a
+   * Whom the ticket was issued to, leaving it usable: a stream that then cannot open (a
    * store outage, a shutdown) must not cost the viewer its ticket. `unauthorized` when it is
    * unknown, expired, already used, or for another execution.
    */
-  async check(ticket: string, executionId: string): Promise<string> {
-    return tenantOf(
+  async check(ticket: string, executionId: string): Promise<TicketHolder> {
+    return holderOf(
       ticket.length > 0 && ticket.length <= MAX_TICKET_LENGTH
         ? await this.control.get<TicketDoc>(keyOf(ticket))
         : null,
@@ -55,8 +55,8 @@ export class StreamTickets {
   }
 
   /** As `check`, and uses the ticket up, atomically: of two concurrent uses one succeeds. */
-  async redeem(ticket: string, executionId: string): Promise<string> {
-    return tenantOf(
+  async redeem(ticket: string, executionId: string): Promise<TicketHolder> {
+    return holderOf(
       ticket.length > 0 && ticket.length <= MAX_TICKET_LENGTH
         ? await this.control.take<TicketDoc>(keyOf(ticket))
         : null,
@@ -65,13 +65,19 @@ export class StreamTickets {
   }
 }
 
-function tenantOf(record: { doc: TicketDoc } | null, executionId: string): string {
+/** Whom a ticket was issued to: the tenant it reads, and the key that asked (null: auth off). */
+export interface TicketHolder {
+  tenant: string;
+  keyId: string | null;
+}
+
+function holderOf(record: { doc: TicketDoc } | null, executionId: string): TicketHolder {
   if (!record || record.doc.executionId !== executionId)
     throw new ApiProblem(
       'unauthorized',
       'the stream ticket is unknown, expired, already used or for another execution',
     );
-  return record.doc.tenant;
+  return { tenant: record.doc.tenant, keyId: record.doc.keyId };
 }
 
 function keyOf(ticket: string): ControlKey {
