@@ -68,18 +68,33 @@ export async function main(argv: readonly string[]): Promise<number> {
     await program.parseAsync([...argv]);
     return exitCode;
   } catch (error) {
+    // A parse error comes before any action: --json is read from the arguments themselves.
+    if (error instanceof CommanderError)
+      json.value = argv.includes('--json') || process.env.PLAITA_JSON === '1';
     return reportFailure(error, context);
   }
 }
 
 function reportFailure(error: unknown, context: CommandContext): number {
   if (error instanceof CommanderError) {
-    // Help and version are successes; every other parse error is bad usage.
-    return error.code === 'commander.helpDisplayed' ||
+    // Help and version are successes; every other parse error is bad usage (commander has
+    // written its message and the command's help on stderr).
+    if (
+      error.code === 'commander.helpDisplayed' ||
       error.code === 'commander.version' ||
       error.code === 'commander.help'
-      ? EXIT.ok
-      : EXIT.usage;
+    )
+      return EXIT.ok;
+    const out = context.output();
+    if (out.json)
+      out.result(
+        {
+          status: 'error',
+          error: { code: error.code, message: error.message.replace(/^error: /, '') },
+        },
+        '',
+      );
+    return EXIT.usage;
   }
   const out = context.output();
   if (error instanceof CliError) {

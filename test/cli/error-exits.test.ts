@@ -66,6 +66,25 @@ function expectTypedFailure(out: CliRun, code: number, message: RegExp): void {
 }
 
 describe('bad input and configuration exit 2, an unreachable service 3 (from dist)', () => {
+  it('a usage error with --json exits 2 with one JSON document on stdout', () => {
+    for (const args of [
+      ['status', '--json'],
+      ['--json', 'list', '--no-such-option'],
+    ]) {
+      const out = run(args);
+      expect(out.code, args.join(' ')).toBe(2);
+      const doc = JSON.parse(out.stdout) as {
+        status: string;
+        error: { code: string; message: string };
+      };
+      expect(doc.status).toBe('error');
+      expect(doc.error.message).toMatch(
+        /missing required argument 'executionId'|unknown option '--no-such-option'/,
+      );
+      expect(out.stderr).toContain('Usage: plaita');
+    }
+  });
+
   it('event --data @missing-file exits 2 naming the file', () => {
     const out = run(['event', 'some-id', 'approval', '--data', `@${missing}`, '--store', 'memory']);
     expectTypedFailure(out, 2, /--data: cannot read .*no-such-file\.json/);
