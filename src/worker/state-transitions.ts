@@ -176,7 +176,19 @@ export function flowErrorRecord(error: FlowError): ErrorRecord {
  * (waiting means nothing while the status is `error`: the API shows it only when suspended).
  */
 export function toError(state: ExecutionState, error: ErrorRecord, now: Date): ExecutionState {
-  return next(state, { ...ended('error', now), waiting: pendingWait(state), error }, now);
+  const waiting = pendingWait(state);
+  // The node that failed ended then (the timeline shows its duration); a wait kept for a
+  // retry stays open, as it is.
+  const closed = waiting === null ? closeOpenTimings(state, now) : state;
+  return next(closed, { ...ended('error', now), waiting, error }, now);
+}
+
+/** Every timing still open (the node under way when the execution ended), closed at `now`. */
+function closeOpenTimings(state: ExecutionState, now: Date): ExecutionState {
+  let closed = state;
+  for (const [nodeId, timing] of Object.entries(state.timings))
+    if (timing.endedAt === null) closed = closeTiming(closed, nodeId, now);
+  return closed;
 }
 
 /** The wait of the checkpoint's last node while that node is still pending, else null. */
@@ -191,7 +203,7 @@ export function toCancelled(
   now: Date,
 ): ExecutionState {
   return next(
-    state,
+    closeOpenTimings(state, now),
     {
       ...ended('cancelled', now),
       error: reason

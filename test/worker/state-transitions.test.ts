@@ -106,6 +106,19 @@ describe('state transitions', () => {
     expect(unfinishedStarts(retried, 'n2')).toBe(1);
   });
 
+  it('an error or a cancel closes the timing of the node under way: the timeline shows how long it ran', () => {
+    const running = toRunning(fresh(), 'n1', T0);
+    const error = { code: -9527, name: 'NodeExecutionError', message: 'boom', retryable: false };
+    expect(toError(running, error, at(40)).timings.n1).toMatchObject({
+      endedAt: at(40).toISOString(),
+      durationMs: 40,
+    });
+    expect(toCancelled(running, 'stop', at(7)).timings.n1).toMatchObject({
+      endedAt: at(7).toISOString(),
+      durationMs: 7,
+    });
+  });
+
   it('cancelled records the reason as a non-retryable error', () => {
     expect(toCancelled(fresh(), 'operator', T0).error).toEqual({
       code: 'cancelled',
