@@ -2,7 +2,7 @@ import type { ComponentType } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, onUnauthorized, prefetch, seg } from './api/client';
 import type { Caller } from './api/types';
-import { Loading, ProblemBox } from './components/problem-box';
+import { LoadFailed, Loading, ProblemBox } from './components/problem-box';
 import { Notices } from './components/notice';
 import { HeaderControls } from './header-controls';
 import { HelpDialog } from './help-dialog';
@@ -11,6 +11,7 @@ import { SignIn } from './pages/sign-in';
 import { match, onLinkClick, useLocation } from './router';
 import { can, SessionContext } from './session';
 import { installShortcuts } from './shortcuts';
+import { useTitle } from './use-title';
 
 type PageModule = { default: ComponentType<{ params: Record<string, string> }> };
 type Loader = () => Promise<PageModule>;
@@ -194,11 +195,20 @@ function Route({ path }: { path: string }) {
     if (target === 'executions') return <ExecutionsPage />;
     return <LazyPage key={pattern} loader={target} params={params} />;
   }
+  return <NotFound path={path} />;
+}
+
+function NotFound({ path }: { path: string }) {
+  useTitle('Not found');
   return (
     <section>
       <h1>Not found</h1>
       <p>
-        Nothing lives at <code>{path}</code>. <a href="/">Back to the overview</a>.
+        Nothing lives at <code>{path}</code>.{' '}
+        <a class="underlined" href="/">
+          Back to the overview
+        </a>
+        .
       </p>
     </section>
   );
@@ -209,6 +219,7 @@ const loaded = new Map<Loader, PageModule>();
 function LazyPage({ loader, params }: { loader: Loader; params: Record<string, string> }) {
   const [module, setModule] = useState<PageModule | undefined>(loaded.get(loader));
   const [error, setError] = useState<unknown>(null);
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     if (module) return;
     loader().then(
@@ -218,9 +229,19 @@ function LazyPage({ loader, params }: { loader: Loader; params: Record<string, s
       },
       (e: unknown) => setError(e),
     );
-  }, [loader, module]);
+  }, [loader, module, attempt]);
   if (error)
-    return <ProblemBox error={error} title="This page could not load (reload the console)" />;
+    return (
+      <LoadFailed
+        what="This page"
+        error={error}
+        back={{ href: '/', label: 'Back to the overview' }}
+        retry={() => {
+          setError(null);
+          setAttempt((n) => n + 1);
+        }}
+      />
+    );
   if (!module) return <Loading />;
   const Page = module.default;
   return <Page params={params} />;

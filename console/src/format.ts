@@ -10,7 +10,15 @@ export function formatTime(iso: string, mode: TimeMode, now = Date.now()): strin
   if (mode === 'relative') return relative(ms - now);
   if (mode === 'utc')
     return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} UTC`;
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())} ${offsetOf(d)}`;
+}
+
+/** The browser's UTC offset at that moment (`+01:00`): a local time is read with its zone. */
+function offsetOf(d: Date): string {
+  const minutes = -d.getTimezoneOffset();
+  const sign = minutes < 0 ? '-' : '+';
+  const abs = Math.abs(minutes);
+  return `${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
 }
 
 function relative(deltaMs: number): string {

@@ -404,11 +404,19 @@ describeWithChromium(
       const pad = (n: number) => String(n).padStart(2, '0');
       const utc = `${at.getUTCFullYear()}-${pad(at.getUTCMonth() + 1)}-${pad(at.getUTCDate())} ${pad(at.getUTCHours())}:${pad(at.getUTCMinutes())}:${pad(at.getUTCSeconds())} UTC`;
       // The browser runs in Europe/Paris (newContext): local time is UTC+1 in winter, +2 in summer.
-      const paris = new Intl.DateTimeFormat('sv-SE', {
+      const parisOffset = new Intl.DateTimeFormat('en-GB', {
+        timeZone: 'Europe/Paris',
+        timeZoneName: 'longOffset',
+      })
+        .formatToParts(at)
+        .find((part) => part.type === 'timeZoneName')!
+        .value.replace('GMT', '');
+      // A local time carries its offset: read without it, it could be any zone's.
+      const paris = `${new Intl.DateTimeFormat('sv-SE', {
         timeZone: 'Europe/Paris',
         dateStyle: 'short',
         timeStyle: 'medium',
-      }).format(at);
+      }).format(at)} ${parisOffset}`;
       const timeSwitch = page.getByRole('group', { name: 'Time display' });
       await timeSwitch.getByText('UTC', { exact: true }).click();
       await expect.poll(() => created.textContent()).toBe(utc);

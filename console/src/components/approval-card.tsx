@@ -33,8 +33,11 @@ export function ApprovalCard(props: {
   approver?: string;
   onDecided: (approval: Approval) => void;
   showExecution?: boolean;
+  /** The card title's heading level: 2 on a page of cards, 3 (default) inside a section. */
+  headingLevel?: 2 | 3;
 }) {
   const { approval } = props;
+  const Heading = props.headingLevel === 2 ? 'h2' : 'h3';
   const caller = useCaller();
   const pending = approval.approvers.filter(
     (a) => !approval.decisions.some((d) => d.approver === a),
@@ -99,7 +102,7 @@ export function ApprovalCard(props: {
   return (
     <article class="card approval" data-approval={`${approval.executionId}/${approval.nodeId}`}>
       <header class="card-head">
-        <h3>{approval.title || approval.nodeId}</h3>
+        <Heading>{approval.title || approval.nodeId}</Heading>
         <span class="muted small">
           waiting since <Time iso={approval.since} />
         </span>
@@ -207,8 +210,12 @@ export function ApprovalCard(props: {
               <p>
                 Links for {approver}, single-use, valid until <Time iso={links.expiresAt} />:
               </p>
-              <CopyId id={links.approveUrl} />
-              <CopyId id={links.rejectUrl} />
+              <p>
+                Approve: <CopyId id={links.approveUrl} />
+              </p>
+              <p>
+                Reject: <CopyId id={links.rejectUrl} />
+              </p>
             </div>
           ) : null}
         </div>

@@ -29,3 +29,37 @@ export function Loading({ label = 'Loading' }: { label?: string }) {
     </p>
   );
 }
+
+/**
+ * A page whose object could not be read: a heading saying which (gone, or the server did not
+ * answer), the reason, a way back, and a retry when trying again can help.
+ */
+export function LoadFailed(props: {
+  what: string;
+  error: unknown;
+  back: { href: string; label: string };
+  retry?: () => void;
+}) {
+  const missing = props.error instanceof ApiError && props.error.status === 404;
+  return (
+    <section aria-labelledby="load-failed-title">
+      <h1 id="load-failed-title">
+        {missing ? `${props.what} not found` : `${props.what} could not be loaded`}
+      </h1>
+      <ProblemBox error={props.error} title={missing ? 'Not found' : 'The server did not answer'} />
+      <p>
+        <a class="underlined" href={props.back.href}>
+          {props.back.label}
+        </a>
+        {!missing && props.retry ? (
+          <>
+            {' '}
+            <button type="button" class="button small" onClick={props.retry}>
+              Try again
+            </button>
+          </>
+        ) : null}
+      </p>
+    </section>
+  );
+}

@@ -43,6 +43,7 @@ export default function ApprovalsPage() {
               data-filter
               type="search"
               placeholder="anyone (e.g. alice@example.com)"
+              size={30}
               value={text}
               onInput={(e) => setText(e.currentTarget.value)}
             />
@@ -69,6 +70,7 @@ export default function ApprovalsPage() {
             approval={approval}
             approver={approver}
             showExecution
+            headingLevel={2}
             onDecided={page.reload}
           />
         ))}

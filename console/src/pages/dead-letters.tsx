@@ -134,7 +134,12 @@ export default function DeadLettersPage() {
                     ) : null}
                   </td>
                   <td role="cell" data-label="Execution">
-                    {letter.executionId ? (
+                    {letter.executionId && letter.reason === 'unknown_execution' ? (
+                      // The message named an execution that does not exist: nothing to open.
+                      <span title="no such execution">
+                        <CopyId id={letter.executionId} short />
+                      </span>
+                    ) : letter.executionId ? (
                       <CopyId
                         id={letter.executionId}
                         href={`/executions/${seg(letter.executionId)}`}
@@ -155,7 +160,12 @@ export default function DeadLettersPage() {
                       <button
                         type="button"
                         class="button small"
-                        disabled={busy}
+                        disabled={busy || letter.reason === 'malformed'}
+                        title={
+                          letter.reason === 'malformed'
+                            ? 'A malformed message would only be dead-lettered again'
+                            : undefined
+                        }
                         aria-label={`Replay dead letter ${letter.id}`}
                         onClick={() => void replay([letter.id])}
                       >

@@ -13,7 +13,7 @@ import { CopyId } from '../components/copy-id';
 import { describedBy, Field } from '../components/field';
 import { JsonView } from '../components/json-view';
 import { notify } from '../components/notice';
-import { Loading, ProblemBox } from '../components/problem-box';
+import { LoadFailed, Loading, ProblemBox } from '../components/problem-box';
 import { StatusBadge } from '../components/status-badge';
 import { Time } from '../components/time';
 import { formatDuration } from '../format';
@@ -53,7 +53,15 @@ export default function ExecutionPage({ params }: { params: Record<string, strin
     return map;
   }, [view, flow.data]);
 
-  if (error) return <ProblemBox error={error} title={`Execution ${id}`} />;
+  if (error)
+    return (
+      <LoadFailed
+        what={`Execution ${id}`}
+        error={error}
+        back={{ href: '/executions', label: 'All executions' }}
+        retry={() => window.location.reload()}
+      />
+    );
   // Drawn once both answers are in (they are asked for together): one layout of a big page.
   if (!view || (flow.loading && !flow.data && !flow.error))
     return <Loading label="Loading the execution" />;
@@ -601,7 +609,8 @@ function Timeline(props: {
                 <td role="cell" data-label="Node">
                   <button
                     type="button"
-                    class="link-button mono"
+                    class="link-button mono node-id"
+                    title={node.nodeId}
                     aria-pressed={props.selected === node.nodeId}
                     onClick={() => props.onSelect(node.nodeId)}
                   >

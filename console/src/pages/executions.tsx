@@ -92,13 +92,17 @@ export function ExecutionsPage() {
   useEffect(() => setSelected(new Set()), [key]);
 
   const items = page.data?.items ?? [];
+  // Only rows on screen count: an execution that left the list (cancelled out of a `waiting`
+  // filter) must not be acted on by the next bulk click without a visible tick.
+  const shown = new Set(items.map((i) => i.executionId));
+  const selection: ReadonlySet<string> = new Set([...selected].filter((id) => shown.has(id)));
   const toggle = (id: string) => {
     const next = new Set(selected);
     if (next.has(id)) next.delete(id);
     else next.add(id);
     setSelected(next);
   };
-  const allOnPage = items.length > 0 && items.every((i) => selected.has(i.executionId));
+  const allOnPage = items.length > 0 && items.every((i) => selection.has(i.executionId));
 
   return (
     <section aria-labelledby="executions-title">
@@ -114,8 +118,21 @@ export function ExecutionsPage() {
         </label>
       </div>
       <Filters filter={filter} />
-      <BulkBar filter={filter} selected={selected} onDone={page.reload} />
+      <BulkBar
+        filter={filter}
+        selected={selection}
+        stale={page.error != null}
+        onDone={() => {
+          setSelected(new Set());
+          page.reload();
+        }}
+      />
       <ProblemBox error={page.error} title="Executions could not be listed" />
+      {page.error && page.data ? (
+        <p class="muted small" role="status">
+          The rows below are from the last successful read; they may be out of date.
+        </p>
+      ) : null}
       {page.loading && !page.data ? <Loading /> : null}
       {page.data ? (
         <div class="table-wrap">
@@ -158,13 +175,13 @@ export function ExecutionsPage() {
                 <tr
                   role="row"
                   key={item.executionId}
-                  class={selected.has(item.executionId) ? 'selected' : ''}
+                  class={selection.has(item.executionId) ? 'selected' : ''}
                 >
                   <td role="cell" class="check">
                     <input
                       type="checkbox"
                       aria-label={`Select ${item.executionId}`}
-                      checked={selected.has(item.executionId)}
+                      checked={selection.has(item.executionId)}
                       onChange={() => toggle(item.executionId)}
                     />
                   </td>
@@ -178,10 +195,11 @@ export function ExecutionsPage() {
                   <td role="cell" data-label="Status">
                     <StatusBadge status={item.status} />
                   </td>
-                  <td role="cell" data-label="Flow">
+                  <td role="cell" data-label="Flow" class="flow-cell">
                     {item.flowId ? (
                       <a
                         href={`/flows/${seg(item.flowId)}${item.flowVersion ? `?version=${seg(item.flowVersion)}` : ''}`}
+                        title={`${item.flowId}${item.flowVersion ? `@${item.flowVersion}` : ''}`}
                       >
                         {item.flowId}
                         {item.flowVersion ? <span class="muted">@{item.flowVersion}</span> : null}
@@ -333,7 +351,13 @@ function Filters({ filter }: { filter: Filter }) {
   );
 }
 
-function BulkBar(props: { filter: Filter; selected: ReadonlySet<string>; onDone: () => void }) {
+function BulkBar(props: {
+  filter: Filter;
+  selected: ReadonlySet<string>;
+  /** The list could not be read just now: nothing is offered against rows that may be gone. */
+  stale: boolean;
+  onDone: () => void;
+}) {
   const caller = useCaller();
   const [operation, setOperation] = useState<BulkOperation | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -397,7 +421,7 @@ function BulkBar(props: { filter: Filter; selected: ReadonlySet<string>; onDone:
       <button
         type="button"
         class="button"
-        disabled={n === 0}
+        disabled={n === 0 || props.stale}
         onClick={() => void run('cancel', 'selection')}
       >
         Cancel selected
@@ -405,15 +429,25 @@ function BulkBar(props: { filter: Filter; selected: ReadonlySet<string>; onDone:
       <button
         type="button"
         class="button"
-        disabled={n === 0}
+        disabled={n === 0 || props.stale}
         onClick={() => void run('retry', 'selection')}
       >
         Retry selected
       </button>
-      <button type="button" class="button ghost" onClick={() => void run('cancel', 'filter')}>
+      <button
+        type="button"
+        class="button ghost"
+        disabled={props.stale}
+        onClick={() => void run('cancel', 'filter')}
+      >
         Cancel all matching
       </button>
-      <button type="button" class="button ghost" onClick={() => void run('retry', 'filter')}>
+      <button
+        type="button"
+        class="button ghost"
+        disabled={props.stale}
+        onClick={() => void run('retry', 'filter')}
+      >
         Retry all matching
       </button>
       {operation ? (

@@ -11,7 +11,7 @@ import type {
 import { describedBy, Field } from '../components/field';
 import { JsonView } from '../components/json-view';
 import { notify } from '../components/notice';
-import { Loading, ProblemBox } from '../components/problem-box';
+import { LoadFailed, Loading, ProblemBox } from '../components/problem-box';
 import { StatusBadge } from '../components/status-badge';
 import { Time } from '../components/time';
 import { formatDuration } from '../format';
@@ -57,7 +57,15 @@ export default function FlowPage({ params }: { params: Record<string, string> })
     [flowId, version],
   );
 
-  if (flow.error) return <ProblemBox error={flow.error} title={`Flow ${flowId ?? ''}`} />;
+  if (flow.error)
+    return (
+      <LoadFailed
+        what={`Flow ${flowId ?? ''}`}
+        error={flow.error}
+        back={{ href: '/flows', label: 'All flows' }}
+        retry={flow.reload}
+      />
+    );
   if (flowId && (flow.loading || record.loading) && !record.data) return <Loading />;
   return (
     <section aria-labelledby="flow-title" class="flow-page">

@@ -143,7 +143,9 @@ function MinuteTable({ stats }: { stats: ExecutionStats }) {
   const rows = stats.buckets.filter((b) => b.started || b.completed || b.failed).reverse();
   return (
     <details class="minutes">
-      <summary>The numbers ({rows.length} busy minutes)</summary>
+      <summary>
+        The numbers ({rows.length} busy {rows.length === 1 ? 'minute' : 'minutes'})
+      </summary>
       <div class="table-wrap">
         <table class="data" role="table">
           <thead role="rowgroup">
