@@ -54,18 +54,23 @@ interface CachedFile {
  * `/assets/…` file is a 404, never the page (a stale chunk must fail loudly, not parse HTML).
  * Files are read once and kept in memory, gzipped when the browser accepts it.
  */
-export function registerConsole(app: Hono<ServerEnv>, consoleDir: string): void {
+export function registerConsole(
+  app: Hono<ServerEnv>,
+  consoleDir: string,
+): { cachedFiles: () => number } {
   const root = resolve(consoleDir);
   // Files found, only: they are the build's, so the cache is bounded. A miss is not kept (any
   // client could fill memory with made-up paths); it costs no I/O unless its name has a type
   // the console serves.
+  // Keyed by the file's resolved path, not the request's: `/assets//x.js` is the same file.
   const cache = new Map<string, CachedFile>();
 
   const load = async (relative: string): Promise<CachedFile | null> => {
-    const known = cache.get(relative);
+    const full = relative === '' ? '' : resolve(root, relative);
+    const known = cache.get(full);
     if (known) return known;
     const file = await readConsoleFile(root, relative);
-    if (file) cache.set(relative, file);
+    if (file) cache.set(full, file);
     return file;
   };
 
@@ -80,6 +85,7 @@ export function registerConsole(app: Hono<ServerEnv>, consoleDir: string): void 
     if (!page) return next();
     return send(c, page, 'page');
   });
+  return { cachedFiles: () => cache.size };
 }
 
 /** A request path as a path inside the console folder, or '' when it could escape it. */

@@ -12,6 +12,7 @@ import type { ServerEnv } from '../../src/server/server-env.js';
 describe('console static files', () => {
   let dir: string;
   let app: Hono<ServerEnv>;
+  let cachedFiles: () => number;
   const page = `<!doctype html><title>plaita console</title>${' '.repeat(2000)}`;
   const script = `console.log(${JSON.stringify('x'.repeat(3000))});`;
 
@@ -23,7 +24,7 @@ describe('console static files', () => {
     writeFileSync(join(dir, 'secret.env'), 'not served: unknown type');
     app = new Hono<ServerEnv>();
     app.use(requestId()); // as createApiApp mounts it, before the console
-    registerConsole(app, dir);
+    cachedFiles = registerConsole(app, dir).cachedFiles;
     app.get('/v1/ping', (c) => c.json({ ok: true }));
     app.notFound((c) => c.text('api 404', 404));
   });
@@ -51,6 +52,17 @@ describe('console static files', () => {
     const res = await get('/assets/late-1.js');
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('late();');
+  });
+
+  it('one file is one cache entry, however its path is spelled', async () => {
+    const spellings = [
+      '/assets/index-abc123.js',
+      '/assets//index-abc123.js',
+      '/assets///index-abc123.js',
+    ];
+    const bodies = await Promise.all(spellings.map(async (path) => (await get(path)).text()));
+    expect(new Set(bodies)).toEqual(new Set([script]));
+    expect(cachedFiles()).toBeLessThanOrEqual(3); // the page, the script, late-1.js
   });
 
   it('serves hashed assets immutable, gzipped when asked, and revalidates with the ETag', async () => {
