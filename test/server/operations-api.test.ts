@@ -381,6 +381,72 @@ describe('bulk operations', () => {
     expect(all.items).toHaveLength(10); // five, and one replay of each
   });
 
+  it('a retry interrupted by a takeover is never sent twice, and the record shows no internals', async () => {
+    const failing = {
+      flow_id: 'fails',
+      nodes: [
+        { type: 'start', id: 's', next: 'a' },
+        { type: 'assignment', id: 'a', output: '$F.nosuchfn(1)', next: 'e' },
+        { type: 'end', id: 'e' },
+      ],
+    };
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await api.fetch('/v1/executions?wait=10s', {
+        method: 'POST',
+        json: { flow: failing, input: {} },
+      });
+      const view = await body<{ executionId: string; status: string }>(res);
+      expect(view.status).toBe('error');
+      ids.push(view.executionId);
+    }
+    const id = await create('retry', { ids });
+    const services = api.app.services;
+    let retries = 0;
+    let release = (): void => undefined;
+    const hung = new Promise<void>((resolve) => (release = resolve));
+    // The first runner sends its second retry, then stalls before hearing it was sent.
+    const client = overriding(services.client, 'retry', (retry) => async (...args) => {
+      await retry(...args);
+      if (++retries === 2) await hung;
+    });
+    const stalled = new BulkRunner({ ...services, client }, { log: silentLogger });
+    const first = stalled.tick();
+    await expect.poll(() => retries).toBe(2);
+    const during = await body<Record<string, unknown>>(
+      await api.fetch(`/v1/bulk-operations/${id}`),
+    );
+    expect(during).not.toHaveProperty('inFlight');
+    await expireLease(id);
+    await new BulkRunner({ ...services, client }, { log: silentLogger }).tick();
+    release();
+    await first;
+    expect(retries).toBe(3); // one per execution: the interrupted one was not sent again
+    const op = await progress(id);
+    expect(op).toMatchObject({ status: 'completed', matched: 3 });
+    expect(op.done + op.failed).toBe(3);
+  });
+
+  it('stopping between executions gives the lease back at once: another server goes on', async () => {
+    const ids = await waiting(4);
+    const id = await create('cancel', { ids });
+    const services = api.app.services;
+    let cancels = 0;
+    let runner: BulkRunner | null = null;
+    const client = overriding(services.client, 'cancel', (cancel) => async (...args) => {
+      await cancel(...args);
+      if (++cancels === 2) void runner!.stop(); // SIGTERM while the second is acted on
+    });
+    runner = new BulkRunner({ ...services, client }, { log: silentLogger });
+    await runner.tick();
+    const key = bulkKey('default', id);
+    const stored = (await api.backends.control.get<BulkOperation>(key))!.doc;
+    expect(stored).toMatchObject({ lease: null, offset: 2, matched: 2, done: 2 });
+    expect(stored).not.toHaveProperty('inFlight');
+    await new BulkRunner(services, { log: silentLogger }).tick();
+    expect(await progress(id)).toMatchObject({ status: 'completed', matched: 4, done: 4 });
+  });
+
   it('by ids, an outage between a missing id and the rest counts each once; repeated ids once', async () => {
     const [a, b] = await waiting(2);
     const id = await create('cancel', { ids: [a!, 'missing-1', a!, b!] });

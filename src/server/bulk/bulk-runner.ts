@@ -104,33 +104,40 @@ export class BulkRunner {
     if (lease && lease.owner !== this.#owner && lease.until > Date.now()) return;
     const op: BulkOperation = { ...record.doc, status: 'running' };
     let version = record.version;
-    /** Saves progress and renews the lease; LeaseLost when another runner took it over. */
-    const save = async (): Promise<void> => {
+    /**
+     * Saves progress; LeaseLost when another runner took the operation over. The lease is held
+     * while a batch runs and given back at its end (`release`), or when stopping, but never
+     * while an action is recorded as under way: that one is settled by whoever holds it next.
+     */
+    const save = async (release = false): Promise<void> => {
       op.updatedAt = new Date().toISOString();
-      if (op.status !== 'completed')
-        op.lease = this.#stopped ? null : { owner: this.#owner, until: Date.now() + LEASE_MS };
+      const giveBack = (release || this.#stopped) && op.inFlight === undefined;
+      op.lease = giveBack ? null : { owner: this.#owner, until: Date.now() + LEASE_MS };
       if (!(await this.services.control.replace(key, op, version))) throw new LeaseLost();
       version++;
     };
     await save();
+    if (this.#stopped) return;
     if (op.inFlight) {
       await this.#settle(op, op.inFlight);
       await save();
     }
-    const { items, next, exhausted } = await this.#nextBatch(op);
-    for (const item of items) {
-      if (this.#stopped) return await save();
+    const { ids, next, exhausted } = await this.#nextBatch(op);
+    for (const executionId of ids) {
+      if (this.#stopped) return await save(true);
+      // Read just before acting: the version recorded with the action is the one it acted on.
+      const item = await this.#load(op, executionId);
       if (item.state === null) {
         op.failed++;
-        remember(op, item.executionId, item.reason);
+        remember(op, executionId, item.reason);
       } else {
-        op.inFlight = { executionId: item.executionId, version: item.state.version };
+        op.inFlight = { executionId, version: item.state.version };
         await save(); // before the action: a takeover settles it instead of acting again
         await this.#apply(op, item.state);
         delete op.inFlight;
       }
       op.matched++;
-      moveOn(op, item.executionId);
+      moveOn(op, executionId);
     }
     if (next) {
       Object.assign(op, next);
@@ -139,15 +146,23 @@ export class BulkRunner {
     if (exhausted) {
       op.status = 'completed';
       op.completedAt = new Date().toISOString();
-      op.lease = null;
     }
-    await save();
+    await save(true);
     if (exhausted) await this.services.control.delete(bulkIndexKey(tenant, id));
   }
 
-  /** The action a crash interrupted: counted once, taken again only if it did not happen. */
+  /**
+   * The action a crash interrupted: counted once, and taken again only when it certainly did
+   * not happen. A replay is repeated (its id makes it a no-op if it happened); a cancel is
+   * done once the execution is cancelled, and asked again otherwise (asking twice is
+   * harmless). A retry is never sent twice: it is done once the execution moved on; still in
+   * error, its message may yet be waiting in the queue, and a second one could re-run the
+   * execution twice, so it counts as failed with a reason that says so.
+   */
   async #settle(op: BulkOperation, inFlight: { executionId: string; version: number }) {
     delete op.inFlight;
+    // Written by another version of the runner that went on without settling it: already past.
+    if (!isNext(op, inFlight.executionId)) return;
     const state = await this.#load(op, inFlight.executionId);
     if (state.state === null) {
       op.failed++;
@@ -157,7 +172,14 @@ export class BulkRunner {
       (op.action === 'retry' && state.state.version !== inFlight.version)
     )
       op.done++;
-    else await this.#apply(op, state.state); // a replay's id makes it a no-op when it happened
+    else if (op.action === 'retry') {
+      op.failed++;
+      remember(
+        op,
+        inFlight.executionId,
+        'interrupted before its retry was confirmed; if it stays in error, retry it again',
+      );
+    } else await this.#apply(op, state.state);
     op.matched++;
     moveOn(op, inFlight.executionId);
   }
@@ -168,18 +190,14 @@ export class BulkRunner {
    * by id what was handled (`handled`).
    */
   async #nextBatch(op: BulkOperation): Promise<{
-    items: Item[];
+    ids: string[];
     /** Where a filter's next page starts once this one is done (null: `ids`, moved per item). */
     next: { cursor: string | null; offset: number } | null;
     exhausted: boolean;
   }> {
     if ('ids' in op.filter) {
       const ids = op.filter.ids.slice(op.offset, op.offset + BATCH);
-      return {
-        items: await Promise.all(ids.map((executionId) => this.#load(op, executionId))),
-        next: null,
-        exhausted: op.offset + ids.length >= op.filter.ids.length,
-      };
+      return { ids, next: null, exhausted: op.offset + ids.length >= op.filter.ids.length };
     }
     const filter = op.filter;
     // Only executions that existed when the operation was made: its own replays never match.
@@ -195,12 +213,12 @@ export class BulkRunner {
     });
     const handled = new Set(op.handled ?? []);
     const ours = `${op.id}.`;
-    const fresh = page.items
-      // `offset`: a record written before `handled` existed.
-      .slice(op.handled === undefined ? op.offset : 0)
-      .filter((item) => !handled.has(item.executionId) && !item.executionId.startsWith(ours));
     return {
-      items: await Promise.all(fresh.map((item) => this.#load(op, item.executionId))),
+      ids: page.items
+        // `offset`: a record written before `handled` existed.
+        .slice(op.handled === undefined ? op.offset : 0)
+        .map((item) => item.executionId)
+        .filter((executionId) => !handled.has(executionId) && !executionId.startsWith(ours)),
       next: { cursor: page.nextCursor, offset: 0 },
       exhausted: page.nextCursor === null,
     };
@@ -248,6 +266,12 @@ export class BulkRunner {
  */
 function replayIdOf(op: BulkOperation, state: ExecutionState): string {
   return `${op.id}.${sha256Hex(state.executionId).slice(0, 24)}`;
+}
+
+/** True when `executionId` is the one the operation stands at (not yet moved past). */
+function isNext(op: BulkOperation, executionId: string): boolean {
+  if ('ids' in op.filter) return op.filter.ids[op.offset] === executionId;
+  return !(op.handled ?? []).includes(executionId);
 }
 
 /** Past `executionId`: the next position in `ids`, or one more handled on a filter's page. */

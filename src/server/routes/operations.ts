@@ -259,6 +259,7 @@ export function registerOperationsRoutes(app: OpenAPIHono<ServerEnv>, services: 
       offset: _o,
       handled: _h,
       lease: _l,
+      inFlight: _i,
       ...view
     } = record.doc;
     return c.json(view, 200);
