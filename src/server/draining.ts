@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { ApiServices } from './api-services.js';
 import type { ServerTask } from './server-tasks.js';
 
@@ -5,7 +6,11 @@ const controllers = new WeakMap<ApiServices, AbortController>();
 
 function controllerOf(services: ApiServices): AbortController {
   let controller = controllers.get(services);
-  if (!controller) controllers.set(services, (controller = new AbortController()));
+  if (!controller) {
+    controllers.set(services, (controller = new AbortController()));
+    // Every request holding on listens to it for a moment: many at once is no leak.
+    setMaxListeners(0, controller.signal);
+  }
   return controller;
 }
 

@@ -313,6 +313,21 @@ describe('GET /v1/executions/{id}?wait=', () => {
     expect(loads).toBe(after);
   });
 
+  it('many waits at once raise no listener-leak warning', async () => {
+    const id = await start();
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const waits = Array.from({ length: 15 }, () => api.fetch(`/v1/executions/${id}?wait=300ms`));
+      for (const res of await Promise.all(waits)) expect(res.status).toBe(200);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('answers at once with the current state when the server drains', async () => {
     const id = await start();
     const waiting = api.fetch(`/v1/executions/${id}?wait=30s`);

@@ -30,7 +30,6 @@ export async function migrate(client: PoolClient, schema: string): Promise<void>
   const pending = migrations;
   const latest = pending.length;
   if ((await appliedVersion(client, q)) === latest) return;
-  await assertUtf8(client);
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_CLASS, schema]);
@@ -39,7 +38,10 @@ export async function migrate(client: PoolClient, schema: string): Promise<void>
     const { rowCount } = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [
       schema,
     ]);
-    if (rowCount === 0) await client.query(`CREATE SCHEMA ${q}`);
+    if (rowCount === 0) {
+      await assertUtf8(client);
+      await client.query(`CREATE SCHEMA ${q}`);
+    }
     await client.query(
       `CREATE TABLE IF NOT EXISTS ${q}.schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
     );
@@ -68,7 +70,8 @@ export async function migrate(client: PoolClient, schema: string): Promise<void>
 
 /**
  * plaita stores any Unicode text; a database in another encoding (LATIN1, SQL_ASCII) would
- * refuse most of it at some later save, or mangle it. Refused once, when the schema is made.
+ * refuse most of it at some later save, or mangle it. Checked when the schema is made: a
+ * schema that already runs on such a database is left to run as before.
  */
 async function assertUtf8(client: PoolClient): Promise<void> {
   const { rows } = await client.query<{ encoding: string }>(
