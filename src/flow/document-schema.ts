@@ -31,7 +31,21 @@ export const handlerSchema = z
 
 export type RawHandler = z.infer<typeof handlerSchema>;
 
-const nodeIdSchema = z.union([z.string().min(1), z.number()]);
+/** Stores index node ids (docs/stores.md): a longer id could be loaded but never checkpointed. */
+const MAX_NODE_ID_BYTES = 512;
+
+const nodeIdSchema = z.union([
+  z
+    .string()
+    .min(1)
+    .refine(
+      (id) => id.length * 3 <= MAX_NODE_ID_BYTES || Buffer.byteLength(id) <= MAX_NODE_ID_BYTES,
+      {
+        message: `a node id holds at most ${MAX_NODE_ID_BYTES} UTF-8 bytes`,
+      },
+    ),
+  z.number(),
+]);
 
 export const commonNodeShape = {
   type: z.string().min(1),

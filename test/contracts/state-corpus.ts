@@ -156,6 +156,11 @@ export const STATE_CORPUS: CorpusCase[] = [
     expected: 'state_not_serializable',
   },
   {
+    name: 'a node id of 512 bytes, the most a flow may give',
+    state: nodes({ ['n'.repeat(512)]: 1 }),
+    expected: 'ok',
+  },
+  {
     name: 'a node id longer than an index holds',
     state: nodes({ ['n'.repeat(600)]: 1 }),
     expected: 'state_not_serializable',

@@ -122,6 +122,30 @@ nodes:
     });
   });
 
+  it('a node id longer than a store can index is refused at load, naming the node', () => {
+    const long = 'n'.repeat(600);
+    const issues = issuesOf({
+      flow_id: 'long',
+      nodes: [
+        { type: 'start', id: 's', next: long },
+        { type: 'end', id: long },
+      ],
+    });
+    expect(issues).toContainEqual({
+      path: 'nodes[1].id',
+      message: expect.stringContaining('at most 512 UTF-8 bytes'),
+    });
+    // 512 bytes fit: such a node is checkpointed, its result and its timing.
+    expect(() =>
+      parseFlow({
+        nodes: [
+          { type: 'start', id: 's', next: 'é'.repeat(256) },
+          { type: 'end', id: 'é'.repeat(256) },
+        ],
+      }),
+    ).not.toThrow();
+  });
+
   it('a refused value is named in the message (not "got nothing")', () => {
     const messages = issuesOf(
       JSON.stringify({
