@@ -120,5 +120,10 @@ function renderError(error: unknown, c: Context<ServerEnv>, services: ApiService
       { err: error, requestId: c.get('requestId'), path: c.req.path },
       'internal error',
     );
+  else if (problem.code === 'service_unavailable')
+    services.log.warn(
+      { err: error, requestId: c.get('requestId'), path: c.req.path },
+      'a store or queue is unavailable',
+    );
   return problemResponse(c, problem);
 }

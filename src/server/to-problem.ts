@@ -44,10 +44,12 @@ export function toProblem(error: unknown): ApiProblem {
         errors: pathOf(error, message),
       });
     default:
+      // The backend's own words (a host and port, a refused login) are for the server's log
+      // (api-app.ts logs the cause with the request id), not for every caller.
       if (isUnavailable(error))
         return new ApiProblem(
           'service_unavailable',
-          `a store or queue is unreachable: ${message}`,
+          'a store or queue is unreachable; retry shortly, or quote the request id',
           {
             cause: error,
             retryAfterSeconds: 1,

@@ -25,4 +25,12 @@ describe('toProblem', () => {
     expect(problem.status).toBe(status);
     expect(problem.code).toBe(code);
   });
+
+  it("a 503 does not hand the backend's own words (hosts, logins) to the caller", () => {
+    const problem = toProblem(
+      new StoreUnavailableError('PostgreSQL is unavailable (connecting): db.internal:5432 refused'),
+    );
+    expect(problem.status).toBe(503);
+    expect(problem.message).not.toContain('db.internal');
+  });
 });
