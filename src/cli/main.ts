@@ -46,7 +46,31 @@ export function buildProgram(context: CommandContext): Command {
   registerReindex(program, context);
   registerServe(program, context);
   registerKeys(program, context);
+  readEnvironment(program);
   return program;
+}
+
+/**
+ * docs/public-surface.md: every option also reads a `PLAITA_*` variable. Options that name
+ * theirs (in their help) read it themselves; every other option that takes a value reads
+ * `PLAITA_<LONG_FLAG>` (`--dedup-key` → `PLAITA_DEDUP_KEY`), shown in its help, the command
+ * line winning. Switches name theirs (`=1`): commander would take any value, "0" included.
+ */
+function readEnvironment(command: Command): void {
+  for (const option of command.options) {
+    if (option.envVar || option.isBoolean() || /PLAITA_/.test(option.description)) continue;
+    if (option.long === undefined) continue;
+    option.env(`PLAITA_${option.long.slice(2).toUpperCase().replaceAll('-', '_')}`);
+    // Commander hears an option's variable only if it was named before the option was added.
+    command.on(`optionEnv:${option.name()}`, (value: string) =>
+      command.setOptionValueWithSource(
+        option.attributeName(),
+        option.parseArg ? option.parseArg(value, undefined) : value,
+        'env',
+      ),
+    );
+  }
+  for (const sub of command.commands) readEnvironment(sub);
 }
 
 /** Runs the CLI and returns the exit code; never lets a stack trace reach the user for expected failures. */

@@ -25,6 +25,12 @@ describe('plaita run / event / status / list / cancel / retry / dlq (embedded SQ
       items: Array<{ status: string; flowId: string }>;
     };
     expect(list.items[0]).toMatchObject({ status: 'completed', flowId: 'echo' });
+    run(['run', `${ROOT}examples/echo.json`, '--input', '{"name":"Bo"}']);
+    // An option without a variable of its own reads PLAITA_<FLAG>; the command line wins.
+    const page = (env: Record<string, string>, args: string[] = []) =>
+      JSON.parse(cli(['list', '--json', ...args], { cwd, env }).stdout) as { items: unknown[] };
+    expect(page({ PLAITA_LIMIT: '1' }).items).toHaveLength(1);
+    expect(page({ PLAITA_LIMIT: '1' }, ['--limit', '2']).items).toHaveLength(2);
   });
 
   it('approval: run suspends and prints the exact event command; that command, in a new process, completes it', () => {

@@ -88,6 +88,9 @@ describe('plaita validate', () => {
     expect(plain.code).toBe(0);
     expect(plain.stdout).toContain('unreachable_node');
     expect(cli(['validate', warnOnly, '--strict']).code).toBe(2);
+    // Every option also reads a PLAITA_* variable; a switch only with `1`.
+    expect(cli(['validate', warnOnly], { env: { PLAITA_STRICT: '1' } }).code).toBe(2);
+    expect(cli(['validate', warnOnly], { env: { PLAITA_STRICT: '0' } }).code).toBe(0);
   });
 
   it('custom $F functions from a --nodes module count as known', () => {

@@ -61,7 +61,10 @@ export function registerServe(program: Command, context: CommandContext): void {
         'the URL links are made with (PLAITA_PUBLIC_URL)',
         env.PLAITA_PUBLIC_URL,
       )
-      .option('--no-auth', 'no API keys: every caller is an admin (refused off loopback)')
+      .option(
+        '--no-auth',
+        'no API keys: every caller is an admin (refused off loopback; PLAITA_NO_AUTH=1)',
+      )
       .option(
         '--allow-private-networks',
         'let flows the server runs reach private addresses (PLAITA_ALLOW_PRIVATE_NETWORKS=1)',
@@ -83,6 +86,7 @@ export function registerServe(program: Command, context: CommandContext): void {
         env.PLAITA_METRICS_PUBLIC === '1',
       ),
   ).action(async (opts: ServeFlags) => {
+    if (process.env.PLAITA_NO_AUTH === '1') opts.auth = false;
     const port = positive(opts.port, '--port');
     const maxBodyBytes = positive(opts.maxBody, '--max-body');
     const perSecond = nonNegative(opts.rateLimit, '--rate-limit');

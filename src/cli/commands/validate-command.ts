@@ -19,7 +19,11 @@ export function registerValidate(program: Command, context: CommandContext): voi
       'check a flow for everything that would fail at run time; every issue with its path (exit 2 on an error, or on a warning with --strict)',
     )
     .argument('<flow-file>', 'flow document (.json, .yaml, .yml)')
-    .option('--strict', 'warnings fail too (exit 2)')
+    .option(
+      '--strict',
+      'warnings fail too (exit 2; PLAITA_STRICT=1)',
+      process.env.PLAITA_STRICT === '1',
+    )
     .option(
       '--nodes <modules>',
       'comma-separated plugin modules to load: node types and $F functions (also PLAITA_NODE_MODULES)',
