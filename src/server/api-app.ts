@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { createServices, type ApiAppOptions, type ApiServices } from './api-services.js';
+import { limitFailedCredentials } from './auth/failed-credentials.js';
 import { authenticate } from './auth/authenticate.js';
 import { registerConsole } from './console-static.js';
 import { registerDocs } from './openapi-docs.js';
@@ -69,6 +70,8 @@ export function createApiApp(options: ApiAppOptions): ApiApp {
   });
   const guard: MiddlewareHandler<ServerEnv> = (c, next) =>
     isPublic(c) ? publicCaller(c, next) : auth(c, next);
+  if (options.rateLimit !== null && (options.authMode ?? 'keys') === 'keys')
+    app.use('/v1/*', limitFailedCredentials(services.keys, options.clientAddress ?? (() => null)));
   app.use('/v1/*', guard);
   if (options.rateLimit !== null)
     app.use(

@@ -23,6 +23,45 @@ const login = (from: string) =>
   });
 
 describe('rate limits', () => {
+  it('an address whose keys keep failing is refused without a store read; a valid key from it still works', async () => {
+    api = await startApi({
+      worker: false,
+      app: {
+        rateLimit: { perSecond: 1000, burst: 2000 },
+        clientAddress: (c) => c.req.header('x-test-client') ?? null,
+      },
+    });
+    const store = api.app.services.control;
+    const get = store.get.bind(store);
+    let reads = 0;
+    store.get = (key) => (reads++, get(key));
+    const guess = (n: number) =>
+      api!.fetch('/v1/executions', {
+        token: `plt_${n.toString(16).padStart(16, '0')}_${'x'.repeat(43)}`,
+        headers: { 'x-test-client': '10.0.0.9' },
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 60; i++) statuses.push((await guess(i)).status);
+    expect(statuses.slice(0, 50)).toEqual(Array(50).fill(401));
+    expect(statuses.slice(-5)).toEqual(Array(5).fill(429));
+    const readsBefore = reads;
+    expect((await guess(999)).status).toBe(429);
+    expect(reads).toBe(readsBefore); // refused before the key was looked up
+    // The admin key, verified a moment ago, still works from the same address.
+    await api.fetch('/v1/executions');
+    const own = await api.fetch('/v1/executions', { headers: { 'x-test-client': '10.0.0.9' } });
+    expect(own.status).toBe(200);
+    // Another address is not affected.
+    expect(
+      (
+        await api.fetch('/v1/executions', {
+          token: 'plt_0000000000000abc_' + 'y'.repeat(43),
+          headers: { 'x-test-client': '10.0.0.10' },
+        })
+      ).status,
+    ).toBe(401);
+  });
+
   it('an anonymous caller over its limit is refused; another address and a key still pass', async () => {
     api = await startApi({
       worker: false,

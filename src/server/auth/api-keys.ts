@@ -90,6 +90,16 @@ export class ApiKeys {
     return key;
   }
 
+  /** True when `token` is a key verified here in the last few seconds (no store read). */
+  isTrusted(token: string): boolean {
+    const match = TOKEN.exec(token);
+    if (!match) return false;
+    const [, id, secret] = match as unknown as [string, string, string];
+    const cached = this.#verified.get(id);
+    if (!cached || this.#revoked.has(id) || Date.now() - cached.at >= CACHE_MS) return false;
+    return timingSafeEqual(cached.hash, Buffer.from(sha256(secret), 'hex'));
+  }
+
   /** A live (not revoked) key by id: sessions name their key and are checked against it. */
   async live(id: string, options: { fresh?: boolean } = {}): Promise<ApiKeyView | null> {
     if (this.#revoked.has(id)) return null;
