@@ -76,6 +76,18 @@ describe('classifyPgError', () => {
     },
   );
 
+  it.each(['CERT_HAS_EXPIRED', 'SELF_SIGNED_CERT_IN_CHAIN', 'ERR_TLS_CERT_ALTNAME_INVALID'])(
+    '%s on connect (the server’s certificate refused) is StoreConfigurationError, never an outage retried for ever',
+    (code) => {
+      const classified = classifyPgError(withCode(code), {
+        connecting: true,
+        connectionLost: false,
+      });
+      expect(classified).toBeInstanceOf(StoreConfigurationError);
+      expect((classified as StoreConfigurationError).retryable).toBe(false);
+    },
+  );
+
   it('an error without a code is transient only on the connect path or after the connection was lost', () => {
     const error = new Error('Connection terminated unexpectedly');
     expect(classifyPgError(error, quiet)).toBe(error);

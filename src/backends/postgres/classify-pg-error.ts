@@ -58,6 +58,24 @@ const MISCONFIGURED_SQLSTATES = new Map([
   ['28P01', 'invalid_password'],
 ]);
 
+/**
+ * Node's TLS verdicts on the server's certificate, or a server that does not speak TLS: on the
+ * connect path they would be read as an outage and retried for ever, but they are settings (a
+ * CA, a host name, `sslmode`) that no retry heals.
+ */
+const TLS_CODES: ReadonlySet<string> = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_UNTRUSTED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+]);
+
 const SQLSTATE = /^[0-9A-Z]{5}$/;
 
 /** Where the error came from, as the connection module knows it. */
@@ -83,6 +101,7 @@ export function classifyPgError(error: unknown, failure: PgFailure): unknown {
     if (TRANSIENT_NODE_CODES.has(code)) return unavailable(error, code);
     const misconfigured = MISCONFIGURED_SQLSTATES.get(code);
     if (misconfigured !== undefined) return misconfiguration(error, `${code} ${misconfigured}`);
+    if (TLS_CODES.has(code)) return misconfiguration(error, `TLS ${code}`);
     if (SQLSTATE.test(code))
       return code.startsWith('08') || TRANSIENT_SQLSTATES.has(code)
         ? unavailable(error, code)
