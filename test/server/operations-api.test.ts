@@ -491,6 +491,28 @@ describe('bulk operations', () => {
     expect(all.items.filter((e) => ids.includes(e.executionId))).toHaveLength(5);
   });
 
+  it('an outage on one operation’s executions does not hold up the next operation', async () => {
+    const [blocked, free] = await waiting(2);
+    const first = await create('cancel', { ids: [blocked!] });
+    // Operations are taken in id order: the one to go on must come after the blocked one.
+    let second = await create('cancel', { ids: [free!] });
+    while (second < first) second = await create('cancel', { ids: [free!] });
+    const services = api.app.services;
+    const client = overriding(
+      services.client,
+      'cancel',
+      (cancel) => (executionId, options) =>
+        executionId === blocked
+          ? Promise.reject(new StoreUnavailableError('its shard is down'))
+          : cancel(executionId, options),
+    );
+    const runner = new BulkRunner({ ...services, client }, { log: silentLogger });
+    await expect(runner.tick()).rejects.toThrow('its shard is down');
+    // Acted on (cancelled, or found cancelled by an earlier operation of the loop above).
+    expect(await progress(second)).toMatchObject({ status: 'completed', matched: 1 });
+    expect((await progress(first)).status).toBe('running');
+  });
+
   it('an execution that cannot be read fails alone; operations after it go on', async () => {
     const [good] = await waiting(1);
     const stuck = await create('cancel', { ids: ['unreadable', good!] });

@@ -62,12 +62,16 @@ export class BulkRunner {
   }
 
   /**
-   * One batch of every active operation whose lease this runner holds or can take. An outage
-   * (a retryable error) ends the tick and is thrown; any other failure of one operation is
-   * logged, and the next operation goes on.
+   * One batch of every active operation whose lease this runner holds or can take. One
+   * operation's failure never holds up the others: an outage (a retryable error: its
+   * executions may sit on a store shard that is down) stops that operation's batch where it
+   * was, and is thrown once every other operation had its turn; any other failure is logged.
+   * Three outages in a row end the tick at once: the store itself is down.
    */
   async tick(): Promise<void> {
     let after: string | null = null;
+    let outage: Error | null = null;
+    let outagesInARow = 0;
     for (;;) {
       const page: ControlPage<unknown> = await this.services.control.list({
         collection: 'bulk_operations',
@@ -82,13 +86,22 @@ export class BulkRunner {
         const [tenant, id] = [item.key.id.slice(0, at), item.key.id.slice(at + 1)];
         try {
           await this.#advance(tenant, id);
+          outagesInARow = 0;
         } catch (error) {
           if (error instanceof LeaseLost) continue;
-          if (toProblem(error).retryable) throw error;
+          if (toProblem(error).retryable) {
+            outage ??= error instanceof Error ? error : new Error(String(error));
+            if (++outagesInARow >= 3) throw error;
+            continue;
+          }
+          outagesInARow = 0;
           this.options.log.error({ err: error, tenant, id }, 'bulk operation failed a batch');
         }
       }
-      if (page.next === null) return;
+      if (page.next === null) {
+        if (outage !== null) throw outage;
+        return;
+      }
       after = page.next;
     }
   }
