@@ -71,7 +71,14 @@ export function createApiApp(options: ApiAppOptions): ApiApp {
   const guard: MiddlewareHandler<ServerEnv> = (c, next) =>
     isPublic(c) ? publicCaller(c, next) : auth(c, next);
   if (options.rateLimit !== null && (options.authMode ?? 'keys') === 'keys')
-    app.use('/v1/*', limitFailedCredentials(services.keys, options.clientAddress ?? (() => null)));
+    app.use(
+      '/v1/*',
+      limitFailedCredentials(
+        services.keys,
+        options.clientAddress ?? (() => null),
+        options.failedCredentialLimit,
+      ),
+    );
   app.use('/v1/*', guard);
   if (options.rateLimit !== null)
     app.use(

@@ -29,6 +29,8 @@ export interface ApiAppOptions {
   maxBodyBytes?: number;
   /** Per key; null turns it off. Default 50/s, burst 100. */
   rateLimit?: RateLimitOptions | null;
+  /** Failed credentials allowed per client address (default 50, then 5/s); off with `rateLimit: null`. */
+  failedCredentialLimit?: RateLimitOptions;
   /** An origin allowed to call the API from a browser (CORS); default none. */
   corsOrigin?: string | null;
   /** The URL links are made with (approval links); default the request's own origin. */

@@ -28,6 +28,8 @@ describe('rate limits', () => {
       worker: false,
       app: {
         rateLimit: { perSecond: 1000, burst: 2000 },
+        // 50 failures, then (as good as) none: no refill during the test, however slow it runs.
+        failedCredentialLimit: { perSecond: 0.001, burst: 50 },
         clientAddress: (c) => c.req.header('x-test-client') ?? null,
       },
     });

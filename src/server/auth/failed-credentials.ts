@@ -9,8 +9,8 @@ interface Bucket {
   at: number;
 }
 
-const PER_SECOND = 5;
-const BURST = 50;
+/** The default: 50 failures, then 5 a second, per address. */
+export const FAILED_CREDENTIALS_LIMIT = { perSecond: 5, burst: 50 } as const;
 const IDLE_MS = 60_000;
 
 /**
@@ -22,7 +22,9 @@ const IDLE_MS = 60_000;
 export function limitFailedCredentials(
   keys: ApiKeys,
   clientAddress: (c: Context<ServerEnv>) => string | null,
+  limit: { perSecond: number; burst: number } = FAILED_CREDENTIALS_LIMIT,
 ): MiddlewareHandler<ServerEnv> {
+  const { perSecond, burst } = limit;
   const buckets = new Map<string, Bucket>();
   let sweptAt = Date.now();
   const bucketOf = (id: string, now: number): Bucket => {
@@ -30,8 +32,8 @@ export function limitFailedCredentials(
       for (const [key, bucket] of buckets) if (now - bucket.at > IDLE_MS) buckets.delete(key);
       sweptAt = now;
     }
-    const bucket = buckets.get(id) ?? { tokens: BURST, at: now };
-    bucket.tokens = Math.min(BURST, bucket.tokens + ((now - bucket.at) / 1000) * PER_SECOND);
+    const bucket = buckets.get(id) ?? { tokens: burst, at: now };
+    bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);
     bucket.at = now;
     buckets.set(id, bucket);
     return bucket;
@@ -44,7 +46,7 @@ export function limitFailedCredentials(
       const token = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
       if (bucket && bucket.tokens < 1 && !(token && keys.isTrusted(token)))
         throw new ApiProblem('rate_limited', 'too many failed credentials from this address', {
-          retryAfterSeconds: (1 - bucket.tokens) / PER_SECOND,
+          retryAfterSeconds: (1 - bucket.tokens) / perSecond,
         });
     }
     await next();
