@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { overUtf8Bytes } from '../util/utf8.js';
 
 /**
  * The raw flow document as written (docs/flow-format.md §1.2, §2.1): every accepted spelling is its own
@@ -38,12 +39,9 @@ const nodeIdSchema = z.union([
   z
     .string()
     .min(1)
-    .refine(
-      (id) => id.length * 3 <= MAX_NODE_ID_BYTES || Buffer.byteLength(id) <= MAX_NODE_ID_BYTES,
-      {
-        message: `a node id holds at most ${MAX_NODE_ID_BYTES} UTF-8 bytes`,
-      },
-    ),
+    .refine((id) => !overUtf8Bytes(id, MAX_NODE_ID_BYTES), {
+      message: `a node id holds at most ${MAX_NODE_ID_BYTES} UTF-8 bytes`,
+    }),
   z.number(),
 ]);
 

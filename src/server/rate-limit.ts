@@ -17,6 +17,48 @@ interface Bucket {
 /** Buckets idle this long are forgotten, so the map does not grow with every key ever seen. */
 const IDLE_MS = 60_000;
 
+/** One token bucket per id (a key, an address), refilled by the time that passed. */
+export class TokenBuckets {
+  readonly #buckets = new Map<string, Bucket>();
+  #sweptAt = Date.now();
+
+  constructor(private readonly options: RateLimitOptions) {}
+
+  /** True when no id has a bucket (those idle past a minute are forgotten first). */
+  isEmpty(now: number): boolean {
+    this.#sweep(now);
+    return this.#buckets.size === 0;
+  }
+
+  /** The bucket of `id`, refilled to `now`; made full when it has none and `make` is set. */
+  refilled(id: string, now: number): Bucket;
+  refilled(id: string, now: number, make: false): Bucket | null;
+  refilled(id: string, now: number, make = true): Bucket | null {
+    this.#sweep(now);
+    const { burst, perSecond } = this.options;
+    let bucket = this.#buckets.get(id);
+    if (!bucket) {
+      if (!make) return null;
+      this.#buckets.set(id, (bucket = { tokens: burst, at: now }));
+    }
+    bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);
+    bucket.at = now;
+    return bucket;
+  }
+
+  /** Seconds until `bucket` holds a whole token again. */
+  retryAfterSeconds(bucket: Bucket): number {
+    return (1 - bucket.tokens) / this.options.perSecond;
+  }
+
+  #sweep(now: number): void {
+    if (now - this.#sweptAt <= IDLE_MS) return;
+    for (const [id, bucket] of this.#buckets)
+      if (now - bucket.at > IDLE_MS) this.#buckets.delete(id);
+    this.#sweptAt = now;
+  }
+}
+
 /**
  * A token bucket per API key (docs/http-api.md §1 `--rate-limit`, default 50/s, burst 100), per process.
  * Over the limit: 429 `rate_limited` with Retry-After. Callers without a key (an approver's signed
@@ -27,30 +69,16 @@ export function rateLimit(
   options: RateLimitOptions,
   clientAddress: (c: Context<ServerEnv>) => string | null = () => null,
 ): MiddlewareHandler<ServerEnv> {
-  const buckets = new Map<string, Bucket>();
-  let sweptAt = Date.now();
+  const buckets = new TokenBuckets(options);
   return async (c, next) => {
-    const now = Date.now();
-    if (now - sweptAt > IDLE_MS) {
-      for (const [id, bucket] of buckets) if (now - bucket.at > IDLE_MS) buckets.delete(id);
-      sweptAt = now;
-    }
     const principal = c.get('principal');
     const id = principal.keyId ?? `anonymous:${addressBucket(clientAddress(c))}`;
-    const bucket = buckets.get(id) ?? { tokens: options.burst, at: now };
-    bucket.tokens = Math.min(
-      options.burst,
-      bucket.tokens + ((now - bucket.at) / 1000) * options.perSecond,
-    );
-    bucket.at = now;
-    buckets.set(id, bucket);
+    const bucket = buckets.refilled(id, Date.now());
     if (bucket.tokens < 1) {
       throw new ApiProblem(
         'rate_limited',
         `more than ${options.perSecond} requests per second for this key`,
-        {
-          retryAfterSeconds: (1 - bucket.tokens) / options.perSecond,
-        },
+        { retryAfterSeconds: buckets.retryAfterSeconds(bucket) },
       );
     }
     bucket.tokens -= 1;

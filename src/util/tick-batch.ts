@@ -77,7 +77,8 @@ export class TickBatch<I, R = void> {
     }
     // Until the items sent again alone have settled too: close() must wait for them as well.
     const whole: Promise<unknown> = sent.then(
-      (results) => Promise.allSettled((results ?? []).filter(isPromiseLike)),
+      (results) =>
+        results?.some(isPromiseLike) ? Promise.allSettled(results.filter(isPromiseLike)) : null,
       () => undefined,
     );
     this.#sending.add(whole);

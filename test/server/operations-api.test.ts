@@ -42,6 +42,21 @@ async function waiting(n: number, token?: string): Promise<string[]> {
   return ids;
 }
 
+/** The real client with an outage at the `n`th call of `method`; `calls()` counts every call. */
+function outageAt(method: 'cancel' | 'start', n: number) {
+  let calls = 0;
+  const client = overriding(
+    api.app.services.client,
+    method,
+    (real) =>
+      ((...args: unknown[]) =>
+        ++calls === n
+          ? Promise.reject(new StoreUnavailableError('the store blinked'))
+          : (real as (...a: unknown[]) => Promise<unknown>)(...args)) as never,
+  );
+  return { client, calls: () => calls };
+}
+
 async function statusOf(id: string): Promise<string> {
   return (await body<{ status: string }>(await api.fetch(`/v1/executions/${id}`))).status;
 }
@@ -286,17 +301,8 @@ describe('bulk operations', () => {
       }),
     );
     const services = api.app.services;
-    let cancels = 0;
     // The real client, with an outage injected at the 11th cancel of the batch.
-    const client = overriding(
-      services.client,
-      'cancel',
-      (cancel) =>
-        (...args) =>
-          ++cancels === 11
-            ? Promise.reject(new StoreUnavailableError('the store blinked'))
-            : cancel(...args),
-    );
+    const { client } = outageAt('cancel', 11);
     const runner = new BulkRunner({ ...services, client }, { log: silentLogger });
     await expect(runner.tick()).rejects.toThrow('blinked');
     // The ten cancelled leave the `waiting` filter before the batch is listed again.
@@ -451,35 +457,21 @@ describe('bulk operations', () => {
     const [a, b] = await waiting(2);
     const id = await create('cancel', { ids: [a!, 'missing-1', a!, b!] });
     const services = api.app.services;
-    let cancels = 0;
-    const client = overriding(
-      services.client,
-      'cancel',
-      (cancel) =>
-        (...args) =>
-          ++cancels === 2 ? Promise.reject(new StoreUnavailableError('blinked')) : cancel(...args),
-    );
+    const { client, calls: cancels } = outageAt('cancel', 2);
     const runner = new BulkRunner({ ...services, client }, { log: silentLogger });
     await expect(runner.tick()).rejects.toThrow('blinked');
     await runner.tick();
     const op = await progress(id);
     expect(op).toMatchObject({ status: 'completed', matched: 3, done: 2, failed: 1 });
     expect(op.failures.map((f) => f.executionId)).toEqual(['missing-1']);
-    expect(cancels).toBe(3); // a, b (refused by the outage), b again
+    expect(cancels()).toBe(3); // a, b (refused by the outage), b again
   });
 
   it('a filter replay cut short on its first page never replays its own replays', async () => {
     const ids = await waiting(5);
     const id = await create('replay', { status: ['waiting'] });
     const services = api.app.services;
-    let starts = 0;
-    const client = overriding(
-      services.client,
-      'start',
-      (start) =>
-        (...args) =>
-          ++starts === 3 ? Promise.reject(new StoreUnavailableError('blinked')) : start(...args),
-    );
+    const { client } = outageAt('start', 3);
     const runner = new BulkRunner({ ...services, client }, { log: silentLogger });
     await expect(runner.tick()).rejects.toThrow('blinked');
     await runner.tick();

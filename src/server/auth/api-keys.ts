@@ -70,43 +70,44 @@ export class ApiKeys {
    * reads the stored key instead of one verified in the last few seconds (a write's check).
    */
   async verify(token: string, options: { fresh?: boolean } = {}): Promise<ApiKeyView | null> {
-    const match = TOKEN.exec(token);
-    if (!match) return null;
-    const [, id, secret] = match as unknown as [string, string, string];
-    if (this.#revoked.has(id)) return null;
-    const presented = Buffer.from(sha256(secret), 'hex');
-    const cached = this.#verified.get(id);
-    if (cached && options.fresh !== true && Date.now() - cached.at < CACHE_MS)
-      return timingSafeEqual(cached.hash, presented) ? cached.key : null;
-    const record = await this.control.get<StoredKey>(this.#key(id));
+    const presented = parseToken(token);
+    if (!presented || this.#revoked.has(presented.id)) return null;
+    const cached = options.fresh === true ? undefined : this.#cached(presented.id);
+    if (cached) return timingSafeEqual(cached.hash, presented.hash) ? cached.key : null;
+    const record = await this.control.get<StoredKey>(this.#key(presented.id));
     if (!record || record.doc.revokedAt !== null) {
-      this.#verified.delete(id);
+      this.#verified.delete(presented.id);
       return null;
     }
     const hash = Buffer.from(record.doc.hash, 'hex');
-    if (hash.length !== presented.length || !timingSafeEqual(hash, presented)) return null;
+    if (hash.length !== presented.hash.length || !timingSafeEqual(hash, presented.hash))
+      return null;
     const key = view(record.doc);
-    this.#verified.set(id, { key, hash, at: Date.now() });
+    this.#verified.set(presented.id, { key, hash, at: Date.now() });
     return key;
   }
 
   /** True when `token` is a key verified here in the last few seconds (no store read). */
   isTrusted(token: string): boolean {
-    const match = TOKEN.exec(token);
-    if (!match) return false;
-    const [, id, secret] = match as unknown as [string, string, string];
-    const cached = this.#verified.get(id);
-    if (!cached || this.#revoked.has(id) || Date.now() - cached.at >= CACHE_MS) return false;
-    return timingSafeEqual(cached.hash, Buffer.from(sha256(secret), 'hex'));
+    const presented = parseToken(token);
+    const cached = presented && this.#cached(presented.id);
+    return cached ? timingSafeEqual(cached.hash, presented.hash) : false;
   }
 
   /** A live (not revoked) key by id: sessions name their key and are checked against it. */
   async live(id: string, options: { fresh?: boolean } = {}): Promise<ApiKeyView | null> {
+    const cached = options.fresh === true ? undefined : this.#cached(id);
+    if (cached) return cached.key;
     if (this.#revoked.has(id)) return null;
-    const cached = this.#verified.get(id);
-    if (cached && options.fresh !== true && Date.now() - cached.at < CACHE_MS) return cached.key;
     const record = await this.control.get<StoredKey>(this.#key(id));
     return record && record.doc.revokedAt === null ? view(record.doc) : null;
+  }
+
+  /** The key verified here in the last few seconds, unless revoked through this object. */
+  #cached(id: string): { key: ApiKeyView; hash: Buffer } | undefined {
+    const cached = this.#verified.get(id);
+    if (!cached || this.#revoked.has(id) || Date.now() - cached.at >= CACHE_MS) return undefined;
+    return cached;
   }
 
   /** Records the use at most once a minute per key; a failure to record never fails the request. */
@@ -186,6 +187,14 @@ export class ApiKeys {
   #key(id: string) {
     return { collection: 'api_keys' as const, tenant: PLATFORM_TENANT, id };
   }
+}
+
+/** The key id a token names and the hash of its secret, or null when it is no token of ours. */
+function parseToken(token: string): { id: string; hash: Buffer } | null {
+  const match = TOKEN.exec(token);
+  if (!match) return null;
+  const [, id, secret] = match as unknown as [string, string, string];
+  return { id, hash: Buffer.from(sha256(secret), 'hex') };
 }
 
 function sha256(text: string): string {

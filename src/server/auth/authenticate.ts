@@ -103,7 +103,7 @@ async function identify(
 ): Promise<Principal> {
   if (options.mode === 'none') return { keyId: null, role: 'admin', keyTenant: '*', via: 'none' };
   if (authorization !== undefined) {
-    const token = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
+    const token = bearerToken(authorization);
     const key = token ? await options.keys.verify(token, { fresh }) : null;
     if (!key)
       throw new ApiProblem('unauthorized', 'the API key is missing, malformed, unknown or revoked');
@@ -119,6 +119,11 @@ async function identify(
     return principalOf(key, 'cookie');
   }
   throw new ApiProblem('unauthorized', 'send an API key: Authorization: Bearer plt_…');
+}
+
+/** The token of an `Authorization: Bearer <token>` header, or undefined. */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  return authorization === undefined ? undefined : /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
 }
 
 export function principalOf(key: ApiKeyView, via: 'bearer' | 'cookie'): Principal {

@@ -141,16 +141,14 @@ export class BulkRunner {
       // Read just before acting: the version recorded with the action is the one it acted on.
       const item = await this.#load(op, executionId);
       if (item.state === null) {
-        op.failed++;
-        remember(op, executionId, item.reason);
+        countFailure(op, executionId, item.reason);
       } else {
         op.inFlight = { executionId, version: item.state.version };
         await save(); // before the action: a takeover settles it instead of acting again
         await this.#apply(op, item.state);
         delete op.inFlight;
       }
-      op.matched++;
-      moveOn(op, executionId);
+      passed(op, executionId);
     }
     if (next) {
       Object.assign(op, next);
@@ -178,23 +176,20 @@ export class BulkRunner {
     if (!isNext(op, inFlight.executionId)) return;
     const state = await this.#load(op, inFlight.executionId);
     if (state.state === null) {
-      op.failed++;
-      remember(op, inFlight.executionId, state.reason);
+      countFailure(op, inFlight.executionId, state.reason);
     } else if (
       (op.action === 'cancel' && state.state.status === 'cancelled') ||
       (op.action === 'retry' && state.state.version !== inFlight.version)
     )
       op.done++;
     else if (op.action === 'retry') {
-      op.failed++;
-      remember(
+      countFailure(
         op,
         inFlight.executionId,
         'interrupted before its retry was confirmed; if it stays in error, retry it again',
       );
     } else await this.#apply(op, state.state);
-    op.matched++;
-    moveOn(op, inFlight.executionId);
+    passed(op, inFlight.executionId);
   }
 
   /**
@@ -266,8 +261,7 @@ export class BulkRunner {
       const problem = toProblem(error);
       // An outage is not the execution's fault: stop this batch, the lease lets it resume.
       if (problem.retryable) throw error;
-      op.failed++;
-      remember(op, state.executionId, problem.message);
+      countFailure(op, state.executionId, problem.message);
     }
   }
 }
@@ -287,12 +281,15 @@ function isNext(op: BulkOperation, executionId: string): boolean {
   return !(op.handled ?? []).includes(executionId);
 }
 
-/** Past `executionId`: the next position in `ids`, or one more handled on a filter's page. */
-function moveOn(op: BulkOperation, executionId: string): void {
+/** Past `executionId`, counted: the next position in `ids`, or one more handled on a filter's page. */
+function passed(op: BulkOperation, executionId: string): void {
+  op.matched++;
   if ('ids' in op.filter) op.offset++;
   else (op.handled ??= []).push(executionId);
 }
 
-function remember(op: BulkOperation, executionId: string, reason: string): void {
+/** One more refusal, and its reason kept while few are. */
+function countFailure(op: BulkOperation, executionId: string, reason: string): void {
+  op.failed++;
   if (op.failures.length < MAX_FAILURES_KEPT) op.failures.push({ executionId, reason });
 }

@@ -1,5 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import { isTerminal } from '../../state/execution-state.js';
+import type { Context } from 'hono';
+import { isTerminal, type ExecutionState } from '../../state/execution-state.js';
 import type { ApiServices } from '../api-services.js';
 import { requireRole } from '../auth/authenticate.js';
 import { API_STATUSES, storeStatus } from '../execution-status.js';
@@ -113,6 +114,12 @@ const remove = createRoute({
 });
 
 export function registerExecutionRoutes(app: OpenAPIHono<ServerEnv>, services: ApiServices): void {
+  /** `?wait=`: the state once it settles, the wait ends, the client leaves or the server drains. */
+  const settledFor = (c: Context<ServerEnv>, state: ExecutionState, waitMs: number | null) =>
+    waitMs === null
+      ? state
+      : waitToSettle(services, state, waitMs, 0, [c.req.raw.signal, drainingSignal(services)]);
+
   app.openapi(start, async (c) => {
     const tenant = c.get('tenant');
     const waitMs = parseWait(c.req.valid('query').wait);
@@ -123,13 +130,7 @@ export function registerExecutionRoutes(app: OpenAPIHono<ServerEnv>, services: A
       c.req.valid('header')['idempotency-key'],
     );
     if (created) await services.audit.record(c, 'execution.start', state.executionId);
-    const settled =
-      waitMs === null
-        ? state
-        : await waitToSettle(services, state, waitMs, 0, [
-            c.req.raw.signal,
-            drainingSignal(services),
-          ]);
+    const settled = await settledFor(c, state, waitMs);
     c.header('Location', `/v1/executions/${encodeURIComponent(state.executionId)}`);
     return c.json(await viewOf(services, settled), created ? 201 : 200);
   });
@@ -152,13 +153,7 @@ export function registerExecutionRoutes(app: OpenAPIHono<ServerEnv>, services: A
   app.openapi(get, async (c) => {
     const waitMs = parseWait(c.req.valid('query').wait);
     const state = await loadExecution(services, c.get('tenant'), c.req.valid('param').id);
-    const settled =
-      waitMs === null
-        ? state
-        : await waitToSettle(services, state, waitMs, 0, [
-            c.req.raw.signal,
-            drainingSignal(services),
-          ]);
+    const settled = await settledFor(c, state, waitMs);
     return c.json(await viewOf(services, settled), 200);
   });
 

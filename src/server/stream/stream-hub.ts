@@ -61,8 +61,7 @@ export class StreamHub {
     state: ExecutionState,
     viewer: Pick<SessionOptions, 'drop' | 'allowed'> = {},
   ): Promise<StreamSession> {
-    if (this.#closed)
-      throw new ApiProblem('service_unavailable', 'the server is shutting down; reconnect shortly');
+    if (this.#closed) throw shuttingDown();
     const key = `${state.tenantId}${ID_SEPARATOR}${state.executionId}`;
     const entry = this.#acquire(key, state);
     let released = false;
@@ -76,11 +75,7 @@ export class StreamHub {
     try {
       await entry.watch.offer(state);
       // `close` may have run while the view was made: it did not see this session.
-      if (this.#closed)
-        throw new ApiProblem(
-          'service_unavailable',
-          'the server is shutting down; reconnect shortly',
-        );
+      if (this.#closed) throw shuttingDown();
     } catch (error) {
       release();
       throw error;
@@ -135,4 +130,8 @@ export class StreamHub {
     entry.viewers++;
     return entry;
   }
+}
+
+function shuttingDown(): ApiProblem {
+  return new ApiProblem('service_unavailable', 'the server is shutting down; reconnect shortly');
 }

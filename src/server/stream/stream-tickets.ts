@@ -45,23 +45,28 @@ export class StreamTickets {
    * store outage, a shutdown) must not cost the viewer its ticket. `unauthorized` when it is
    * unknown, expired, already used, or for another execution.
    */
-  async check(ticket: string, executionId: string): Promise<TicketHolder> {
-    return holderOf(
-      ticket.length > 0 && ticket.length <= MAX_TICKET_LENGTH
-        ? await this.control.get<TicketDoc>(keyOf(ticket))
-        : null,
-      executionId,
-    );
+  check(ticket: string, executionId: string): Promise<TicketHolder> {
+    return this.#holder(ticket, executionId, (key) => this.control.get<TicketDoc>(key));
   }
 
   /** As `check`, and uses the ticket up, atomically: of two concurrent uses one succeeds. */
-  async redeem(ticket: string, executionId: string): Promise<TicketHolder> {
-    return holderOf(
-      ticket.length > 0 && ticket.length <= MAX_TICKET_LENGTH
-        ? await this.control.take<TicketDoc>(keyOf(ticket))
-        : null,
-      executionId,
-    );
+  redeem(ticket: string, executionId: string): Promise<TicketHolder> {
+    return this.#holder(ticket, executionId, (key) => this.control.take<TicketDoc>(key));
+  }
+
+  async #holder(
+    ticket: string,
+    executionId: string,
+    read: (key: ControlKey) => Promise<{ doc: TicketDoc } | null>,
+  ): Promise<TicketHolder> {
+    const record =
+      ticket.length > 0 && ticket.length <= MAX_TICKET_LENGTH ? await read(keyOf(ticket)) : null;
+    if (!record || record.doc.executionId !== executionId)
+      throw new ApiProblem(
+        'unauthorized',
+        'the stream ticket is unknown, expired, already used or for another execution',
+      );
+    return { tenant: record.doc.tenant, keyId: record.doc.keyId };
   }
 }
 
@@ -69,15 +74,6 @@ export class StreamTickets {
 export interface TicketHolder {
   tenant: string;
   keyId: string | null;
-}
-
-function holderOf(record: { doc: TicketDoc } | null, executionId: string): TicketHolder {
-  if (!record || record.doc.executionId !== executionId)
-    throw new ApiProblem(
-      'unauthorized',
-      'the stream ticket is unknown, expired, already used or for another execution',
-    );
-  return { tenant: record.doc.tenant, keyId: record.doc.keyId };
 }
 
 function keyOf(ticket: string): ControlKey {

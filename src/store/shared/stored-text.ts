@@ -1,6 +1,7 @@
 import { StateSerializationError } from '../../errors.js';
 import { isJsonbSafe } from '../../state/jsonb-safe-string.js';
 import type { ExecutionState } from '../../state/execution-state.js';
+import { overUtf8Bytes } from '../../util/utf8.js';
 import { entryPath } from './node-key.js';
 
 /**
@@ -37,17 +38,13 @@ export function assertStorableKeys(
         `state.${field}`,
         'a string holding U+0000 or a lone surrogate',
       );
-    if (tooLong(value)) throw new StateSerializationError(`state.${field}`, tooLongType(value));
+    if (overUtf8Bytes(value, MAX_KEY_BYTES))
+      throw new StateSerializationError(`state.${field}`, tooLongType(value));
   }
   // An entry key is the node id with a 2-byte prefix (timings) or escapes: a little room more.
   for (const entry of entries)
-    if (tooLong(entry.key, MAX_KEY_BYTES + 8))
+    if (overUtf8Bytes(entry.key, MAX_KEY_BYTES + 8))
       throw new StateSerializationError(entryPath(entry.key), tooLongType(entry.key));
-}
-
-function tooLong(text: string, limit = MAX_KEY_BYTES): boolean {
-  // Three bytes per UTF-16 unit at most: most ids are decided without counting.
-  return text.length * 3 > limit && Buffer.byteLength(text, 'utf8') > limit;
 }
 
 function tooLongType(text: string): string {
