@@ -118,6 +118,41 @@ describe('dead letters', () => {
     const left = await body<{ items: unknown[] }>(await api.fetch('/v1/dead-letters'));
     expect(left.items).toEqual([]);
   });
+  it('a platform key acting for one tenant (X-Plaita-Tenant) sees and replays only its letters', async () => {
+    for (const [executionId, tenantId] of [
+      ['ghost-d', 'default'],
+      ['ghost-o', 'other'],
+    ] as const)
+      await api.backends.queue.enqueue({ v: 1, kind: 'run', executionId, tenantId });
+    await expect
+      .poll(
+        async () =>
+          (await body<{ items: unknown[] }>(await api.fetch('/v1/dead-letters'))).items.length,
+        { timeout: 10_000 },
+      )
+      .toBe(2);
+    const asOther = { headers: { 'X-Plaita-Tenant': 'other' } };
+    const page = await body<{ items: Array<{ id: string; executionId: string }> }>(
+      await api.fetch('/v1/dead-letters', asOther),
+    );
+    expect(page.items.map((i) => i.executionId)).toEqual(['ghost-o']);
+    const all = await body<{ items: Array<{ id: string; executionId: string }> }>(
+      await api.fetch('/v1/dead-letters'),
+    );
+    const defaults = all.items.find((i) => i.executionId === 'ghost-d')!;
+    expect(
+      (await api.fetch(`/v1/dead-letters/${defaults.id}/replay`, { ...asOther, method: 'POST' }))
+        .status,
+    ).toBe(404);
+    expect(
+      (
+        await api.fetch(`/v1/dead-letters/${page.items[0]!.id}/replay`, {
+          ...asOther,
+          method: 'POST',
+        })
+      ).status,
+    ).toBe(202);
+  });
 });
 
 describe('dead-letter pages', () => {

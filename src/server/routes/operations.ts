@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import type { DeadLetter } from '../../queue/task-queue.js';
 import { type ControlPage, PLATFORM_TENANT } from '../../store/control-store.js';
 import type { WorkerBeat } from '../../worker/worker-heartbeat.js';
@@ -145,7 +146,10 @@ const workers = createRoute({
   },
 });
 
-/** A dead letter belongs to the tenant its message names (a platform key sees every one). */
+/**
+ * A dead letter belongs to the tenant its message names. A platform key sees every one, unless
+ * it acts for one tenant (X-Plaita-Tenant): then it sees that tenant's, as a key of it would.
+ */
 function describeDead(letter: DeadLetter) {
   let tenantId: string | null = null;
   let kind: string | null = null;
@@ -160,10 +164,10 @@ function describeDead(letter: DeadLetter) {
 }
 
 export function registerOperationsRoutes(app: OpenAPIHono<ServerEnv>, services: ApiServices): void {
-  const visible = (
-    c: { get(key: 'principal'): { keyTenant: string }; get(key: 'tenant'): string },
-    tenantId: string | null,
-  ) => (c.get('principal').keyTenant === '*' ? true : tenantId === c.get('tenant'));
+  const seesEveryTenant = (c: Context<ServerEnv>): boolean =>
+    c.get('principal').keyTenant === '*' && !c.req.header('x-plaita-tenant');
+  const visible = (c: Context<ServerEnv>, tenantId: string | null): boolean =>
+    seesEveryTenant(c) || tenantId === c.get('tenant');
 
   app.openapi(listDead, async (c) => {
     const query = c.req.valid('query');
@@ -191,8 +195,7 @@ export function registerOperationsRoutes(app: OpenAPIHono<ServerEnv>, services: 
 
   app.openapi(replayDead, async (c) => {
     const { id } = c.req.valid('param');
-    if (c.get('principal').keyTenant !== '*')
-      await requireOwnDeadLetter(services, id, c.get('tenant'));
+    if (!seesEveryTenant(c)) await requireOwnDeadLetter(services, id, c.get('tenant'));
     if (!(await services.queue.replayDeadLetter(id)))
       throw new ApiProblem('not_found', `no dead letter ${id}`);
     await services.audit.record(c, 'dead_letter.replay', id);
