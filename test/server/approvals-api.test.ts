@@ -461,6 +461,42 @@ describe('approvals over HTTP', () => {
     expect((await postForm(links.approveUrl)).status).toBe(200);
   });
 
+  it('approval_decision through the events route: refused where an approval node decides, even early', async () => {
+    const decision = { type: 'approval_decision', data: { final_decision: 'approve' } };
+    // Early, before the approval node waits: kept in the inbox, it would decide on arrival.
+    const early = {
+      flow_id: 'early',
+      nodes: [
+        { type: 'start', id: 'start', next: 'gate' },
+        { type: 'event', id: 'gate', event_type: 'go', next: 'ask' },
+        ...teamFlow('any').nodes.slice(1),
+      ],
+    };
+    for (const flow of [teamFlow('all'), early]) {
+      const id = await startWaiting(flow, { approvers: TEAM });
+      const res = await api.fetch(`/v1/executions/${id}/events`, {
+        method: 'POST',
+        json: decision,
+      });
+      expect(res.status).toBe(409);
+      expect(await body(res)).toMatchObject({ code: 'conflict', errors: [{ path: 'body.type' }] });
+      const view = await body<{ status: string }>(await api.fetch(`/v1/executions/${id}`));
+      expect(view.status).toBe('waiting');
+    }
+    // A flow with no approval node may wait for an event of that name like any other.
+    const plain = {
+      flow_id: 'plain',
+      nodes: [
+        { type: 'start', id: 'start', next: 'wait' },
+        { type: 'event', id: 'wait', event_type: 'approval_decision', next: 'done' },
+        { type: 'end', id: 'done', output: 'ok' },
+      ],
+    };
+    const id = await startWaiting(plain, {});
+    const res = await api.fetch(`/v1/executions/${id}/events`, { method: 'POST', json: decision });
+    expect(res.status).toBe(202);
+  });
+
   it('bad requests are problems: unknown node, not waiting, bad fields, bad cursor', async () => {
     const id = await startWaiting(teamFlow('any'), { approvers: TEAM });
     const cases: Array<[string, string, unknown, number, string]> = [

@@ -251,7 +251,20 @@ describe('executions over HTTP', () => {
         },
       },
     });
-    expect(sent.status).toBe(202);
+    // Sent straight to the execution, it would decide with no approver counted by the strategy.
+    expect(sent.status).toBe(409);
+    expect(await body(sent)).toMatchObject({
+      code: 'conflict',
+      errors: [{ path: 'body.type' }],
+    });
+    expect((await body<{ status: string }>(await api.fetch(`/v1/executions/${id}`))).status).toBe(
+      'waiting',
+    );
+    const decided = await api.fetch(`/v1/approvals/${id}/approve/decisions`, {
+      method: 'POST',
+      json: { approver: 'alice@example.com', decision: 'approve' },
+    });
+    expect(decided.status).toBeLessThan(300);
     await expect
       .poll(
         async () =>

@@ -6,6 +6,7 @@ import { getOwn } from '../../util/own-record.js';
 import type { ApiServices } from '../api-services.js';
 import { loadExecution } from '../execution-reads.js';
 import { ApiProblem } from '../problem.js';
+import { APPROVAL_EVENT_TYPE } from './approval-event.js';
 import { APPROVAL_STRATEGIES, type ApprovalStrategy } from './approval-strategy.js';
 
 /** An approval node an execution waits at, as the approvals API shows and decides it. */
@@ -144,4 +145,36 @@ function text(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value === null || value === undefined) return '';
   return JSON.stringify(value) ?? '';
+}
+
+/**
+ * An `approval_decision` event sent straight to an execution whose flow has an approval node
+ * would decide it with no approver named and no strategy counted (docs/http-api.md,
+ * "Approvals"): such decisions go through the approvals route. A flow no longer stored
+ * cannot resume, so there is nothing to protect.
+ */
+export async function refuseDecisionBypass(
+  services: ApiServices,
+  state: ExecutionState,
+): Promise<void> {
+  if (isTerminal(state.status)) return; // the event route answers execution_terminal
+  const flow = await services.resolver
+    .byHash(state.flowHash, { tenantId: state.tenantId })
+    .catch((error: unknown) => {
+      if (errorCode(error) === 'flow_definition_missing') return null;
+      throw error;
+    });
+  const approval = flow?.nodes.find((node) => node.def.type === 'approval');
+  if (approval === undefined) return;
+  throw new ApiProblem(
+    'conflict',
+    `execution ${state.executionId} decides approval node ${approval.def.id} by its approvers: ` +
+      `POST /v1/approvals/${state.executionId}/${approval.def.id}/decisions records each ` +
+      `decision and sends ${APPROVAL_EVENT_TYPE} once the node's strategy is met`,
+    {
+      errors: [
+        { path: 'body.type', message: `${APPROVAL_EVENT_TYPE} is sent by the approvals route` },
+      ],
+    },
+  );
 }

@@ -3,6 +3,8 @@ import { DEFAULT_LIMITS } from '../../flow/runtime-limits.js';
 
 import { checkDepth } from '../../util/value-depth.js';
 import type { ApiServices } from '../api-services.js';
+import { APPROVAL_EVENT_TYPE } from '../approvals/approval-event.js';
+import { refuseDecisionBypass } from '../approvals/pending-approval.js';
 import { requireRole } from '../auth/authenticate.js';
 import { loadExecution, viewOf } from '../execution-reads.js';
 import { replayExecution } from '../replay-execution.js';
@@ -85,7 +87,8 @@ export function registerExecutionActionRoutes(
     const { id } = c.req.valid('param');
     const tenantId = c.get('tenant');
     const body = c.req.valid('json');
-    await loadExecution(services, tenantId, id);
+    const state = await loadExecution(services, tenantId, id);
+    if (body.type === APPROVAL_EVENT_TYPE) await refuseDecisionBypass(services, state);
     const eventId = await services.client.sendEvent(
       id,
       {
