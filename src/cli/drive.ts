@@ -1,5 +1,5 @@
 import type { ExecutionState } from '../state/execution-state.js';
-import { isTerminal } from '../state/execution-state.js';
+import { isTerminal, isWaitingQuietly } from '../state/execution-state.js';
 import { silentLogger } from '../util/logger.js';
 import { FlowWorker } from '../worker/flow-worker.js';
 import { errorCode } from '../errors.js';
@@ -35,7 +35,7 @@ export async function driveUntilSettled(
       const state = await runtime.client.get(executionId);
       if (
         state &&
-        (isTerminal(state.status) || (state.status === 'suspended' && state.version > sinceVersion))
+        (isTerminal(state.status) || (isWaitingQuietly(state) && state.version > sinceVersion))
       )
         return state;
       if (Date.now() > deadline) {

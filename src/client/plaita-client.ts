@@ -17,7 +17,12 @@ import type { Flow } from '../flow/flow.js';
 import type { NodeRegistry } from '../nodes/node-registry.js';
 import type { TaskMessage } from '../queue/task-message.js';
 import type { TaskQueue } from '../queue/task-queue.js';
-import { type ExecutionState, isTerminal, newExecutionState } from '../state/execution-state.js';
+import {
+  type ExecutionState,
+  isTerminal,
+  isWaitingQuietly,
+  newExecutionState,
+} from '../state/execution-state.js';
 import {
   DEFAULT_TENANT,
   type ExecutionStore,
@@ -279,7 +284,7 @@ export class PlaitaClient {
       const state = await this.#existing(executionId, options);
       if (
         isTerminal(state.status) ||
-        ((options.until ?? 'settled') === 'settled' && state.status === 'suspended')
+        ((options.until ?? 'settled') === 'settled' && isWaitingQuietly(state))
       )
         return state;
       if (clock.now() >= deadline)

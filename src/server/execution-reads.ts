@@ -1,5 +1,5 @@
 import type { ExecutionState } from '../state/execution-state.js';
-import { isTerminal } from '../state/execution-state.js';
+import { isTerminal, isWaitingQuietly } from '../state/execution-state.js';
 import { ParseCache } from '../expression/parse-cache.js';
 import type { ControlStore } from '../store/control-store.js';
 import type { ApiServices } from './api-services.js';
@@ -64,10 +64,7 @@ export async function waitToSettle(
   const deadline = Date.now() + waitMs;
   let current = state;
   for (let pause = 10; ; pause = Math.min(pause * 2, 100)) {
-    if (
-      isTerminal(current.status) ||
-      (current.status === 'suspended' && current.version > sinceVersion)
-    )
+    if (isTerminal(current.status) || (isWaitingQuietly(current) && current.version > sinceVersion))
       return current;
     if (Date.now() >= deadline || until.some((signal) => signal.aborted)) return current;
     await pauseFor(Math.min(pause, Math.max(1, deadline - Date.now())), until);

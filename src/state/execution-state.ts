@@ -24,6 +24,18 @@ export function isTerminal(status: ExecutionStatus): boolean {
   return TERMINAL_STATUSES.includes(status);
 }
 
+/**
+ * Suspended, with no delivery to the waiting node under way: what a caller waiting for an
+ * execution to settle stops at. A delivery counted (`waiting.resumes`) and not finished reads
+ * `suspended` until the node's resume is stored.
+ */
+export function isWaitingQuietly(state: {
+  status: ExecutionStatus;
+  waiting: { resumes?: number } | null;
+}): boolean {
+  return state.status === 'suspended' && (state.waiting?.resumes ?? 0) === 0;
+}
+
 /** What a suspended execution waits for: an event, a timer (`dueAt`), or both. */
 export interface WaitingOn {
   nodeId: string;
@@ -32,6 +44,11 @@ export interface WaitingOn {
   /** UTC ISO-8601 time the timer fires; null when only an event can wake the node. */
   dueAt: string | null;
   subscriptionId?: string;
+  /**
+   * Deliveries to the waiting node begun (counted in a checkpoint before the node resumes) and
+   * not finished: the crash-loop guard of a resume, as `timings[node].attempts` is of a start.
+   */
+  resumes?: number;
 }
 
 export interface NodeTiming {
@@ -154,6 +171,7 @@ export const executionStateSchema = z.object({
       filter: z.record(z.string(), z.unknown()),
       dueAt: isoTime.nullable(),
       subscriptionId: z.string().optional(),
+      resumes: count.optional(),
     })
     .nullable(),
   result: z.unknown(),

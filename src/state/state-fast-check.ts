@@ -135,7 +135,8 @@ function isWaiting(value: unknown): boolean {
     typeof w.eventType === 'string' &&
     isRecord(w.filter) &&
     (w.dueAt === null || isIsoTime(w.dueAt)) &&
-    (w.subscriptionId === undefined || typeof w.subscriptionId === 'string')
+    (w.subscriptionId === undefined || typeof w.subscriptionId === 'string') &&
+    (w.resumes === undefined || isCount(w.resumes))
   );
 }
 

@@ -21,7 +21,9 @@ import {
   toCompleted,
   toStillWaiting,
   toSuspended,
+  unfinishedResumes,
   withEntryTiming,
+  withResumeCounted,
 } from './state-transitions.js';
 import { timerId, visitOf } from './wait-timers.js';
 import type { WorkerDeps } from './worker-deps.js';
@@ -92,6 +94,14 @@ export class ExecutionDriver {
     data: unknown,
     applied: { eventId?: string },
   ): Promise<HandlingResult> {
+    // The node's resume (and the hooks around it) may be what kills a worker: the delivery is
+    // counted first, so a redelivery after such a crash ends in node_crash_loop, not a loop.
+    const waitingNode = this.state.waiting?.nodeId;
+    if (waitingNode !== undefined) {
+      if (unfinishedResumes(this.state) >= this.deps.settings.maxNodeAttempts)
+        return { kind: 'crash_loop', nodeId: waitingNode };
+      await this.persist(withResumeCounted(this.state, this.#now()), []);
+    }
     const outcome = await this.step({ type: kind, data });
     if (outcome.status === 'failed') return this.fail(outcome.error);
     const waiting = this.state.waiting;

@@ -127,7 +127,28 @@ export function toCompleted(
 
 /** An event the waiting node took without leaving its wait: the new context, still suspended. */
 export function toStillWaiting(state: ExecutionState, context: Context, now: Date): ExecutionState {
-  return next(state, { context }, now);
+  return next(state, { context, waiting: resumeFinished(state.waiting) }, now);
+}
+
+/**
+ * Counts one more delivery to the waiting node before it resumes (the crash-loop guard: a
+ * delivery that kills its worker is redelivered, and counted again).
+ */
+export function withResumeCounted(state: ExecutionState, now: Date): ExecutionState {
+  const waiting = state.waiting;
+  if (waiting === null) return state;
+  return next(state, { waiting: { ...waiting, resumes: (waiting.resumes ?? 0) + 1 } }, now);
+}
+
+/** Deliveries to the waiting node begun and not finished (0 when none). */
+export function unfinishedResumes(state: ExecutionState): number {
+  return state.waiting?.resumes ?? 0;
+}
+
+function resumeFinished(waiting: WaitingOn | null): WaitingOn | null {
+  if (waiting?.resumes === undefined) return waiting;
+  const { resumes: _finished, ...rest } = waiting;
+  return rest;
 }
 
 export function toSuspended(
@@ -220,6 +241,8 @@ export function toRewaiting(state: ExecutionState, now: Date): ExecutionState {
     state,
     {
       status: 'suspended',
+      // A fresh crash-loop budget for the deliveries to the node, as a retried start gets.
+      waiting: resumeFinished(state.waiting),
       error: null,
       endedAt: null,
       result: null,

@@ -145,6 +145,35 @@ gate.describe('chaos: real processes, real signals, a real Redis restart', () =>
   );
 
   gate.it(
+    'an event whose delivery kills its worker every time ends node_crash_loop naming the waiting node',
+    async () => {
+      rt = redisRuntime(REDIS_URL);
+      const id = await rt.client.start(chain([{ type: 'die-on-resume', id: 'wait' }]), {});
+      const env = envOf(rt, { MAX_NODE_ATTEMPTS: 3, MAX_DELIVERIES: 50, CONCURRENCY: 2 });
+      const first = await spawn('suspend', env);
+      await expect
+        .poll(async () => (await rt!.client.get(id))?.status, { timeout: 20_000 })
+        .toBe('suspended');
+      first.signal('SIGTERM');
+      await first.exited;
+      await rt.client.sendEvent(id, { type: 'go', data: {} });
+      const deadline = Date.now() + 60_000;
+      let restarts = 0;
+      while (Date.now() < deadline) {
+        const state = await rt.client.get(id);
+        if (state && isTerminal(state.status)) break;
+        const worker = await spawn(`resume-crash-${restarts++}`, env);
+        await Promise.race([worker.exited, new Promise((r) => setTimeout(r, 5000))]);
+      }
+      const state = (await rt.client.get(id))!;
+      expect(state.status).toBe('error');
+      expect(state.error).toMatchObject({ code: 'node_crash_loop', node: 'wait' });
+      expect(await rt.runs(id, 'wait')).toBe(3);
+    },
+    90_000,
+  );
+
+  gate.it(
     'fencing: a worker SIGSTOPped past its lease loses; its stale write is rejected and the new holder wins',
     async () => {
       rt = redisRuntime(REDIS_URL);

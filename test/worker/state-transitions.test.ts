@@ -7,9 +7,13 @@ import {
   toCompleted,
   toError,
   toRetried,
+  toRewaiting,
   toRunning,
+  toStillWaiting,
   toSuspended,
+  unfinishedResumes,
   unfinishedStarts,
+  withResumeCounted,
 } from '../../src/worker/state-transitions.js';
 import { parseTimerId, timerId, visitOf } from '../../src/worker/wait-timers.js';
 
@@ -24,6 +28,23 @@ const fresh = () =>
   newExecutionState({ executionId: 'e1', flowHash: 'h', context: { $INPUT: { a: 1 } } });
 
 describe('state transitions', () => {
+  it('counts deliveries to a waiting node until one finishes; an operator retry starts the count over', () => {
+    const waiting = { nodeId: 'w', eventType: 'go', timeoutMs: null, dueAt: null } as const;
+    let state = toSuspended(toRunning(fresh(), 'w', T0), {}, waiting as never, null, at(1));
+    expect(unfinishedResumes(state)).toBe(0);
+    // Two deliveries began and killed their worker: both are counted, the wait is unchanged.
+    state = withResumeCounted(withResumeCounted(state, at(2)), at(3));
+    expect(unfinishedResumes(state)).toBe(2);
+    expect(state.waiting).toMatchObject({ nodeId: 'w', eventType: 'go' });
+    // A delivery that finished with the node still waiting: the count is spent.
+    const after = toStillWaiting(withResumeCounted(state, at(4)), { x: 1 }, at(5));
+    expect(unfinishedResumes(after)).toBe(0);
+    expect(after.waiting).not.toHaveProperty('resumes');
+    const retried = toRewaiting({ ...state, status: 'error' }, at(6));
+    expect(unfinishedResumes(retried)).toBe(0);
+    expect(retried.waiting?.nodeId).toBe('w');
+  });
+
   it('counts a node start; a start of an unfinished visit counts toward the crash-loop guard', () => {
     let state = toRunning(fresh(), 'n1', T0);
     expect(state.status).toBe('running');

@@ -100,6 +100,14 @@ export function testRegistry(redis: Redis, prefix: string): NodeRegistry {
       )
       .register(
         defineNode({
+          type: 'die-on-resume',
+          suspending: true,
+          run: () => ({ event_type: 'go', event_filter: {}, is_async: true, status: 'pending' }),
+          resume: () => Promise.reject(new Error('only worker processes die on resume')),
+        }),
+      )
+      .register(
+        defineNode({
           type: 'leaky',
           run: async (ctx) => (await count(ctx), { client: () => 'not storable' }),
         }),
