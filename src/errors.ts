@@ -261,16 +261,17 @@ export class InvalidTransitionError extends PlaitaError {
 
 /**
  * An input, event payload or document refused before anything is stored: nested deeper than
- * the limit (`input_too_deep`) or larger than it (`payload_too_large`). `path` says where.
+ * the limit (`input_too_deep`), larger than it (`payload_too_large`), or an event no worker
+ * could take (`invalid_event`: an empty type or event id). `path` says where.
  */
 export class InputRejectedError extends PlaitaError {
   override readonly name = 'InputRejectedError';
-  readonly code: 'input_too_deep' | 'payload_too_large';
+  readonly code: 'input_too_deep' | 'payload_too_large' | 'invalid_event';
   readonly retryable = false;
   readonly path: string;
 
   constructor(
-    code: 'input_too_deep' | 'payload_too_large',
+    code: 'input_too_deep' | 'payload_too_large' | 'invalid_event',
     path: string,
     message: string,
     options: PlaitaErrorOptions = {},

@@ -25,6 +25,7 @@ const EXIT_BY_CODE: Readonly<Record<string, ExitCode>> = {
   store_unavailable: EXIT.unavailable,
   store_misconfigured: EXIT.usage,
   input_too_deep: EXIT.usage,
+  invalid_event: EXIT.usage,
   invalid_cursor: EXIT.usage,
   payload_too_large: EXIT.usage,
   unknown_execution: EXIT.usage,

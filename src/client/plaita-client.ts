@@ -220,6 +220,17 @@ export class PlaitaClient {
     event: { type: string; data?: unknown; eventId?: string },
     scope: Scope = {},
   ): Promise<string> {
+    // The worker takes no event without both (a message it cannot read is dead-lettered):
+    // refused here, the caller is never told an event was sent that nothing will deliver.
+    for (const path of ['type', 'eventId'] as const) {
+      const value: unknown = event[path];
+      if ((path === 'type' || value !== undefined) && (typeof value !== 'string' || value === ''))
+        throw new InputRejectedError(
+          'invalid_event',
+          path,
+          `the event's ${path} must be a non-empty string`,
+        );
+    }
     this.#checkEventData(event.data ?? null);
     const state = await this.#live(executionId, scope);
     const eventId = event.eventId ?? randomUUID();

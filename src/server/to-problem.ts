@@ -31,6 +31,7 @@ export function toProblem(error: unknown): ApiProblem {
       // This server lacks what the flow uses (a plugin its workers load): its configuration.
       return new ApiProblem('service_unavailable', message, { cause: error, retryAfterSeconds: 5 });
     case 'input_too_deep':
+    case 'invalid_event':
       return new ApiProblem('invalid_request', message, {
         cause: error,
         errors: pathOf(error, message),

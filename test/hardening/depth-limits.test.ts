@@ -124,6 +124,17 @@ describe('events are checked before they are enqueued', () => {
           code: 'input_too_deep',
         },
       );
+      // An event no worker could read would be dead-lettered after the caller was told it went.
+      for (const [event, path] of [
+        [{ type: '' }, 'type'],
+        [{ type: 'go', eventId: '' }, 'eventId'],
+      ] as const)
+        await expect(client.sendEvent(id, event)).rejects.toMatchObject({
+          code: 'invalid_event',
+          path,
+          retryable: false,
+        });
+      expect(await queue.listDeadLetters({ limit: 10 })).toMatchObject({ items: [] });
       expect((await client.get(id))!.status).toBe('suspended');
       await client.sendEvent(id, { type: 'go', data: { ok: 'yes' } });
       const done = await client.waitFor(id, { timeoutMs: 10_000, until: 'terminal' });
