@@ -189,9 +189,16 @@ export class PlaitaClient {
     try {
       await this.options.store.save(state, createOnly ? { createOnly: true } : {});
     } catch (error) {
-      if (errorCode(error) !== 'execution_exists') throw error; // only a create-only save says so
-      const existing = await this.options.store.load(executionId, { tenantId });
-      if (existing === null) throw error; // deleted meanwhile: the caller may start again
+      const code = errorCode(error);
+      // `execution_exists`: only a create-only save says so. `store_unavailable`: the save may
+      // still have landed (its reply lost; on a Redis Cluster, the listing-index update after
+      // it failed), and a record left without its `run` would wait for the reaper, or on a
+      // cluster, unlisted, for ever. What is stored decides.
+      if (code !== 'execution_exists' && code !== 'store_unavailable') throw error;
+      const existing = await this.options.store
+        .load(executionId, { tenantId })
+        .catch((): null => null);
+      if (existing === null) throw error; // not stored (or deleted meanwhile): start again
       await this.requeueIfQueued(existing);
       return existing;
     }
