@@ -116,9 +116,12 @@ describeWithChromium(
 
       await node('approve', 'waiting').waitFor();
       await node('approved', 'not reached').waitFor();
-      // The decision button itself: a loose "Approve" also names the graph's `approve` node,
-      // which is drawn first and was clicked instead when the card came a moment later.
-      await page.getByRole('button', { name: '✓ Approve', exact: true }).click();
+      // The decision button itself, in its card: a loose "Approve" also names the graph's
+      // `approve` node, which is drawn first and was clicked instead when the card came later.
+      await page
+        .locator('article.approval')
+        .getByRole('button', { name: /^Approve / })
+        .click();
       // The graph follows the execution over SSE: the approval node and the approved end turn done.
       await node('approve', 'done').waitFor();
       await node('approved', 'done').waitFor();
@@ -297,12 +300,18 @@ describeWithChromium(
       await node('approve', 'waiting').waitFor();
       const decideAs = page.getByLabel('Decide as');
       await expect.poll(() => decideAs.inputValue()).toBe('alice@example.com');
-      await page.getByRole('button', { name: '✓ Approve', exact: true }).click();
+      await page
+        .locator('article.approval')
+        .getByRole('button', { name: /^Approve / })
+        .click();
       // Not settled: the card shows alice's decision and offers carol, never alice again.
       const card = page.locator(`article[data-approval="${started.executionId}/approve"]`);
       await expect.poll(() => card.textContent()).toContain('alice@example.com: approve');
       await expect.poll(() => decideAs.inputValue()).toBe('carol@example.com');
-      await page.getByRole('button', { name: '✓ Approve', exact: true }).click();
+      await page
+        .locator('article.approval')
+        .getByRole('button', { name: /^Approve / })
+        .click();
       await page.locator('section.execution[data-status="completed"]').waitFor();
       await node('approved', 'done').waitFor();
     });

@@ -461,6 +461,21 @@ describe('approvals over HTTP', () => {
     expect((await postForm(links.approveUrl)).status).toBe(200);
   });
 
+  it('a reference that gave no approver is nobody: listed with no approvers, and no one decides as it', async () => {
+    const id = await startWaiting(teamFlow('any'), {});
+    const page = await body<Page<Approval>>(await api.fetch('/v1/approvals'));
+    const approval = page.items.find((a) => a.executionId === id)!;
+    expect(approval.approvers).toEqual([]);
+    const res = await api.fetch(`/v1/approvals/${id}/ask/decisions`, {
+      method: 'POST',
+      json: { approver: '$INPUT.approvers', decision: 'approve' },
+    });
+    expect(res.status).toBe(403);
+    expect((await body<{ status: string }>(await api.fetch(`/v1/executions/${id}`))).status).toBe(
+      'waiting',
+    );
+  });
+
   it('approval_decision through the events route: refused where an approval node decides, even early', async () => {
     const decision = { type: 'approval_decision', data: { final_decision: 'approve' } };
     // Early, before the approval node waits: kept in the inbox, it would decide on arrival.

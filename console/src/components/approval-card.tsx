@@ -145,6 +145,12 @@ export function ApprovalCard(props: {
           </>
         ) : null}
       </dl>
+      {approval.approvers.length === 0 ? (
+        <p class="problem" role="note">
+          No one can decide this: its flow named no approver (the approvers reference gave nothing).
+          Cancel the execution and fix the flow.
+        </p>
+      ) : null}
       {operator && !approval.decided && pending.length > 0 ? (
         <div class="decide">
           <Field id={`${idBase}-approver`} label="Decide as" error={approverError}>
@@ -180,16 +186,18 @@ export function ApprovalCard(props: {
               class="button approve"
               disabled={busy || needComment || !approver}
               onClick={() => void decide('approve')}
+              aria-label={`Approve ${approval.title || approval.nodeId}`}
             >
-              ✓ Approve
+              <span aria-hidden="true">✓ </span>Approve
             </button>
             <button
               type="button"
               class="button reject"
               disabled={busy || needComment || !approver}
               onClick={() => void decide('reject')}
+              aria-label={`Reject ${approval.title || approval.nodeId}`}
             >
-              ✕ Reject
+              <span aria-hidden="true">✕ </span>Reject
             </button>
             <button
               type="button"

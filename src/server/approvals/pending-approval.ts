@@ -59,6 +59,14 @@ const StoredApproval = z.object({
   }),
 });
 
+/**
+ * An approver the node named. The node keeps a `$` reference that gave nothing as its raw text
+ * (docs/flow-format.md §3.17): that is the flow's mistake, never an identity anyone may decide as.
+ */
+function isApproverId(approver: string): boolean {
+  return approver !== '' && !approver.startsWith('$');
+}
+
 /** Pure: where `state` stands with respect to the approval node `nodeId` of its pinned `flow`. */
 export function approvalAt(
   state: ExecutionState,
@@ -85,7 +93,7 @@ export function approvalAt(
       flowVersion: state.flowVersion,
       title: text(config.approval_config.title),
       content: text(config.approval_config.content),
-      approvers: [...new Set(config.approver_config.approvers.map(text))].filter(Boolean),
+      approvers: [...new Set(config.approver_config.approvers.map(text))].filter(isApproverId),
       strategy: config.approval_config.approval_strategy,
       allowComments: config.form_config?.allow_comments ?? true,
       requireComments: config.form_config?.require_comments ?? false,
