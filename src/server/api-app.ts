@@ -96,6 +96,13 @@ export function createApiApp(options: ApiAppOptions): ApiApp {
 function fromHttpException(error: HTTPException): ApiProblem {
   if (error.status === 413) return new ApiProblem('payload_too_large', error.message);
   if (error.status === 401) return new ApiProblem('unauthorized', error.message);
+  // Still `invalid_request` (docs/http-api.md §3 fixes the codes), but saying what to send.
+  if (error.status === 415)
+    return new ApiProblem(
+      'invalid_request',
+      'the body must be JSON: send it with the header Content-Type: application/json',
+      { errors: [{ path: 'header.content-type', message: 'expected application/json' }] },
+    );
   if (error.status < 500)
     return new ApiProblem('invalid_request', error.message || 'the request cannot be read', {
       errors: [{ path: 'body', message: error.message || `HTTP ${error.status}` }],

@@ -132,6 +132,19 @@ describe('executions over HTTP', () => {
       expect(problem.requestId, name).toBeTruthy();
       expect(problem.errors?.map((e) => e.path).join(' '), name).toContain(path);
     }
+    // Too long a wait says so (an hour is a duration, only too long); no content type says what to send.
+    const tooLong = await body<{ detail: string }>(await api.fetch('/v1/executions/x?wait=999h'));
+    expect(tooLong.detail).toContain('longer than two minutes');
+    const untyped = await api.fetch('/v1/approvals/x/approve/links', {
+      method: 'POST',
+      body: JSON.stringify({ approver: 'a@example.com' }),
+      headers: { 'content-type': '' },
+    });
+    expect(untyped.status).toBe(400);
+    expect(await body(untyped)).toMatchObject({
+      detail: expect.stringContaining('Content-Type: application/json'),
+      errors: [{ path: 'header.content-type' }],
+    });
     const notJson = await api.fetch('/v1/executions', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
