@@ -88,6 +88,8 @@ describe('schedules', () => {
     const cases: Array<[Record<string, unknown>, number, string]> = [
       [{ cron: '61 * * * *' }, 400, 'body.cron'],
       [{ cron: '* * * *' }, 400, 'body.cron'],
+      // Croner accepts it, but no date matches: a schedule that would never fire.
+      [{ cron: '0 0 30 2 *' }, 400, 'body.cron'],
       [{ cron: '* * * * *', timezone: 'Mars/Base' }, 400, 'body.timezone'],
       [{ cron: '* * * * *', flowId: 'nope' }, 404, 'body.flowId'],
     ];
@@ -102,6 +104,8 @@ describe('schedules', () => {
     }
     const badPreview = await api.fetch('/v1/schedules/preview?cron=nope');
     expect(badPreview.status).toBe(400);
+    const never = await api.fetch('/v1/schedules/preview?cron=0%200%2030%202%20*');
+    expect(await body(never)).toMatchObject({ errors: [{ path: 'query.cron' }] });
   });
 
   it('each slot fires once however many schedulers run, and downtime fires only the latest slot', async () => {

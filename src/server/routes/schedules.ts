@@ -179,7 +179,7 @@ export function registerSchedulesRoutes(app: OpenAPIHono<ServerEnv>, services: A
   app.openapi(preview, (c) => {
     const query = c.req.valid('query');
     const timezone = query.timezone ?? 'UTC';
-    const spec = new CronSpec(query.cron, timezone, 'query');
+    const spec = CronSpec.forWriting(query.cron, timezone, 'query');
     const times = spec.nextRuns(query.count ?? 5, new Date()).map((d) => d.toISOString());
     return c.json({ cron: query.cron, timezone, times }, 200);
   });
@@ -188,7 +188,7 @@ export function registerSchedulesRoutes(app: OpenAPIHono<ServerEnv>, services: A
     const body = c.req.valid('json');
     const tenantId = c.get('tenant');
     const timezone = body.timezone ?? 'UTC';
-    new CronSpec(body.cron, timezone);
+    CronSpec.forWriting(body.cron, timezone);
     await requirePublished(services, tenantId, body.flowId, body.version ?? null);
     const now = new Date().toISOString();
     const record: ScheduleRecord = {
@@ -236,7 +236,10 @@ export function registerSchedulesRoutes(app: OpenAPIHono<ServerEnv>, services: A
       if (body.input !== undefined) changed.input = body.input;
       if (body.enabled !== undefined) changed.enabled = body.enabled;
       if (body.overlap !== undefined) changed.overlap = body.overlap;
-      new CronSpec(changed.cron, changed.timezone);
+      // A pattern that never fires is refused when it is set, not when another field changes.
+      if (body.cron !== undefined || body.timezone !== undefined)
+        CronSpec.forWriting(changed.cron, changed.timezone);
+      else new CronSpec(changed.cron, changed.timezone);
       if (body.flowId !== undefined || body.version !== undefined)
         await requirePublished(services, tenantId, changed.flowId, changed.version);
       // Re-enabled or re-timed: slots from before the change are not owed. The same values sent

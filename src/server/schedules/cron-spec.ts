@@ -17,6 +17,25 @@ export class CronSpec {
     this.#cron = parse(pattern, timezone, from);
   }
 
+  /**
+   * A pattern no date matches (the 30th of February): accepted by croner, it would be a
+   * schedule that silently never fires. Checked when a schedule is written, not when read.
+   */
+  static forWriting(pattern: string, timezone: string, from: 'body' | 'query' = 'body'): CronSpec {
+    const spec = new CronSpec(pattern, timezone, from);
+    if (spec.next(new Date()) === null)
+      throw new ApiProblem(
+        'invalid_request',
+        `cron "${pattern}" matches no date: it would never fire`,
+        {
+          errors: [
+            { path: `${from}.cron`, message: 'matches no date (a day the month never has?)' },
+          ],
+        },
+      );
+    return spec;
+  }
+
   /** The first slot strictly after `after`, or null when the pattern never fires again. */
   next(after: Date): Date | null {
     return this.#cron.nextRun(after);
@@ -41,7 +60,9 @@ function parse(pattern: string, timezone: string, from: 'body' | 'query'): Cron 
       'invalid_request',
       `cron "${pattern}" has ${fields} fields; 5 (minute hour day month weekday) or 6 (seconds first)`,
       {
-        errors: [{ path: `${from}.cron`, message: '5 or 6 space-separated fields' }],
+        errors: [
+          { path: `${from}.cron`, message: `${fields} fields: 5 or 6 space-separated fields` },
+        ],
       },
     );
   if (!isTimeZone(timezone))
