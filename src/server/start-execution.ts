@@ -59,7 +59,12 @@ export async function startExecution(
     const key = { collection: 'idempotency' as const, tenant: tenantId, id: token };
     const record: IdempotencyRecord = { executionId, fingerprint, at: Date.now() };
     if (!(await services.control.create(key, record, { ttlMs: IDEMPOTENCY_TTL_MS }))) {
-      const repeat = await repeated(services, tenantId, key, record);
+      // What the caller reused, for the conflict's words: its header, or the id it chose.
+      const reused =
+        idempotencyKey !== undefined
+          ? 'this Idempotency-Key was already used'
+          : `execution ${executionId} already exists, started`;
+      const repeat = await repeated(services, tenantId, key, record, reused);
       if (repeat) return await startedBefore(services, repeat);
     }
     try {
@@ -102,6 +107,7 @@ async function repeated(
   tenantId: string,
   key: { collection: 'idempotency'; tenant: string; id: string },
   mine: IdempotencyRecord,
+  reused: string,
 ): Promise<ExecutionState | null> {
   const deadline = Date.now() + REPEAT_WAIT_MS;
   for (;;) {
@@ -114,7 +120,7 @@ async function repeated(
     if (first.doc.fingerprint !== mine.fingerprint)
       throw new ApiProblem(
         'conflict',
-        'this idempotency key was already used with a different request',
+        `${reused} with a different request (a repeat must send the same body)`,
       );
     const state = await services.store.load(first.doc.executionId, { tenantId });
     if (state) return state;

@@ -71,7 +71,22 @@ describe('executions over HTTP', () => {
       json: { flow: echo, input: { name: 'Someone else' } },
     });
     expect(other.status).toBe(409);
-    expect(await body(other)).toMatchObject({ code: 'conflict' });
+    expect(await body(other)).toMatchObject({
+      code: 'conflict',
+      detail: expect.stringContaining('Idempotency-Key'),
+    });
+    // A chosen execution id reused by another request: the answer names the execution.
+    const mine = { flow: echo, executionId: 'exp-7', input: { name: 'A' } };
+    expect((await api.fetch('/v1/executions', { method: 'POST', json: mine })).status).toBe(201);
+    const reused = await api.fetch('/v1/executions', {
+      method: 'POST',
+      json: { ...mine, input: { name: 'B' } },
+    });
+    expect(reused.status).toBe(409);
+    expect(await body(reused)).toMatchObject({
+      code: 'conflict',
+      detail: expect.stringContaining('execution exp-7 already exists'),
+    });
   });
 
   it('a start whose enqueue failed (503) runs when the client repeats it with the same key', async () => {
