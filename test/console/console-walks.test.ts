@@ -355,6 +355,26 @@ describeWithChromium(
       await expect.poll(() => page.locator('table.data').textContent()).toContain('30 9 * * 1');
     });
 
+    it('an API key is created, its token shown once, and revoking it takes the token off screen', async () => {
+      await page.goto(`${server.url}/api-keys`);
+      await page.getByText('Create a key').click();
+      await page.getByLabel('Name').fill('ci bot');
+      await page.getByRole('button', { name: 'Create', exact: true }).click();
+      const once = page.locator('.token-once');
+      await expect.poll(() => once.textContent()).toMatch(/plt_[0-9a-f]{16}_/);
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page
+        .locator('tr', { hasText: 'ci bot' })
+        .getByRole('button', { name: 'Revoke' })
+        .click();
+      await expect.poll(() => once.count()).toBe(0);
+      const keys = await server.api<{ items: Array<{ name: string; revokedAt: string | null }> }>(
+        'GET',
+        '/v1/api-keys',
+      );
+      expect(keys.body.items.find((k) => k.name === 'ci bot')?.revokedAt).toBeTruthy();
+    });
+
     it('deep links survive a reload: filters in the query string, an execution, the inbox', async () => {
       const done = await start(server, { flowId: 'echo', input: { name: 'deep' } });
       await page.goto(`${server.url}/executions?status=completed&flowId=echo`);

@@ -15,6 +15,8 @@ export default function ApiKeysPage() {
   useTitle('API keys');
   const caller = useCaller();
   const keys = useResource(() => api.getAll<ApiKey>('/v1/api-keys'), []);
+  // The token of the key just created, shown once, until that key is revoked.
+  const [fresh, setFresh] = useState<{ id: string; token: string } | null>(null);
   if (!can(caller, 'admin'))
     return (
       <section>
@@ -26,6 +28,7 @@ export default function ApiKeysPage() {
     if (!window.confirm(`Revoke ${key.name} (${key.id})? Its sessions end too.`)) return;
     try {
       await api.delete(`/v1/api-keys/${seg(key.id)}`);
+      if (fresh?.id === key.id) setFresh(null);
       notify(`Revoked ${key.name}`);
       keys.reload();
     } catch (e) {
@@ -38,7 +41,13 @@ export default function ApiKeysPage() {
       <div class="page-head">
         <h1 id="keys-title">API keys</h1>
       </div>
-      <CreateKey onCreated={keys.reload} />
+      <CreateKey
+        fresh={fresh?.token ?? null}
+        onCreated={(key, token) => {
+          setFresh({ id: key.id, token });
+          keys.reload();
+        }}
+      />
       <ProblemBox error={keys.error} title="Keys could not be listed" />
       {keys.loading && !keys.data ? <Loading /> : null}
       {keys.data ? (
@@ -107,12 +116,17 @@ export default function ApiKeysPage() {
   );
 }
 
-function CreateKey({ onCreated }: { onCreated: () => void }) {
+function CreateKey({
+  fresh: token,
+  onCreated,
+}: {
+  fresh: string | null;
+  onCreated: (key: ApiKey, token: string) => void;
+}) {
   const [name, setName] = useState('');
   const [role, setRole] = useState<Role>('operator');
   const [tenant, setTenant] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
-  const [token, setToken] = useState<string | null>(null);
   const submit = async (event: Event) => {
     event.preventDefault();
     setError(null);
@@ -122,9 +136,8 @@ function CreateKey({ onCreated }: { onCreated: () => void }) {
         role,
         ...(tenant.trim() ? { tenant: tenant.trim() } : {}),
       });
-      setToken(created.token);
       setName('');
-      onCreated();
+      onCreated(created.key, created.token);
     } catch (e) {
       setError(e instanceof ApiError ? e : new ApiError(0, 'unknown', messageOf(e)));
     }
@@ -154,7 +167,11 @@ function CreateKey({ onCreated }: { onCreated: () => void }) {
             <option value="admin">admin</option>
           </select>
         </Field>
-        <Field id="key-tenant" label="Tenant (empty: yours; * platform)" error={tenantError}>
+        <Field
+          id="key-tenant"
+          label="Tenant (empty: the one you act for; * for a platform key)"
+          error={tenantError}
+        >
           <input
             {...describedBy('key-tenant', tenantError)}
             value={tenant}
