@@ -183,7 +183,10 @@ describe('plaita serve, embedded default (SQLite + in-process worker)', () => {
 
   it('a second start on the same store prints no key and keeps the first one valid', async () => {
     const firstKey = server.adminKey;
-    await server.stop();
+    expect(await server.stop()).toBe(0);
+    // A drain can take the worker's drain time: the terminal is told it is stopping, and when done.
+    expect(server.output()).toMatch(/plaita: stopping \(SIGTERM\): no new requests/);
+    expect(server.output()).toContain('plaita: stopped');
     server = await startServe([], { cwd });
     expect(server.adminKey).toBeNull();
     expect(server.output()).not.toMatch(/plt_/);

@@ -179,16 +179,25 @@ export function registerServe(program: Command, context: CommandContext): void {
       'serving',
     );
     process.stderr.write(`plaita: serving ${url}\nplaita: ${flowEnvNote()}\n`);
-    await new Promise<void>((resolve) => {
-      process.once('SIGTERM', () => resolve());
-      process.once('SIGINT', () => resolve());
+    const signal = await new Promise<string>((resolve) => {
+      process.once('SIGTERM', () => resolve('SIGTERM'));
+      process.once('SIGINT', () => resolve('SIGINT'));
     });
-    log.info({}, 'shutting down: no new requests, draining');
+    log.info({ signal }, 'shutting down: no new requests, draining');
+    // Said on the terminal too: a drain may take the worker's whole drain time, in silence.
+    const running = worker?.inFlightCount ?? 0;
+    process.stderr.write(
+      `plaita: stopping (${signal}): no new requests; finishing those under way` +
+        (running > 0 ? ` and ${running} execution${running === 1 ? '' : 's'} (up to 30 s)` : '') +
+        (signal === 'SIGINT' ? '; Ctrl-C again stops at once' : '') +
+        '\n',
+    );
     await tasks.stop();
     await closeServer(server);
     await worker?.stop();
     await heartbeat?.stop();
     await runtime.close();
+    process.stderr.write('plaita: stopped\n');
     context.exit(EXIT.ok);
   });
 }
