@@ -49,6 +49,26 @@ export class AuditLog {
     await this.control.create({ collection: 'audit', tenant: entry.tenant, id }, entry);
   }
 
+  /**
+   * A write made beside the store rather than through the API (`plaita keys …`, run where the
+   * store is): recorded the same way, with role `cli`, no key and no client address.
+   */
+  async recordLocal(action: string, target: string, tenant: string): Promise<void> {
+    const id = sortableId();
+    const entry: AuditEntry = {
+      id,
+      at: new Date().toISOString(),
+      keyId: null,
+      role: 'cli',
+      tenant,
+      action,
+      target,
+      requestId: `cli-${id}`,
+      clientAddress: null,
+    };
+    await this.control.create({ collection: 'audit', tenant, id }, entry);
+  }
+
   async list(tenant: string, limit: number, after: string | null) {
     const page = await this.control.list<AuditEntry>({
       collection: 'audit',

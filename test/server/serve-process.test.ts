@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import {
   POSTGRES_URL,
   uniqueName,
 } from '../support/services.js';
+import { cli } from '../cli/run-cli.js';
 import { body } from './support/api-harness.js';
 import { call, type PlaitaProcess, startServe, startWorker } from './support/serve-process.js';
 
@@ -179,6 +180,42 @@ describe('plaita serve, embedded default (SQLite + in-process worker)', () => {
     const view = await body<{ status: string; result: unknown }>(started);
     expect(view.status).toBe('completed');
     expect(view.result).toEqual({ APP_GREETING: 'hello' });
+  });
+
+  it('plaita keys makes, lists and revokes keys of the running server, audited; elsewhere it refuses', async () => {
+    const made = cli(['keys', 'create', '--name', 'ci', '--role', 'viewer', '--json'], { cwd });
+    expect(made.code, made.stderr).toBe(0);
+    const { key, token } = JSON.parse(made.stdout) as { key: { id: string }; token: string };
+    expect((await call(server.url, '/v1/executions', token)).status).toBe(200);
+    const listed = JSON.parse(cli(['keys', 'list', '--json'], { cwd }).stdout) as {
+      items: Array<{ id: string }>;
+    };
+    expect(listed.items.map((k) => k.id)).toContain(key.id);
+    expect(cli(['keys', 'revoke', key.id], { cwd }).code).toBe(0);
+    await expect
+      .poll(async () => (await call(server.url, '/v1/executions', token)).status, {
+        timeout: 10_000,
+      })
+      .toBe(401);
+    const audit = await body<{ items: Array<{ action: string; target: string; role: string }> }>(
+      await call(server.url, '/v1/audit', server.adminKey),
+    );
+    for (const action of ['api_key.create', 'api_key.revoke'])
+      expect(audit.items).toContainEqual(
+        expect.objectContaining({ action, target: key.id, role: 'cli' }),
+      );
+    // Where no server keeps its store, a key would open nothing: refused, and no store is made.
+    const elsewhere = mkdtempSync(join(tmpdir(), 'plaita-keys-'));
+    try {
+      const refused = cli(['keys', 'create', '--name', 'x', '--role', 'viewer'], {
+        cwd: elsewhere,
+      });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('no store at');
+      expect(existsSync(join(elsewhere, '.plaita'))).toBe(false);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it('a second start on the same store prints no key and keeps the first one valid', async () => {

@@ -1,9 +1,13 @@
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
+import { AuditLog } from '../../server/audit-log.js';
 import { ApiKeys } from '../../server/auth/api-keys.js';
+import { PLATFORM_TENANT } from '../../store/control-store.js';
 import { isRole, ROLES } from '../../server/auth/roles.js';
 import type { CommandContext } from '../command-context.js';
 import { type DurableFlags, withDurableOptions, withRuntime } from '../durable-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
+import { parseStoreUrl } from '../store-url.js';
 
 /** `plaita keys create|list|revoke` (docs/http-api.md §2): API keys in the store the server uses. */
 export function registerKeys(program: Command, context: CommandContext): void {
@@ -24,12 +28,14 @@ export function registerKeys(program: Command, context: CommandContext): void {
         throw new CliError(`--role ${opts.role}: expected ${ROLES.join(' | ')}`, EXIT.usage);
       const role = opts.role;
       const tenant = opts.keyTenant ?? opts.tenant ?? 'default';
+      requireStore(opts);
       await withRuntime(opts, async (runtime) => {
         const { key, token } = await new ApiKeys(runtime.control).create({
           name: opts.name,
           role,
           tenant,
         });
+        await audit(runtime.control, 'api_key.create', key.id, key.tenant, opts);
         context
           .output()
           .result(
@@ -41,6 +47,7 @@ export function registerKeys(program: Command, context: CommandContext): void {
     });
   withDurableOptions(keys.command('list').description('every key (never their secrets)')).action(
     async (opts: DurableFlags) => {
+      requireStore(opts);
       await withRuntime(opts, async (runtime) => {
         const list = await new ApiKeys(runtime.control).list(null);
         const text = list
@@ -57,11 +64,40 @@ export function registerKeys(program: Command, context: CommandContext): void {
   withDurableOptions(
     keys.command('revoke').description('revoke a key').argument('<id>', 'the key id'),
   ).action(async (id: string, opts: DurableFlags) => {
+    requireStore(opts);
     await withRuntime(opts, async (runtime) => {
-      if (!(await new ApiKeys(runtime.control).revoke(id)))
-        throw new CliError(`no API key ${id}`, EXIT.usage);
+      const keys = new ApiKeys(runtime.control);
+      const key = await keys.get(id);
+      if (!key || !(await keys.revoke(id))) throw new CliError(`no API key ${id}`, EXIT.usage);
+      await audit(runtime.control, 'api_key.revoke', id, key.tenant, opts);
       context.output().result({ revoked: id }, `revoked ${id}`);
     });
     context.exit(EXIT.ok);
   });
+}
+
+/**
+ * Keys belong to the store a server uses: in a directory with no store, the default SQLite file
+ * would be made anew, and the key printed would open nothing.
+ */
+function requireStore(opts: DurableFlags): void {
+  const target = parseStoreUrl(opts.store);
+  if (target.kind === 'sqlite' && !existsSync(target.path))
+    throw new CliError(
+      `no store at ${target.path}: API keys are kept in the store \`plaita serve\` uses; run this ` +
+        'where it runs, or pass its --store',
+      EXIT.usage,
+    );
+}
+
+/** Audited like the API's own key writes: a platform key in the tenant this command acts for. */
+function audit(
+  control: ConstructorParameters<typeof AuditLog>[0],
+  action: string,
+  keyId: string,
+  keyTenant: string,
+  opts: DurableFlags,
+): Promise<void> {
+  const tenant = keyTenant === PLATFORM_TENANT ? (opts.tenant ?? 'default') : keyTenant;
+  return new AuditLog(control, () => null).recordLocal(action, keyId, tenant);
 }
