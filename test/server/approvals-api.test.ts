@@ -177,6 +177,8 @@ describe('approvals over HTTP', () => {
       expect(page).toContain('Bob asks for 120.5 EUR: travel');
       expect(page).toContain('alice@example.com');
       expect(page).toContain('<form method="post">');
+      // Times for a person reading an email's link, not ISO strings.
+      expect(page).toMatch(/Waiting since<\/dt><dd>\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC</);
       expect(page).not.toMatch(/<script|https?:\/\//);
     }
     const stillWaiting = await body<{ status: string }>(await api.fetch(`/v1/executions/${id}`));
@@ -360,7 +362,8 @@ describe('approvals over HTTP', () => {
     for (const url of [used.rejectUrl, used.approveUrl]) {
       const page = await openLink(url);
       expect(page.status).toBe(403);
-      expect(await page.text()).toContain('already used');
+      // Not only "used": what happened, so the approver knows their decision counted.
+      expect(await page.text()).toContain(`${TEAM[0]} already decided this approval: reject at`);
       expect((await postForm(url)).status).toBe(403);
     }
     const usedJson = await postForm(used.approveUrl, {}, 'application/json');

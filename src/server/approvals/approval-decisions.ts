@@ -8,6 +8,9 @@ import {
 import type { Verdict } from './approval-strategy.js';
 import type { PendingApproval } from './pending-approval.js';
 
+/** Which approval (one wait of one node): what its records are keyed by. */
+type ApprovalRef = Pick<PendingApproval, 'tenantId' | 'executionId' | 'nodeId' | 'approvalId'>;
+
 /** One approver's recorded decision. */
 export interface DecisionRecord {
   approver: string;
@@ -66,7 +69,7 @@ export class ApprovalDecisions {
   }
 
   /** Every decision of the visit (oldest first) and its outcome, if any. */
-  async read(approval: PendingApproval): Promise<ApprovalRecords> {
+  async read(approval: ApprovalRef): Promise<ApprovalRecords> {
     const prefix = this.#key(approval).id + ID_SEPARATOR;
     const decisions: DecisionRecord[] = [];
     let outcome: OutcomeRecord | null = null;
@@ -89,7 +92,7 @@ export class ApprovalDecisions {
     return { decisions, outcome };
   }
 
-  #key(approval: PendingApproval, ...parts: string[]): ControlKey {
+  #key(approval: ApprovalRef, ...parts: string[]): ControlKey {
     return {
       collection: COLLECTION,
       tenant: approval.tenantId,

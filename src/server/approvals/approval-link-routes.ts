@@ -68,7 +68,7 @@ export function registerApprovalLinkRoutes(
 
   app.openapi(show, async (c) => {
     try {
-      const claims = claimsOf(await links.check(c.req.valid('param').token));
+      const claims = await claimsOf(services, await links.check(c.req.valid('param').token));
       return page(c, 200, await confirmation(services, claims));
     } catch (error) {
       return problemPage(c, services, error);
@@ -79,7 +79,7 @@ export function registerApprovalLinkRoutes(
     const wantsJson = /\bapplication\/json\b/.test(c.req.header('accept') ?? '');
     try {
       const comment = await readComment(c);
-      const claims = claimsOf(await links.redeem(c.req.valid('param').token));
+      const claims = await claimsOf(services, await links.redeem(c.req.valid('param').token));
       c.set('tenant', claims.tenantId);
       const view = await decideByLink(services, links, claims, comment);
       await services.audit.record(
@@ -157,9 +157,36 @@ const LINK_REFUSALS: Record<Exclude<LinkCheck, { ok: true }>['reason'], string> 
 };
 
 /** A refused link is 403 `forbidden`, whatever the reason (the detail says which). */
-function claimsOf(check: LinkCheck): LinkClaims {
+async function claimsOf(services: ApiServices, check: LinkCheck): Promise<LinkClaims> {
   if (check.ok) return check.claims;
-  throw new ApiProblem('forbidden', LINK_REFUSALS[check.reason]);
+  const why =
+    check.reason === 'used' && check.claims !== null
+      ? await whyUsedUp(services, check.claims).catch(() => null)
+      : null;
+  throw new ApiProblem('forbidden', why ?? LINK_REFUSALS[check.reason]);
+}
+
+/**
+ * A link that no longer works because its approval moved on: say how (the approver decided, the
+ * approval is decided, the wait is over), not only that the link was used, which it may not
+ * have been (another link of the same approver decided). Null when nothing moved on.
+ */
+async function whyUsedUp(services: ApiServices, claims: LinkClaims): Promise<string | null> {
+  const records = await new ApprovalDecisions(services.control).read(claims);
+  const mine = records.decisions.find((d) => d.approver === claims.approver);
+  if (mine)
+    return `${claims.approver} already decided this approval: ${mine.decision} at ${mine.decidedAt}`;
+  if (records.outcome)
+    return `this approval is already decided: ${records.outcome.finalDecision} at ${records.outcome.decidedAt}`;
+  const waiting = await loadPendingApproval(
+    services,
+    claims.tenantId,
+    claims.executionId,
+    claims.nodeId,
+  ).catch(() => null);
+  if (waiting === null || waiting.approvalId !== claims.approvalId)
+    return 'the wait this link was made for is over: there is nothing left to decide';
+  return null;
 }
 
 const CommentBody = z.object({ comment: z.string().max(4000).optional() });

@@ -44,7 +44,7 @@ ${comment}
 <button type="submit" class="${decision}">${VERB[decision]}</button>
 </form>
 <p class="muted">Nothing is decided until you press the button. This link can be used once and
-expires ${esc(new Date(page.expiresAt).toISOString())}.</p>`;
+expires ${esc(readableTime(new Date(page.expiresAt).toISOString()))}.</p>`;
 }
 
 function doneBody(page: Extract<ApprovalPage, { kind: 'done' }>): string {
@@ -63,7 +63,7 @@ function summary(approval: ApprovalView, approver: string): string {
 <dl>
 <dt>Approver</dt><dd>${esc(approver)}</dd>
 <dt>Decided by</dt><dd>${esc(strategyText(approval))}</dd>
-<dt>Waiting since</dt><dd>${esc(approval.since)}</dd>
+<dt>Waiting since</dt><dd>${esc(readableTime(approval.since))}</dd>
 </dl>`;
 }
 
@@ -71,7 +71,7 @@ function strategyText(approval: ApprovalView): string {
   const n = approval.approvers.length;
   switch (approval.strategy) {
     case 'any':
-      return n === 1 ? 'you alone' : `the first of ${n} approvers`;
+      return n === 1 ? 'your decision alone' : `the first of ${n} approvers to decide`;
     case 'all':
       return `all ${n} approvers (one rejection rejects)`;
     case 'majority':
@@ -103,4 +103,10 @@ ${body}
 
 function esc(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+/** A page read by a person, without the console's clock settings: `2026-12-02 16:39 UTC`. */
+function readableTime(iso: string): string {
+  const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(iso);
+  return match ? `${match[1]} ${match[2]} UTC` : iso;
 }
