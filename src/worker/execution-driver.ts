@@ -219,9 +219,21 @@ export class ExecutionDriver {
     return typeof this.state.context.$EXECUTION_ID !== 'string';
   }
 
+  /**
+   * A transient failure of this worker's own services met inside a step (a child flow's
+   * definition could not be read from the flow store): the step's outcome, a node failure or a
+   * result an error handler made of it, is not the flow's. The handling fails as transient
+   * instead, and the step runs again from the last checkpoint on redelivery.
+   */
+  #outage: Error | undefined;
+
   private async step(resume: { type: ResumeKind; data: unknown } | null): Promise<StepOutcome> {
     const started = performance.now();
     const outcome = await this.#stepper().step(resume);
+    if (this.#outage !== undefined) {
+      this.close(); // the live execution went on past the outage: never reuse it
+      throw this.#outage;
+    }
     const nodeType = outcome.step?.type ?? 'none';
     this.deps.metrics?.nodeSeconds.observe(
       { type: nodeType },
@@ -239,7 +251,14 @@ export class ExecutionDriver {
       signal: this.keeper.signal,
       tenantId: this.state.tenantId,
       resolveFlow: (flowId, version) =>
-        this.deps.resolver.byVersion(flowId, version, { tenantId: this.state.tenantId }),
+        this.deps.resolver
+          .byVersion(flowId, version, { tenantId: this.state.tenantId })
+          .catch((error: unknown) => {
+            // Our own flow store down is not the flow's failure (see #outage).
+            if (error instanceof Error && (error as { retryable?: unknown }).retryable === true)
+              this.#outage ??= error;
+            throw error;
+          }),
       events: {
         subscribe: (r) =>
           `sub:${this.state.executionId}:${r.nodeId}:${visitOf(this.state, r.nodeId) + 1}`,
