@@ -95,16 +95,10 @@ export async function suspendNode(
   execution.replaceResult(id, suspended);
   await execution.fire('onNodeSuspend', { node: id });
   await execution.fire('onFlowSuspend', { node: id });
-  const config = state.service_config as { trigger_timestamp?: unknown } | undefined;
-  const dueAt = typeof config?.trigger_timestamp === 'number' ? config.trigger_timestamp : null;
+  const dueAt = triggerTimeOf(state);
   const declared = node.nodeType.wait?.(node.def) ?? {};
   const timeoutMs = node.def.timeoutMs ?? declared.timeoutMs ?? null;
-  const timer =
-    dueAt !== null && declared.delay
-      ? 'delay'
-      : dueAt !== null || timeoutMs !== null
-        ? 'timeout'
-        : null;
+  const timer = timerKind(node, state) ?? (timeoutMs !== null ? 'timeout' : null);
   return {
     step: makeStep(execution, node, suspended, { isSuspend: true }),
     waiting: {
@@ -118,6 +112,23 @@ export async function suspendNode(
       subscriptionId,
     },
   };
+}
+
+/** The planned wake-up a suspended state carries (`service_config.trigger_timestamp`), or null. */
+function triggerTimeOf(suspended: unknown): number | null {
+  const config = (suspended as { service_config?: { trigger_timestamp?: unknown } } | null)
+    ?.service_config;
+  return typeof config?.trigger_timestamp === 'number' ? config.trigger_timestamp : null;
+}
+
+/**
+ * Which timer a suspended node's planned wake-up is: `delay` (delivered as the type's event)
+ * when its type declares one, else `timeout`; null when it planned none (a timeout may still
+ * come from the node's `timeoutMs`). One rule for arming it now and re-arming it later.
+ */
+export function timerKind(node: LoadedNode, suspended: unknown): 'delay' | 'timeout' | null {
+  if (triggerTimeOf(suspended) === null) return null;
+  return node.nodeType.wait?.(node.def).delay ? 'delay' : 'timeout';
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { EngineOptions } from '../engine/engine-options.js';
 import type { ResumeKind, StepOutcome } from '../engine/run-step.js';
 import { Stepper } from '../engine/stepper.js';
-import { isPendingIn } from '../engine/suspension.js';
+import { isPendingIn, timerKind } from '../engine/suspension.js';
 import { defaultFunctions } from '../expression/function-registry.js';
 import type { Flow } from '../flow/flow.js';
 import type { FlowError } from '../flow-errors.js';
@@ -11,6 +11,7 @@ import {
   type InboxEvent,
   rememberAppliedEventId,
 } from '../state/execution-state.js';
+import { getOwn } from '../util/own-record.js';
 import type { HandlingResult } from './decide.js';
 import { envelope, eventMatches } from './event-matching.js';
 import type { FencedWriter } from './fenced-writer.js';
@@ -128,9 +129,13 @@ export class ExecutionDriver {
     const waiting = this.state.waiting;
     if (this.state.status !== 'suspended' || !waiting?.dueAt) return;
     const delayMs = Math.max(0, Date.parse(waiting.dueAt) - this.deps.clock.now());
-    // What the node's type declared (NodeType.wait): a delay resumes with an event.
+    // The rule the engine armed it by (engine/suspension.ts): a delay resumes with an event.
     const node = this.flow.nodesById.get(waiting.nodeId);
-    const kind = node?.nodeType.wait?.(node.def).delay ? 'delay' : 'timeout';
+    const suspended = getOwn(
+      (this.state.context.$NODE ?? {}) as Record<string, unknown>,
+      waiting.nodeId,
+    );
+    const kind = (node && timerKind(node, suspended)) ?? 'timeout';
     const id = timerId(
       this.state.tenantId,
       this.state.executionId,
