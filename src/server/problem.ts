@@ -23,6 +23,11 @@ export interface ProblemFieldError {
   /** Where in the request: `body.input.amount`, `query.limit`, `nodes[2].next`. */
   path: string;
   message: string;
+  /** Ours, for a flow's issues (`422 invalid_flow`): the fields a validation answer has. */
+  severity?: 'error' | 'warning';
+  code?: string;
+  nodeId?: string | null;
+  suggestion?: string;
 }
 
 const TITLES: Record<ProblemCode, string> = {

@@ -12,7 +12,18 @@ export const ProblemSchema = z
     code: z.enum(Object.keys(PROBLEM_STATUS) as [keyof typeof PROBLEM_STATUS]),
     detail: z.string(),
     requestId: z.string(),
-    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    errors: z
+      .array(
+        z.object({
+          path: z.string(),
+          message: z.string(),
+          severity: z.enum(['error', 'warning']).optional(),
+          code: z.string().optional(),
+          nodeId: z.string().nullable().optional(),
+          suggestion: z.string().optional(),
+        }),
+      )
+      .optional(),
   })
   .openapi('Problem');
 

@@ -332,6 +332,22 @@ describe('flow versions over HTTP', () => {
       code: 'invalid_flow',
       errors: [{ path: '' }],
     });
+    // A 422's issues carry the fields a validation answer has, beside the readable message.
+    const typo = await put('y/versions/1', {
+      nodes: [
+        { type: 'start', id: 'start', next: 'edn' },
+        { type: 'end', id: 'end' },
+      ],
+    });
+    expect(typo.status).toBe(422);
+    expect((await body<Problem>(typo)).errors).toContainEqual(
+      expect.objectContaining({
+        severity: 'error',
+        code: 'unknown_target',
+        nodeId: 'start',
+        path: 'nodes[0].next',
+      }),
+    );
     const notLoading = await put('y/versions/1', { nodes: [{ type: 'teleport', id: 'start' }] });
     expect(notLoading.status).toBe(422);
     expect((await body<Problem>(notLoading)).errors![0]!.path).toMatch(/^nodes\[0\]/);

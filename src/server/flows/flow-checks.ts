@@ -67,7 +67,16 @@ export function refuseErrors(issues: readonly FlowIssue[]): void {
   throw new ApiProblem(
     'invalid_flow',
     `the flow has ${count} error${count === 1 ? '' : 's'}: ${ordered[0]!.message}`,
-    { errors: ordered.map((issue) => ({ path: issue.path, message: issueMessage(issue) })) },
+    {
+      errors: ordered.map((issue) => ({
+        path: issue.path,
+        message: issueMessage(issue),
+        severity: issue.severity,
+        code: issue.code,
+        nodeId: issue.nodeId,
+        ...(issue.suggestion === undefined ? {} : { suggestion: issue.suggestion }),
+      })),
+    },
   );
 }
 
