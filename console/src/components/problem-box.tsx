@@ -39,6 +39,8 @@ export function LoadFailed(props: {
   error: unknown;
   back: { href: string; label: string };
   retry?: () => void;
+  /** Said when it is not found: where else to look. */
+  whenMissing?: string;
 }) {
   const missing = props.error instanceof ApiError && props.error.status === 404;
   return (
@@ -47,6 +49,7 @@ export function LoadFailed(props: {
         {missing ? `${props.what} not found` : `${props.what} could not be loaded`}
       </h1>
       <ProblemBox error={props.error} title={missing ? 'Not found' : 'The server did not answer'} />
+      {missing && props.whenMissing ? <p>{props.whenMissing}</p> : null}
       <p>
         <a class="underlined" href={props.back.href}>
           {props.back.label}

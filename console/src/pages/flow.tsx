@@ -64,6 +64,7 @@ export default function FlowPage({ params }: { params: Record<string, string> })
         error={flow.error}
         back={{ href: '/flows', label: 'All flows' }}
         retry={flow.reload}
+        whenMissing="No version of it was saved here. An execution started from a document (plaita run, an inline start) keeps its own definition: its page shows the graph."
       />
     );
   if (flowId && (flow.loading || record.loading) && !record.data) return <Loading />;

@@ -55,7 +55,8 @@ export default function OverviewPage() {
       label: `Failed (${span})`,
       value: sum('failed'),
       href: `/executions?status=error&window=${span}`,
-      tone: 'bad',
+      // Red only when something failed: a zero in red reads as an alarm.
+      ...(stats.data?.buckets.some((b) => b.failed > 0) ? { tone: 'bad' } : {}),
     },
     {
       label: 'Queue depth',
