@@ -49,7 +49,46 @@ export async function reapStale(
     }
     cursor = page.nextCursor;
   } while (cursor);
+  await reapLostTimers(store, queue, { now, idleMs, limit, tenantId }, reaped);
   return reaped;
+}
+
+/**
+ * A `suspended` execution whose timer is overdue by `idle` lost it (a Redis failover that
+ * dropped the delayed entry, a timer message purged from the dead letters): it would wait for
+ * ever. `run` on a suspended execution re-arms its timer (idempotent while the first is still
+ * pending; a second that fires finds the visit over and does nothing). Executions that wait for
+ * an event only have no timer to lose and are left alone.
+ */
+async function reapLostTimers(
+  store: ExecutionStore,
+  queue: TaskQueue,
+  options: { now: number; idleMs: number; limit: number; tenantId: string | undefined },
+  reaped: string[],
+): Promise<void> {
+  let cursor: string | null = null;
+  do {
+    const page = await store.list({
+      ...(options.tenantId ? { tenantId: options.tenantId } : {}),
+      status: ['suspended'],
+      limit: 200,
+      cursor,
+    });
+    for (const item of page.items) {
+      if (reaped.length >= options.limit) return;
+      const dueAt = item.waiting?.dueAt;
+      if (!dueAt || options.now - Date.parse(dueAt) < options.idleMs) continue;
+      if (await store.getLease(item.executionId, { tenantId: item.tenantId })) continue;
+      await queue.enqueue({
+        v: 1,
+        kind: 'run',
+        executionId: item.executionId,
+        tenantId: item.tenantId,
+      });
+      reaped.push(item.executionId);
+    }
+    cursor = page.nextCursor;
+  } while (cursor);
 }
 
 /**

@@ -7,6 +7,8 @@ import type { TaskQueue } from '../../src/queue/task-queue.js';
 import { MemoryExecutionStore } from '../../src/store/memory/memory-execution-store.js';
 import { MemoryFlowStore } from '../../src/store/memory/memory-flow-store.js';
 import { FlowWorker } from '../../src/worker/flow-worker.js';
+import { reapStale } from '../../src/worker/reaper.js';
+import { timerId } from '../../src/worker/wait-timers.js';
 
 /**
  * A suspension is saved first and its timer enqueued second. When that enqueue fails (the queue
@@ -99,5 +101,40 @@ describe('a timer whose enqueue failed after its suspension was saved', () => {
     const done = await client.waitFor(id, { timeoutMs: 10_000, until: 'terminal' });
     expect(failed()).toBe(1);
     expect(done.status).toBe('completed');
+  });
+});
+
+describe('a timer lost after it was armed (a failover dropped it, it was purged)', () => {
+  it('is armed again by the reaper once it is overdue, and the execution goes on', async () => {
+    const queue = new LocalQueue({ path: ':memory:' }, { visibilityTimeoutMs: 500 });
+    const store = new MemoryExecutionStore();
+    const flows = new MemoryFlowStore();
+    const worker = new FlowWorker({ store, flows, queue, pollBlockMs: 20, metrics: null });
+    const client = new PlaitaClient({ store, flows, queue });
+    worker.start();
+    stop = async () => {
+      await worker.stop();
+      await queue.close();
+    };
+    const id = await client.start(
+      {
+        nodes: [
+          { type: 'start', id: 's', next: 'd' },
+          { type: 'delay', id: 'd', delay_seconds: 0.2, next: 'e' },
+          { type: 'end', id: 'e', output: 'done' },
+        ],
+      },
+      {},
+    );
+    const waiting = await client.waitFor(id, { timeoutMs: 5000 });
+    expect(waiting.status).toBe('suspended');
+    // The armed timer is lost: nothing will ever wake the execution by itself.
+    expect(await queue.cancelDelayed(timerId('default', id, 'd', 1, 'delay'))).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect((await client.get(id))!.status).toBe('suspended');
+    expect(await reapStale(store, queue, { idleMs: 60_000 })).toEqual([]); // not overdue enough yet
+    expect(await reapStale(store, queue, { idleMs: 200 })).toEqual([id]);
+    const done = await client.waitFor(id, { timeoutMs: 10_000, until: 'terminal' });
+    expect(done).toMatchObject({ status: 'completed', result: 'done' });
   });
 });
