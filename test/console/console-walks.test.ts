@@ -136,6 +136,15 @@ describeWithChromium(
       );
       expect(view.body.status).toBe('completed');
       expect(view.body.result.status).toBe('approved');
+      // The human wait shows beside the node's own run, and the decision in its details.
+      const row = page.locator('table.timeline tr', {
+        has: page.getByRole('button', { name: 'approve', exact: true }),
+      });
+      await expect.poll(() => row.textContent()).toMatch(/waited \d/);
+      await row.getByRole('button', { name: 'approve', exact: true }).click();
+      await expect
+        .poll(() => page.locator('.node-details').textContent())
+        .toMatch(/Decision\s*approve.*alice@example\.com: approve/s);
     });
 
     it('a failed execution is retried from its page and completes', async () => {

@@ -25,6 +25,7 @@ import { can, useCaller } from '../session';
 import { useResource } from '../use-resource';
 import { useTitle } from '../use-title';
 import { useLiveExecution, type LiveState } from './live-execution';
+import { approvalOutcome, waitedMs } from './node-wait';
 
 /**
  * One execution: its flow graph coloured by node state and kept live over SSE, the node
@@ -479,6 +480,8 @@ function NodeDetails(props: {
     );
   const node = view.nodes.find((n) => n.nodeId === nodeId);
   const failed = view.error?.nodeId === nodeId ? view.error : undefined;
+  const waitedFor = node ? waitedMs(view, node, Date.now()) : null;
+  const outcome = node ? approvalOutcome(node) : null;
   return (
     <section class="card node-details" aria-labelledby="node-title">
       <div class="card-head">
@@ -508,8 +511,30 @@ function NodeDetails(props: {
           </dd>
           <dt>Duration</dt>
           <dd>{formatDuration(node.durationMs)}</dd>
+          {waitedFor !== null ? (
+            <>
+              <dt>{node.status === 'waiting' ? 'Waiting for' : 'Waited'}</dt>
+              <dd>{formatDuration(waitedFor)}</dd>
+            </>
+          ) : null}
           <dt>Attempts</dt>
           <dd>{node.attempts}</dd>
+          {outcome ? (
+            <>
+              <dt>Decision</dt>
+              <dd>
+                <strong>{outcome.decision}</strong>
+                <ul class="plain-list">
+                  {outcome.details.map((d) => (
+                    <li key={d.approver}>
+                      {d.approver}: {d.decision}
+                      {d.comment ? ` — “${d.comment}”` : ''}
+                    </li>
+                  ))}
+                </ul>
+              </dd>
+            </>
+          ) : null}
         </dl>
       ) : null}
       {failed ? (
@@ -559,7 +584,16 @@ function Timeline(props: {
     ...view.nodes.map((n) => Date.parse(n.endedAt ?? n.startedAt)),
     start + 1,
   );
-  const span = end - start;
+  const now = Date.now();
+  const span = Math.max(end, ...view.nodes.map((n) => (n.status === 'waiting' ? now : 0))) - start;
+  /** The wait after a suspending node's own run, drawn lighter behind it. */
+  const waitBar = (node: NodeView, waited: number) => {
+    const from = Date.parse(node.endedAt ?? node.startedAt);
+    return {
+      left: `${Math.max(0, Math.min(100, ((from - start) / span) * 100)).toFixed(2)}%`,
+      width: `${Math.max(0.5, Math.min(100, (waited / span) * 100)).toFixed(2)}%`,
+    };
+  };
   const bar = (node: NodeView) => {
     const left = ((Date.parse(node.startedAt) - start) / span) * 100;
     const width =
@@ -600,45 +634,56 @@ function Timeline(props: {
             </tr>
           </thead>
           <tbody role="rowgroup">
-            {shown.map((node) => (
-              <tr
-                role="row"
-                key={node.nodeId}
-                class={props.selected === node.nodeId ? 'selected' : ''}
-              >
-                <td role="cell" data-label="Node">
-                  <button
-                    type="button"
-                    class="link-button mono node-id"
-                    title={node.nodeId}
-                    aria-pressed={props.selected === node.nodeId}
-                    onClick={() => props.onSelect(node.nodeId)}
-                  >
-                    {node.nodeId}
-                  </button>
-                </td>
-                <td role="cell" data-label="Type">
-                  {node.type ?? '—'}
-                </td>
-                <td role="cell" data-label="Status">
-                  <StatusBadge status={node.status} />
-                </td>
-                <td role="cell" data-label="Started">
-                  <Time iso={node.startedAt} />
-                </td>
-                <td role="cell" data-label="Duration" class="num">
-                  {formatDuration(node.durationMs)}
-                </td>
-                <td role="cell" data-label="Attempts" class="num">
-                  {node.attempts}
-                </td>
-                <td role="cell" class="wide-only span-cell" aria-hidden="true">
-                  <div class="span-track">
-                    <div class={`span-bar state-${node.status}`} style={bar(node)} />
-                  </div>
-                </td>
-              </tr>
-            ))}
+            {shown.map((node) => {
+              const waited = waitedMs(view, node, now);
+              return (
+                <tr
+                  role="row"
+                  key={node.nodeId}
+                  class={props.selected === node.nodeId ? 'selected' : ''}
+                >
+                  <td role="cell" data-label="Node">
+                    <button
+                      type="button"
+                      class="link-button mono node-id"
+                      title={node.nodeId}
+                      aria-pressed={props.selected === node.nodeId}
+                      onClick={() => props.onSelect(node.nodeId)}
+                    >
+                      {node.nodeId}
+                    </button>
+                  </td>
+                  <td role="cell" data-label="Type">
+                    {node.type ?? '—'}
+                  </td>
+                  <td role="cell" data-label="Status">
+                    <StatusBadge status={node.status} />
+                  </td>
+                  <td role="cell" data-label="Started">
+                    <Time iso={node.startedAt} />
+                  </td>
+                  <td role="cell" data-label="Duration" class="num">
+                    {formatDuration(node.durationMs)}
+                    {waited !== null ? (
+                      <span class="muted small wait-note">
+                        {node.status === 'waiting' ? 'waiting' : 'waited'} {formatDuration(waited)}
+                      </span>
+                    ) : null}
+                  </td>
+                  <td role="cell" data-label="Attempts" class="num">
+                    {node.attempts}
+                  </td>
+                  <td role="cell" class="wide-only span-cell" aria-hidden="true">
+                    <div class="span-track">
+                      {waited !== null ? (
+                        <div class="span-bar span-wait" style={waitBar(node, waited)} />
+                      ) : null}
+                      <div class={`span-bar state-${node.status}`} style={bar(node)} />
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
         {view.nodes.length === 0 ? <p class="empty">No node has started yet.</p> : null}
