@@ -147,6 +147,22 @@ describeWithChromium(
         .toMatch(/Decision\s*approve.*alice@example\.com: approve/s);
     });
 
+    it('a refused key: sign-in says so, and the message goes once the field is edited', async () => {
+      const other = await newContext(browser, 1280);
+      try {
+        const signInPage = await other.newPage();
+        await signInPage.goto(server.url + '/');
+        await signInPage.getByLabel('API key').fill('plt_0000000000000000_nope');
+        await signInPage.getByRole('button', { name: 'Sign in' }).click();
+        const refusal = signInPage.getByText('That API key is unknown or revoked.');
+        await refusal.waitFor();
+        await signInPage.getByLabel('API key').fill('');
+        await expect.poll(() => refusal.count()).toBe(0);
+      } finally {
+        await other.close();
+      }
+    });
+
     it('a failed execution is retried from its page and completes', async () => {
       const port = (upstream.address() as AddressInfo).port;
       healthy = false;

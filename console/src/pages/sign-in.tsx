@@ -53,7 +53,10 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
             spellcheck={false}
             required
             value={key}
-            onInput={(e) => setKey(e.currentTarget.value)}
+            onInput={(e) => {
+              setKey(e.currentTarget.value);
+              setError(undefined); // the refusal was of the key that was there
+            }}
           />
         </Field>
         <button type="submit" class="button primary" disabled={busy || key.trim() === ''}>
