@@ -69,6 +69,11 @@ export class FlowWorker {
     return this.#inFlight.size;
   }
 
+  /** How long stop() lets the messages under way finish. */
+  get drainTimeoutMs(): number {
+    return this.#drainTimeoutMs;
+  }
+
   /** At most this many messages are handled at once. */
   get concurrency(): number {
     return this.#concurrency;

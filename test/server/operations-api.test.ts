@@ -61,6 +61,11 @@ async function statusOf(id: string): Promise<string> {
   return (await body<{ status: string }>(await api.fetch(`/v1/executions/${id}`))).status;
 }
 
+/** How many dead letters the admin key's list shows now. */
+async function deadLetterCount(): Promise<number> {
+  return (await body<{ items: unknown[] }>(await api.fetch('/v1/dead-letters'))).items.length;
+}
+
 describe('dead letters', () => {
   it('lists, replays and purges; a tenant sees only its own; purge needs a platform admin', async () => {
     await api.backends.queue.enqueue({
@@ -75,13 +80,7 @@ describe('dead letters', () => {
       executionId: 'ghost-2',
       tenantId: 'other',
     });
-    await expect
-      .poll(
-        async () =>
-          (await body<{ items: unknown[] }>(await api.fetch('/v1/dead-letters'))).items.length,
-        { timeout: 10_000 },
-      )
-      .toBe(2);
+    await expect.poll(deadLetterCount, { timeout: 10_000 }).toBe(2);
     const page = await body<{
       items: Array<{ id: string; reason: string; executionId: string; tenantId: string }>;
     }>(await api.fetch('/v1/dead-letters'));
@@ -104,13 +103,7 @@ describe('dead letters', () => {
     ).toBe(202);
     expect((await api.fetch('/v1/dead-letters/nope/replay', { method: 'POST' })).status).toBe(404);
     // The replayed message still names no execution: it comes back as a letter of its own.
-    await expect
-      .poll(
-        async () =>
-          (await body<{ items: unknown[] }>(await api.fetch('/v1/dead-letters'))).items.length,
-        { timeout: 10_000 },
-      )
-      .toBe(2);
+    await expect.poll(deadLetterCount, { timeout: 10_000 }).toBe(2);
     const purged = await body<{ purged: number }>(
       await api.fetch('/v1/dead-letters', { method: 'DELETE' }),
     );
@@ -118,19 +111,14 @@ describe('dead letters', () => {
     const left = await body<{ items: unknown[] }>(await api.fetch('/v1/dead-letters'));
     expect(left.items).toEqual([]);
   });
+
   it('a platform key acting for one tenant (X-Plaita-Tenant) sees and replays only its letters', async () => {
     for (const [executionId, tenantId] of [
       ['ghost-d', 'default'],
       ['ghost-o', 'other'],
     ] as const)
       await api.backends.queue.enqueue({ v: 1, kind: 'run', executionId, tenantId });
-    await expect
-      .poll(
-        async () =>
-          (await body<{ items: unknown[] }>(await api.fetch('/v1/dead-letters'))).items.length,
-        { timeout: 10_000 },
-      )
-      .toBe(2);
+    await expect.poll(deadLetterCount, { timeout: 10_000 }).toBe(2);
     const asOther = { headers: { 'X-Plaita-Tenant': 'other' } };
     const page = await body<{ items: Array<{ id: string; executionId: string }> }>(
       await api.fetch('/v1/dead-letters', asOther),

@@ -186,9 +186,12 @@ export function registerServe(program: Command, context: CommandContext): void {
     log.info({ signal }, 'shutting down: no new requests, draining');
     // Said on the terminal too: a drain may take the worker's whole drain time, in silence.
     const running = worker?.inFlightCount ?? 0;
+    const executions =
+      worker && running > 0
+        ? ` and ${running} execution${running === 1 ? '' : 's'} (up to ${Math.round(worker.drainTimeoutMs / 1000)} s)`
+        : '';
     process.stderr.write(
-      `plaita: stopping (${signal}): no new requests; finishing those under way` +
-        (running > 0 ? ` and ${running} execution${running === 1 ? '' : 's'} (up to 30 s)` : '') +
+      `plaita: stopping (${signal}): no new requests; finishing those under way${executions}` +
         (signal === 'SIGINT' ? '; Ctrl-C again stops at once' : '') +
         '\n',
     );

@@ -111,13 +111,17 @@ export async function findApproval(
   state: ExecutionState,
   nodeId: string,
 ): Promise<ApprovalLookup> {
-  const flow = await services.resolver
+  return approvalAt(state, await pinnedFlow(services, state), nodeId);
+}
+
+/** The execution's pinned flow, or null when it is no longer stored. */
+function pinnedFlow(services: ApiServices, state: ExecutionState): Promise<Flow | null> {
+  return services.resolver
     .byHash(state.flowHash, { tenantId: state.tenantId })
     .catch((error: unknown) => {
       if (errorCode(error) === 'flow_definition_missing') return null;
       throw error;
     });
-  return approvalAt(state, flow, nodeId);
 }
 
 /**
@@ -166,12 +170,7 @@ export async function refuseDecisionBypass(
   state: ExecutionState,
 ): Promise<void> {
   if (isTerminal(state.status)) return; // the event route answers execution_terminal
-  const flow = await services.resolver
-    .byHash(state.flowHash, { tenantId: state.tenantId })
-    .catch((error: unknown) => {
-      if (errorCode(error) === 'flow_definition_missing') return null;
-      throw error;
-    });
+  const flow = await pinnedFlow(services, state);
   const approval = flow?.nodes.find((node) => node.def.type === 'approval');
   if (approval === undefined) return;
   throw new ApiProblem(
