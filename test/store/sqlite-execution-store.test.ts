@@ -25,6 +25,9 @@ function holdWriteLock(_store: ExecutionStore): Promise<() => Promise<void>> {
 }
 
 // Every store of the suite opens the same real file, as separate connections.
+const ROW =
+  'SELECT row_id FROM executions WHERE tenant_id = @tenantId AND execution_id = @executionId';
+
 /** The layout before timing entries: timings back in the header, their rows gone. */
 function writeLegacyLayout(_store: ExecutionStore, state: ExecutionState): Promise<void> {
   const db = new Database(path);
@@ -32,12 +35,12 @@ function writeLegacyLayout(_store: ExecutionStore, state: ExecutionState): Promi
     const key = { tenantId: state.tenantId, executionId: state.executionId };
     const header = legacyHeader(state);
     db.prepare(
-      'DELETE FROM node_results WHERE tenant_id = @tenantId AND execution_id = @executionId AND substr(node_id, 1, 2) IN (@timing, @input)',
+      `DELETE FROM node_results WHERE execution_row = (${ROW}) AND substr(node_id, 1, 2) IN (@timing, @input)`,
     ).run({ ...key, timing: LAYOUT_KEY_PREFIXES[0], input: LAYOUT_KEY_PREFIXES[1] });
     db.prepare(
       `UPDATE executions SET header = @header, header_bytes = @headerBytes,
          state_bytes = @headerBytes + (SELECT coalesce(sum(bytes), 0) FROM node_results
-           WHERE tenant_id = @tenantId AND execution_id = @executionId)
+           WHERE execution_row = executions.row_id)
        WHERE tenant_id = @tenantId AND execution_id = @executionId`,
     ).run({ ...key, header, headerBytes: Buffer.byteLength(header) });
   } finally {

@@ -44,7 +44,7 @@ describe('SqliteExecutionStore on a file', () => {
     await open(path).list();
     const db = new Database(path, { readonly: true });
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(db.pragma('user_version', { simple: true })).toBe(6);
+    expect(db.pragma('user_version', { simple: true })).toBe(7);
     db.close();
   });
 

@@ -31,15 +31,13 @@ const NEW_TOTAL: Record<SaveShape, string> = {
   none: 'state_bytes - header_bytes + @headerBytes',
   one: `state_bytes - header_bytes + @headerBytes + @writtenBytes - coalesce((
       SELECT bytes FROM node_results n
-      WHERE n.tenant_id = @tenantId AND n.execution_id = @executionId AND n.node_id = @changedKey), 0)`,
+      WHERE n.execution_row = executions.row_id AND n.node_id = @changedKey), 0)`,
   few: `state_bytes - header_bytes + @headerBytes + @writtenBytes - coalesce((
       SELECT sum(bytes) FROM node_results n
-      WHERE n.tenant_id = @tenantId AND n.execution_id = @executionId
-        AND n.node_id IN (${FEW_PARAMS})), 0)`,
+      WHERE n.execution_row = executions.row_id AND n.node_id IN (${FEW_PARAMS})), 0)`,
   many: `state_bytes - header_bytes + @headerBytes + @writtenBytes - coalesce((
       SELECT sum(bytes) FROM node_results n
-      WHERE n.tenant_id = @tenantId AND n.execution_id = @executionId
-        AND n.node_id IN (SELECT value FROM json_each(@changedKeys))), 0)`,
+      WHERE n.execution_row = executions.row_id AND n.node_id IN (SELECT value FROM json_each(@changedKeys))), 0)`,
 };
 
 /**
@@ -120,10 +118,10 @@ ON CONFLICT (tenant_id, execution_id) DO UPDATE SET
   cancel_requested = CASE WHEN ${EXPIRED} THEN 0 ELSE cancel_requested END`;
 
 export const SELECT_GENERATION = `SELECT lease_generation AS generation FROM executions WHERE ${KEY} AND ${LIVE}`;
-export const SELECT_NODE_SIZES =
-  'SELECT node_id AS nodeKey, bytes FROM node_results WHERE tenant_id = @tenantId AND execution_id = @executionId';
-export const DELETE_NODES =
-  'DELETE FROM node_results WHERE tenant_id = @tenantId AND execution_id = @executionId';
+/** The execution's row id: node results are keyed by it (migration 0007). */
+const ROW = `(SELECT row_id FROM executions WHERE ${KEY})`;
+export const SELECT_NODE_SIZES = `SELECT node_id AS nodeKey, bytes FROM node_results WHERE execution_row = ${ROW}`;
+export const DELETE_NODES = `DELETE FROM node_results WHERE execution_row = ${ROW}`;
 export const DELETE_NODE = `${DELETE_NODES} AND node_id = @nodeKey`;
 /**
  * One node result of a save, after the row's UPDATE or INSERT moved `next_seq` past the
@@ -131,10 +129,9 @@ export const DELETE_NODE = `${DELETE_NODES} AND node_id = @nodeKey`;
  * stored keeps the seq of its first recording).
  */
 export const UPSERT_NODE = `
-INSERT INTO node_results (tenant_id, execution_id, node_id, seq, value, bytes)
-VALUES (@tenantId, @executionId, @nodeKey,
-  (SELECT next_seq FROM executions WHERE ${KEY}) - @nodeCount + @index, @value, @bytes)
-ON CONFLICT (tenant_id, execution_id, node_id) DO UPDATE SET value = excluded.value, bytes = excluded.bytes`;
+INSERT INTO node_results (execution_row, node_id, seq, value, bytes)
+SELECT row_id, @nodeKey, next_seq - @nodeCount + @index, @value, @bytes FROM executions WHERE ${KEY}
+ON CONFLICT (execution_row, node_id) DO UPDATE SET value = excluded.value, bytes = excluded.bytes`;
 
 /**
  * A load in ONE statement, so one implicit read transaction is the snapshot (no BEGIN/COMMIT
@@ -144,7 +141,7 @@ ON CONFLICT (tenant_id, execution_id, node_id) DO UPDATE SET value = excluded.va
 export const SELECT_STATE = `
 SELECT NULL AS nodeKey, header AS value, -1 AS seq FROM executions WHERE ${KEY} AND ${LIVE}
 UNION ALL
-SELECT node_id, value, seq FROM node_results WHERE tenant_id = @tenantId AND execution_id = @executionId
+SELECT node_id, value, seq FROM node_results WHERE execution_row = ${ROW}
 ORDER BY seq`;
 export const DELETE_EXECUTION = `DELETE FROM executions WHERE ${KEY} RETURNING ${LIVE} AS live`;
 

@@ -119,11 +119,11 @@ export class SqliteExecutionStore implements ExecutionStore {
     return await this.database.use((db) =>
       db
         .transaction(() => {
+          // Its node results go with the row (a trigger, migration 0007).
           const row = this.database.get<{ live: number }>(sql.DELETE_EXECUTION, {
             ...key,
             now: Date.now(),
           });
-          this.database.run(sql.DELETE_NODES, key);
           return row?.live === 1;
         })
         .immediate(),
@@ -288,10 +288,8 @@ export class SqliteExecutionStore implements ExecutionStore {
               now,
               limit: SWEEP_BATCH,
             });
-            for (const key of keys) {
-              this.database.run(sql.DELETE_NODES, key);
-              this.database.run(sql.DELETE_ROW, key);
-            }
+            // Node results go with their row (a trigger, migration 0007).
+            for (const key of keys) this.database.run(sql.DELETE_ROW, key);
             return keys.length;
           })
           .immediate(),
