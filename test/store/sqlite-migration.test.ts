@@ -8,9 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { StoreConfigurationError } from '../../src/errors.js';
 import { SqliteExecutionStore } from '../../src/store/sqlite/sqlite-execution-store.js';
 import { newExecutionState, type ExecutionState } from '../../src/state/execution-state.js';
 import type { Lease } from '../../src/store/execution-store.js';
+import { rejectionOf } from '../contracts/store-harness.js';
+import { lockInAnotherProcess } from './sqlite-lock.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'plaita-sqlite-migration-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -19,6 +22,7 @@ const migrationsDir = new URL('../../src/backends/sqlite/migrations/', import.me
 /** A file at schema 6, built by the migration files themselves. */
 function fileAtVersion6(path: string): Database.Database {
   const db = new Database(path);
+  db.pragma('journal_mode = WAL'); // as every file plaita opened is
   const files = readdirSync(migrationsDir)
     .filter((name) => /^000[1-6]_.*\.sql$/.test(name))
     .sort();
@@ -136,6 +140,44 @@ describe('SQLite migration 0007 (node results by row id)', () => {
       await store.save(withResults('reborn', {}));
       expect((await store.load('reborn'))?.context.$NODE).toEqual({});
       expect((await store.load('kept'))?.context.$NODE).toEqual({ x: 1 });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a process opening a file while another migrates it waits for that migration, past its own busy timeout', async () => {
+    const path = join(dir, 'waits.db');
+    fileAtVersion6(path).close();
+    // The other process holds the write lock as a long migration would, for 1.5 s.
+    const { exited } = await lockInAnotherProcess(path, 1500);
+    const store = new SqliteExecutionStore({ path, connectTimeoutMs: 200 });
+    try {
+      expect((await store.list()).items).toEqual([]);
+      const db = new Database(path, { readonly: true });
+      expect(db.pragma('user_version', { simple: true })).toBe(7);
+      db.close();
+    } finally {
+      await store.close();
+      await exited;
+    }
+  });
+
+  it('a store whose file a newer plaita migrates under it fails as misconfigured, not as a permanent error of the execution', async () => {
+    const path = join(dir, 'newer.db');
+    const store = new SqliteExecutionStore({ path });
+    try {
+      await store.save(withResults('running', { a: 1 }));
+      // What a future migration may do: reshape a table this build's statements use.
+      const newer = new Database(path);
+      newer.exec('ALTER TABLE node_results RENAME COLUMN value TO text');
+      newer.pragma('user_version = 8');
+      newer.close();
+      const refusal = await rejectionOf(store.load('running'));
+      expect(refusal).toBeInstanceOf(StoreConfigurationError);
+      expect(refusal).toMatchObject({ code: 'store_misconfigured', retryable: false });
+      expect((refusal as Error).message).toMatch(
+        /migrated to version 8 .*knows 7.*stop older processes/,
+      );
     } finally {
       await store.close();
     }

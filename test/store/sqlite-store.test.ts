@@ -1,7 +1,5 @@
 /** What only the SQLite store has: a file shared by connections and processes. */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -10,6 +8,7 @@ import { StoreConfigurationError, StoreUnavailableError } from '../../src/errors
 import { SqliteExecutionStore } from '../../src/store/sqlite/sqlite-execution-store.js';
 import { newExecutionState } from '../../src/state/execution-state.js';
 import { rejectionOf } from '../contracts/store-harness.js';
+import { lockInAnotherProcess } from './sqlite-lock.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'plaita-sqlite-'));
 let fileNumber = 0;
@@ -27,16 +26,6 @@ afterEach(async () => {
   stores = [];
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** A child process that takes the write lock (BEGIN IMMEDIATE), says so, and holds it. */
-function lockInAnotherProcess(path: string, holdMs: number): Promise<{ exited: Promise<void> }> {
-  const betterSqlite = createRequire(import.meta.url).resolve('better-sqlite3');
-  const script = `const D = require(${JSON.stringify(betterSqlite)}); const db = new D(${JSON.stringify(path)});
-    db.exec('BEGIN IMMEDIATE'); console.log('locked'); setTimeout(() => { db.exec('ROLLBACK'); db.close(); }, ${holdMs});`;
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return new Promise((resolve) => child.stdout.once('data', () => resolve({ exited })));
-}
 
 describe('SqliteExecutionStore on a file', () => {
   it('opens the file in WAL mode at the latest schema version', async () => {

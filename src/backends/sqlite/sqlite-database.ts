@@ -38,8 +38,30 @@ export class SqliteDatabase {
     if (this.closed)
       return Promise.reject(new StoreClosedError(`the SQLite store for ${this.path} is closed`));
     return new Promise<T>((resolve) => resolve(work(this.open()))).catch((error: unknown) => {
-      throw classifySqliteError(error);
+      throw this.schemaMovedOn(error) ?? classifySqliteError(error);
     });
+  }
+
+  /**
+   * A statement that fails with a plain SQLITE_ERROR (no such table or column) after a newer
+   * plaita migrated the file under this connection: this process is out of date, not the
+   * execution at fault, so it is a StoreConfigurationError (the worker leaves the message for
+   * an up-to-date process) instead of a permanent error that would end the execution.
+   */
+  private schemaMovedOn(error: unknown): StoreConfigurationError | undefined {
+    if ((error as { code?: unknown } | null)?.code !== 'SQLITE_ERROR' || this.db === null) return;
+    let current: number;
+    try {
+      current = userVersion(this.db);
+    } catch {
+      return;
+    }
+    const known = (migrations ?? []).length;
+    if (current <= known) return;
+    return new StoreConfigurationError(
+      `the SQLite schema of ${this.path} was migrated to version ${current} by a newer plaita while this process (which knows ${known}) had it open: stop older processes before upgrading, then restart this one`,
+      { cause: error },
+    );
   }
 
   /** The cached prepared statement for `sql` (call inside `use`). */
@@ -107,17 +129,34 @@ function migrate(db: Db): void {
   migrations ??= loadMigrations(new URL('./migrations/', import.meta.url));
   const pending = migrations;
   const latest = pending.length;
-  if (userVersion(db) === latest) return;
-  db.transaction(() => {
-    const current = userVersion(db);
-    if (current > latest)
-      throw new StoreConfigurationError(
-        `the SQLite schema of ${db.name} is at version ${current}, newer than this plaita knows (${latest})`,
-      );
-    for (const migration of pending.slice(current)) db.exec(migration.sql);
-    db.pragma(`user_version = ${latest}`);
-  }).immediate();
+  const found = userVersion(db);
+  if (found === latest) return;
+  if (found > latest) throw newerSchema(db, found, latest);
+  // A migration may rebuild a table (0007 copies every execution: seconds on a large file), so a
+  // process opening the file meanwhile waits for the one migrating instead of failing after
+  // the usual busy timeout. Only while the schema is behind: normal locks are short.
+  const busyTimeoutMs = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma(`busy_timeout = ${Math.max(busyTimeoutMs, MIGRATION_WAIT_MS)}`);
+  try {
+    db.transaction(() => {
+      const current = userVersion(db);
+      if (current > latest) throw newerSchema(db, current, latest);
+      for (const migration of pending.slice(current)) db.exec(migration.sql);
+      db.pragma(`user_version = ${latest}`);
+    }).immediate();
+  } finally {
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  }
 }
+
+function newerSchema(db: Db, current: number, latest: number): StoreConfigurationError {
+  return new StoreConfigurationError(
+    `the SQLite schema of ${db.name} is at version ${current}, newer than this plaita knows (${latest})`,
+  );
+}
+
+/** How long opening a file waits for another process's migration of it (10 min). */
+const MIGRATION_WAIT_MS = 10 * 60_000;
 
 function userVersion(db: Db): number {
   return db.pragma('user_version', { simple: true }) as number;
