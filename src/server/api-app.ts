@@ -70,21 +70,26 @@ export function createApiApp(options: ApiAppOptions): ApiApp {
   });
   const guard: MiddlewareHandler<ServerEnv> = (c, next) =>
     isPublic(c) ? publicCaller(c, next) : auth(c, next);
-  if (options.rateLimit !== null && (options.authMode ?? 'keys') === 'keys')
-    app.use(
-      '/v1/*',
-      limitFailedCredentials(
-        services.keys,
-        options.clientAddress ?? (() => null),
-        options.failedCredentialLimit,
-      ),
-    );
-  app.use('/v1/*', guard);
-  if (options.rateLimit !== null)
-    app.use(
-      '/v1/*',
-      rateLimit(options.rateLimit ?? { perSecond: 50, burst: 100 }, options.clientAddress),
-    );
+  // `/metrics` with a key goes through the same door as the API: the same key check (a session
+  // cookie works too), and the same limits on failed credentials and on requests.
+  const guarded = options.metricsPublic === true ? ['/v1/*'] : ['/v1/*', '/metrics'];
+  const failedCredentials =
+    options.rateLimit !== null && (options.authMode ?? 'keys') === 'keys'
+      ? limitFailedCredentials(
+          services.keys,
+          options.clientAddress ?? (() => null),
+          options.failedCredentialLimit,
+        )
+      : null;
+  const requests =
+    options.rateLimit !== null
+      ? rateLimit(options.rateLimit ?? { perSecond: 50, burst: 100 }, options.clientAddress)
+      : null;
+  for (const path of guarded) {
+    if (failedCredentials) app.use(path, failedCredentials);
+    app.use(path, guard);
+    if (requests) app.use(path, requests);
+  }
 
   for (const register of ROUTE_GROUPS) register(app, services);
   registerDocs(app);

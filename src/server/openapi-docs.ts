@@ -9,16 +9,18 @@ const INFO = {
     description:
       'Start executions, deliver events and approvals, publish flow versions, run schedules. Errors are application/problem+json with a stable code.',
   },
-  components: {
-    securitySchemes: {
-      apiKey: { type: 'http', scheme: 'bearer', description: 'plt_<keyId>_<secret>' },
-    },
-  },
   security: [{ apiKey: [] }],
 };
 
 /** `/openapi.json` from the same schemas that validate requests, and `/docs` rendered from it. */
 export function registerDocs(app: OpenAPIHono<ServerEnv>): void {
+  // Through the registry: the generator builds `components` from it, dropping any passed in
+  // the document's config, and every name under `security` must be declared there.
+  app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'plt_<keyId>_<secret>',
+  });
   app.doc31('/openapi.json', INFO);
   app.get('/docs', (c) => {
     const document = app.getOpenAPI31Document(INFO);

@@ -349,10 +349,18 @@ describe('executions over HTTP', () => {
   it('serves /healthz, /readyz, /openapi.json and /docs', async () => {
     expect(await body(await api.fetch('/healthz', { token: null }))).toEqual({ ok: true });
     expect((await api.fetch('/readyz', { token: null })).status).toBe(200);
-    const doc = await body<{ openapi: string; paths: Record<string, unknown> }>(
-      await api.fetch('/openapi.json', { token: null }),
-    );
+    const doc = await body<{
+      openapi: string;
+      paths: Record<string, unknown>;
+      security: Record<string, unknown>[];
+      components: { securitySchemes?: Record<string, unknown> };
+    }>(await api.fetch('/openapi.json', { token: null }));
     expect(doc.openapi).toBe('3.1.0');
+    // Every scheme the document asks for is declared, so generated clients send the key.
+    expect(doc.security).toEqual([{ apiKey: [] }]);
+    expect(doc.components.securitySchemes).toEqual({
+      apiKey: { type: 'http', scheme: 'bearer', description: 'plt_<keyId>_<secret>' },
+    });
     expect(Object.keys(doc.paths)).toContain('/v1/executions/{id}');
     const docs = await api.fetch('/docs', { token: null });
     expect(await docs.text()).toContain('/v1/executions');

@@ -618,3 +618,60 @@ describe('pageOfList', () => {
     expect(() => pageOfList(gone, (id) => id, 2, first.nextCursor ?? undefined)).toThrow();
   });
 });
+
+describe('/metrics', () => {
+  const exposition = () => Promise.resolve('# HELP plaita_demo a demo\nplaita_demo 1\n');
+
+  it('needs a platform key: every tenant is in it, so a tenant key gets 403; a session cookie works like a key', async () => {
+    const withMetrics = await startApi({ worker: false, app: { metrics: exposition } });
+    try {
+      expect((await withMetrics.fetch('/metrics', { token: null })).status).toBe(401);
+      expect((await withMetrics.fetch('/metrics', { token: 'plt_nope_nope' })).status).toBe(401);
+      const tenantViewer = await withMetrics.key('viewer', 't1');
+      const refused = await withMetrics.fetch('/metrics', { token: tenantViewer });
+      expect(refused.status).toBe(403);
+      expect(await body(refused)).toMatchObject({
+        code: 'forbidden',
+        detail: expect.stringMatching(/platform key/) as unknown,
+      });
+      const platformViewer = await withMetrics.key('viewer', '*');
+      const served = await withMetrics.fetch('/metrics', { token: platformViewer });
+      expect(served.status).toBe(200);
+      expect(await served.text()).toContain('plaita_demo 1');
+      const session = await withMetrics.fetch('/v1/sessions', {
+        method: 'POST',
+        token: null,
+        json: { apiKey: platformViewer },
+      });
+      const cookie = session.headers.get('set-cookie')?.split(';')[0] ?? '';
+      expect(cookie).not.toBe('');
+      const viaCookie = await withMetrics.fetch('/metrics', { token: null, headers: { cookie } });
+      expect(viaCookie.status).toBe(200);
+    } finally {
+      await withMetrics.close();
+    }
+  });
+
+  it('is held to the request limit like the API, and with --metrics-public needs no key', async () => {
+    const limited = await startApi({
+      worker: false,
+      app: { metrics: exposition, rateLimit: { perSecond: 1, burst: 2 } },
+    });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await limited.fetch('/metrics')).status);
+      expect(statuses).toContain(429);
+    } finally {
+      await limited.close();
+    }
+    const open = await startApi({
+      worker: false,
+      app: { metrics: exposition, metricsPublic: true },
+    });
+    try {
+      expect((await open.fetch('/metrics', { token: null })).status).toBe(200);
+    } finally {
+      await open.close();
+    }
+  });
+});

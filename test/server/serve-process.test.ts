@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withAdmin } from '../store/support/postgres-schema.js';
 import {
@@ -228,6 +229,24 @@ describe('plaita serve, embedded default (SQLite + in-process worker)', () => {
     expect(server.adminKey).toBeNull();
     expect(server.output()).not.toMatch(/plt_/);
     expect((await call(server.url, '/v1/executions', firstKey)).status).toBe(200);
+  });
+
+  it('serves without prom-client, an optional peer: /metrics is absent (404), the rest works', async () => {
+    const hidePeers = fileURLToPath(new URL('../support/hide-optional-peers.mjs', import.meta.url));
+    const dir = mkdtempSync(join(tmpdir(), 'plaita-serve-nometrics-'));
+    const bare = await startServe(['--store', 'memory'], {
+      cwd: dir,
+      env: { HIDE_PEERS: 'prom-client', NODE_OPTIONS: `--import ${hidePeers}` },
+    });
+    try {
+      const metrics = await call(bare.url, '/metrics', bare.adminKey);
+      expect(metrics.status).toBe(404);
+      expect(await body(metrics)).toMatchObject({ detail: 'this server exports no metrics' });
+      expect((await call(bare.url, '/v1/executions', bare.adminKey)).status).toBe(200);
+    } finally {
+      await bare.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("the README's curl walk works as written", async () => {

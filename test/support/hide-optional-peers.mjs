@@ -5,7 +5,13 @@
 // Every attempt is recorded in globalThis.__hiddenPeerRequests (the CommonJS side).
 import Module, { register } from 'node:module';
 
-const HIDDEN = ['pg', 'ioredis', 'better-sqlite3', 'prom-client'];
+// HIDE_PEERS=name,name hides only those (say, prom-client alone for a server on SQLite).
+const HIDDEN = process.env.HIDE_PEERS?.split(',') ?? [
+  'pg',
+  'ioredis',
+  'better-sqlite3',
+  'prom-client',
+];
 const HIDDEN_JSON = JSON.stringify(HIDDEN);
 
 const hook = `

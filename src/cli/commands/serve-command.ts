@@ -108,8 +108,9 @@ export function registerServe(program: Command, context: CommandContext): void {
       nestedDataExpressions: false,
     });
     const workerConcurrency = runtime.embedded ? (withWorker ?? 8) : withWorker;
-    const metrics = new WorkerMetrics();
-    metrics.observeQueue(runtime.queue);
+    // prom-client is an optional peer: without it the server serves no /metrics (404).
+    const metrics = WorkerMetrics.ifAvailable();
+    metrics?.observeQueue(runtime.queue);
     const worker =
       workerConcurrency === undefined
         ? null
@@ -136,7 +137,7 @@ export function registerServe(program: Command, context: CommandContext): void {
       publicUrl: opts.publicUrl ?? null,
       limits,
       metricsPublic: opts.metricsPublic === true,
-      metrics: () => metrics.registry.metrics(),
+      ...(metrics ? { metrics: () => metrics.registry.metrics() } : {}),
       logger: log,
       clientAddress,
       consoleDir: consoleDirectory(),

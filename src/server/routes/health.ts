@@ -47,17 +47,16 @@ export function registerHealthRoutes(app: OpenAPIHono<ServerEnv>, services: ApiS
     }
     return c.json({ ok: true as const, store: 'ok' as const, queue: 'ok' as const }, 200);
   });
+  // Authenticated by the API's own middleware unless --metrics-public (api-app.ts).
   app.get('/metrics', async (c) => {
     const metrics = services.options.metrics;
     if (!metrics) throw new ApiProblem('not_found', 'this server exports no metrics');
-    if (!services.options.metricsPublic && services.options.authMode !== 'none') {
-      const token = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
-      if (!token || !(await services.keys.verify(token)))
-        throw new ApiProblem(
-          'unauthorized',
-          '/metrics needs an API key unless the server runs with --metrics-public',
-        );
-    }
+    // The queue and the execution counts are every tenant's (as GET /v1/stats/queue).
+    if (!services.options.metricsPublic && c.get('principal').keyTenant !== '*')
+      throw new ApiProblem(
+        'forbidden',
+        '/metrics covers every tenant: it needs a platform key (tenant *), or the server started with --metrics-public',
+      );
     return c.text(await metrics(), 200, { 'content-type': 'text/plain; version=0.0.4' });
   });
 }
