@@ -13,6 +13,9 @@ import { MessageHandler } from './message-handler.js';
 import type { WorkerDeps, WorkerSettings } from './worker-deps.js';
 import { WorkerMetrics } from './worker-metrics.js';
 
+/** After a drain times out, how long abandoned handlings get to unwind before stop() returns. */
+const ABANDON_GRACE_MS = 1000;
+
 export interface FlowWorkerOptions extends Partial<Omit<WorkerSettings, 'workerId'>> {
   store: ExecutionStore;
   queue: TaskQueue;
@@ -129,27 +132,46 @@ export class FlowWorker {
 
   /**
    * Graceful drain: stops taking messages, lets in-flight steps finish up to the drain
-   * timeout (their leases are released as each finishes). What is cut off is redelivered.
+   * timeout (their leases are released as each finishes). What is cut off is abandoned: its
+   * node's AbortSignal fires, its lease and message are no longer renewed, nothing more of it
+   * is written, and it is redelivered once its lease expires ({@link abandonedOnStop}).
    */
   async stop(): Promise<void> {
     this.#stopping = true;
     this.#wake?.();
     await this.#loop;
     this.#loop = null;
+    this.#abandonedOnStop = 0;
+    if (await this.#settledWithin(this.#drainTimeoutMs)) return;
+    this.#abandonedOnStop = this.#inFlight.size;
+    this.#deps.log.warn(
+      { inFlight: this.#inFlight.size },
+      'drain timed out; abandoning the executions under way, to be redelivered',
+    );
+    this.#handler.abandonAll('the worker stopped: its drain timed out');
+    // Nodes that honour their signal end at once; give them a moment to unwind.
+    await this.#settledWithin(ABANDON_GRACE_MS);
+  }
+
+  #abandonedOnStop = 0;
+  /**
+   * How many handlings the last stop() cut off at its drain timeout (0: it drained). A node
+   * that ignores its AbortSignal may still be running in this process: a CLI exits rather
+   * than wait for it.
+   */
+  get abandonedOnStop(): number {
+    return this.#abandonedOnStop;
+  }
+
+  async #settledWithin(ms: number): Promise<boolean> {
     const drained = Promise.all([...this.#inFlight]).then(() => true);
     let cancel: CancelTimer = () => undefined;
     const timedOut = new Promise<false>((resolve) => {
-      cancel = this.#deps.clock.setTimeout(() => resolve(false), this.#drainTimeoutMs, {
-        unref: true,
-      });
+      cancel = this.#deps.clock.setTimeout(() => resolve(false), ms, { unref: true });
     });
     const finished = await Promise.race([drained, timedOut]);
     cancel();
-    if (!finished)
-      this.#deps.log.warn(
-        { inFlight: this.#inFlight.size },
-        'drain timed out; unfinished messages will be redelivered',
-      );
+    return finished;
   }
 
   /** Handles one batch now (tests, the embedded tier); returns how many messages were handled. */

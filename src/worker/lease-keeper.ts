@@ -75,6 +75,16 @@ export class LeaseKeeper {
     if (this.#controller.signal.aborted && reason instanceof LeaseLostError) throw reason;
   }
 
+  /**
+   * The worker gives up the work in hand (its drain timed out): renewals stop and the node's
+   * signal fires with a LeaseLostError, so the handling ends like one whose lease was lost —
+   * nothing more is written, the message is left for redelivery once its lease expires.
+   */
+  abandon(reason: string): void {
+    this.stop();
+    this.#lose(reason);
+  }
+
   stop(): void {
     this.#stopped = true;
     for (const cancel of this.#cancels) cancel();

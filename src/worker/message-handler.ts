@@ -46,6 +46,11 @@ export class MessageHandler {
 
   constructor(private readonly deps: WorkerDeps) {}
 
+  /** Gives up every execution this process is advancing (see LeaseKeeper.abandon). */
+  abandonAll(reason: string): void {
+    for (const keeper of this.active.values()) keeper.abandon(reason);
+  }
+
   #now(): Date {
     return new Date(this.deps.clock.now());
   }

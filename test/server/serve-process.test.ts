@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -245,6 +245,50 @@ describe('plaita serve, embedded default (SQLite + in-process worker)', () => {
       expect((await call(bare.url, '/v1/executions', bare.adminKey)).status).toBe(200);
     } finally {
       await bare.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a drain that runs out cuts off what is under way, says so, and exits at once, even past a node that ignores its signal', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plaita-serve-drain-'));
+    // A plugin node that never looks at its AbortSignal: it would hold the process for a minute.
+    writeFileSync(
+      join(dir, 'stubborn.mjs'),
+      "export const nodes = [{ type: 'stubborn', run: () => new Promise((resolve) => setTimeout(() => resolve('late'), 60_000)) }];\n",
+    );
+    const busy = await startServe(['--nodes', './stubborn.mjs', '--drain-timeout-ms', '1000'], {
+      cwd: dir,
+    });
+    try {
+      const started = await call(busy.url, '/v1/executions', busy.adminKey, {
+        json: {
+          flow: {
+            nodes: [
+              { type: 'start', id: 'start', next: 'hold' },
+              { type: 'stubborn', id: 'hold', next: 'end' },
+              { type: 'end', id: 'end' },
+            ],
+          },
+        },
+      });
+      expect(started.status, await started.clone().text()).toBe(201);
+      const { executionId } = await body<{ executionId: string }>(started);
+      for (let i = 0; i < 100; i++) {
+        const view = await body<{ status: string }>(
+          await call(busy.url, `/v1/executions/${executionId}`, busy.adminKey),
+        );
+        if (view.status === 'running') break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const asked = Date.now();
+      // stop() sends SIGTERM, and SIGKILL after 10 s: a clean 0 means the process left by itself.
+      expect(await busy.stop()).toBe(0);
+      expect(Date.now() - asked).toBeLessThan(8_000);
+      expect(busy.output()).toContain('and 1 execution (up to 1 s)');
+      expect(busy.output()).toMatch(
+        /plaita: stopped \(1 execution cut off at the drain time: redelivered once its lease expires\)/,
+      );
+    } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });

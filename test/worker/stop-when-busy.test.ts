@@ -66,3 +66,66 @@ describe('stopping a busy worker', () => {
     expect(Date.now() - asked).toBeLessThan(2_000);
   });
 });
+
+describe('what a drain cuts off', () => {
+  it("is abandoned: its node's signal fires, nothing more of it is written, and another worker finishes it once the lease expires", async () => {
+    const registry = createDefaultRegistry();
+    let runs = 0;
+    let firstSignal: AbortSignal | null = null;
+    let began = (): void => undefined;
+    const running = new Promise<void>((resolve) => (began = resolve));
+    registry.register(
+      defineNode({
+        type: 'slow.once',
+        run: async (ctx) => {
+          if (++runs > 1) return 'second run';
+          firstSignal = ctx.signal;
+          began();
+          // Honours its signal, as a node should; would run for a minute otherwise.
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, 60_000);
+            ctx.signal.addEventListener('abort', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+          });
+          return 'first run';
+        },
+      }),
+    );
+    const store = new MemoryExecutionStore();
+    const flows = new MemoryFlowStore();
+    const queue = new LocalQueue({ path: ':memory:' }, { visibilityTimeoutMs: 600 });
+    closers.push(() => queue.close());
+    const client = new PlaitaClient({ store, flows, queue, registry });
+    const id = await client.start(
+      {
+        nodes: [
+          { type: 'start', id: 's', next: 'w' },
+          { type: 'slow.once', id: 'w', next: 'e' },
+          { type: 'end', id: 'e', output: '$NODE.w' },
+        ],
+      },
+      {},
+    );
+    const settings = { store, flows, queue, registry, pollBlockMs: 20, metrics: null };
+    const first = new FlowWorker({ ...settings, drainTimeoutMs: 100, leaseTtlMs: 600 });
+    first.start();
+    await running;
+    const before = await store.load(id);
+    await first.stop();
+    expect(firstSignal!.aborted).toBe(true);
+    expect(first.abandonedOnStop).toBe(1);
+    // The abandoned handling wrote nothing: not its node's result, not an error.
+    const after = await store.load(id);
+    expect(after?.version).toBe(before?.version);
+    expect(after?.status).toBe('running');
+
+    const second = new FlowWorker({ ...settings, leaseTtlMs: 600 });
+    closers.push(() => second.stop());
+    second.start();
+    const done = await client.waitFor(id, { timeoutMs: 10_000 });
+    expect(done).toMatchObject({ status: 'completed', result: 'second run' });
+    expect(second.abandonedOnStop).toBe(0);
+  });
+});

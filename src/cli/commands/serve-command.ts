@@ -10,12 +10,18 @@ import { WorkerHeartbeat } from '../../worker/worker-heartbeat.js';
 import { packageVersion } from '../package-version.js';
 import type { CommandContext } from '../command-context.js';
 import { type DurableFlags, runtimeFor, withDurableOptions } from '../durable-options.js';
+import { cutOffNote, exitIfWorkWasCutOff } from '../cut-off-exit.js';
+import {
+  withWorkerSettingOptions,
+  workerSettingsFrom,
+  type WorkerSettingFlags,
+} from '../worker-settings.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { limitsFromEnv } from '../operator-limits.js';
 import { flowEnvFromEnv, flowEnvNote } from '../flow-env.js';
 import { consoleDirectory } from '../console-dir.js';
 
-interface ServeFlags extends DurableFlags {
+interface ServeFlags extends DurableFlags, WorkerSettingFlags {
   host: string;
   port: string;
   maxBody: string;
@@ -34,8 +40,7 @@ const env = process.env;
 /** `plaita serve` (docs/http-api.md §1): the HTTP API and the console, embedded by default. */
 export function registerServe(program: Command, context: CommandContext): void {
   withDurableOptions(
-    program
-      .command('serve')
+    withWorkerSettingOptions(program.command('serve'))
       .description(
         'serve the HTTP API and the web console (embedded: SQLite + an in-process worker)',
       )
@@ -93,6 +98,8 @@ export function registerServe(program: Command, context: CommandContext): void {
     const clientAddress = clientAddressFor(opts.trustProxy);
     const withWorker =
       opts.withWorker === undefined ? undefined : positive(opts.withWorker, '--with-worker');
+    // The in-process worker takes the worker's own settings, as `plaita worker` does.
+    const workerSettings = workerSettingsFrom(opts);
     if (!opts.auth && !isLoopback(opts.host))
       throw new CliError(
         `--no-auth is refused on ${opts.host}: only on a loopback address (127.0.0.1, ::1)`,
@@ -101,7 +108,14 @@ export function registerServe(program: Command, context: CommandContext): void {
     const log = getDefaultLogger();
     // Flows run here are the users': they never see the server's own settings (flow-env.ts).
     const flowEnv = flowEnvFromEnv();
-    const runtime = await runtimeFor(opts);
+    // The queue takes messages back after its visibility timeout, and the worker renews them
+    // at a third of it: both hear the setting.
+    const runtime = await runtimeFor(
+      opts,
+      workerSettings.visibilityTimeoutMs === undefined
+        ? {}
+        : { visibilityTimeoutMs: workerSettings.visibilityTimeoutMs },
+    );
     // Flows the server runs belong to its users: private networks closed, data never code.
     const limits = limitsFromEnv({
       privateNetworks: opts.allowPrivateNetworks ? 'allow' : 'deny',
@@ -121,6 +135,7 @@ export function registerServe(program: Command, context: CommandContext): void {
             registry: runtime.registry,
             logger: log,
             concurrency: workerConcurrency,
+            ...workerSettings,
             metrics,
             engine: { limits, env: flowEnv },
           });
@@ -201,8 +216,9 @@ export function registerServe(program: Command, context: CommandContext): void {
     await worker?.stop();
     await heartbeat?.stop();
     await runtime.close();
-    process.stderr.write('plaita: stopped\n');
+    process.stderr.write(`plaita: stopped${cutOffNote(worker)}\n`);
     context.exit(EXIT.ok);
+    exitIfWorkWasCutOff(worker);
   });
 }
 

@@ -11,52 +11,39 @@ import { Scheduler } from '../../server/schedules/scheduler.js';
 import { packageVersion } from '../package-version.js';
 import type { CommandContext } from '../command-context.js';
 import { type DurableFlags, runtimeFor, withDurableOptions } from '../durable-options.js';
+import { cutOffNote, exitIfWorkWasCutOff } from '../cut-off-exit.js';
 import { CliError, EXIT } from '../exit-codes.js';
-import { nonNegativeNumber, numberEnv } from '../runtime.js';
-import { positiveInteger } from '../positive-integer.js';
+import {
+  countSetting,
+  numberSetting,
+  withWorkerSettingOptions,
+  workerSettingsFrom,
+  type WorkerSettingFlags,
+} from '../worker-settings.js';
 
-interface WorkerFlags extends DurableFlags {
+interface WorkerFlags extends DurableFlags, WorkerSettingFlags {
   concurrency?: string;
   metricsPort?: string;
-  maxDeliveries?: string;
-  leaseTtlMs?: string;
-  visibilityTimeoutMs?: string;
-  drainTimeoutMs?: string;
 }
 
 /** `plaita worker`: consumes the queue until SIGTERM/SIGINT, then drains and exits 0. */
 export function registerWorker(program: Command, context: CommandContext): void {
   withDurableOptions(
-    program
-      .command('worker')
+    withWorkerSettingOptions(program.command('worker'))
       .description('run a worker until SIGTERM/SIGINT (graceful drain)')
       .option('--concurrency <n>', 'messages handled at once (PLAITA_CONCURRENCY; default 16)')
-      .option('--metrics-port <port>', 'serve Prometheus metrics on /metrics (PLAITA_METRICS_PORT)')
-      .option('--max-deliveries <n>', 'PLAITA_MAX_DELIVERIES (default 5)')
-      .option('--lease-ttl-ms <ms>', 'PLAITA_LEASE_TTL_MS (default 30000)')
-      .option('--visibility-timeout-ms <ms>', 'PLAITA_VISIBILITY_TIMEOUT_MS (default 30000)')
-      .option('--drain-timeout-ms <ms>', 'PLAITA_DRAIN_TIMEOUT_MS (default 30000)'),
+      .option(
+        '--metrics-port <port>',
+        'serve Prometheus metrics on /metrics (PLAITA_METRICS_PORT)',
+      ),
   ).action(async (opts: WorkerFlags) => {
-    // The flag a variable stands for: PLAITA_MAX_DELIVERIES → --max-deliveries.
-    const flagOf = (env: string): string =>
-      `--${env.slice('PLAITA_'.length).toLowerCase().replace(/_/g, '-')}`;
-    const num = (flag: string | undefined, env: string): number | undefined =>
-      flag === undefined
-        ? numberEnv(env)
-        : // Named as typed, value included, like a variable's: `--concurrency "abc"`.
-          nonNegativeNumber(flag, `${flagOf(env)} ${JSON.stringify(flag)}`);
-    const count = (flag: string | undefined, env: string): number | undefined =>
-      flag === undefined ? numberEnv(env) : positiveInteger(flag, flagOf(env));
     // Every flag is checked before a connection opens: bad usage must not leave one open.
     const settings = {
       // Counts: 0 or 1.5 messages at once, or deliveries, mean nothing; they were taken silently.
-      concurrency: count(opts.concurrency, 'PLAITA_CONCURRENCY'),
-      maxDeliveries: count(opts.maxDeliveries, 'PLAITA_MAX_DELIVERIES'),
-      leaseTtlMs: num(opts.leaseTtlMs, 'PLAITA_LEASE_TTL_MS'),
-      visibilityTimeoutMs: num(opts.visibilityTimeoutMs, 'PLAITA_VISIBILITY_TIMEOUT_MS'),
-      drainTimeoutMs: num(opts.drainTimeoutMs, 'PLAITA_DRAIN_TIMEOUT_MS'),
+      concurrency: countSetting(opts.concurrency, 'PLAITA_CONCURRENCY'),
+      ...workerSettingsFrom(opts),
     };
-    const metricsPort = num(opts.metricsPort, 'PLAITA_METRICS_PORT');
+    const metricsPort = numberSetting(opts.metricsPort, 'PLAITA_METRICS_PORT');
     // Served metrics need prom-client: without it this fails here, before anything opens.
     const metrics = metricsPort === undefined ? null : new WorkerMetrics();
     // The flows a worker runs may be anybody's: they never see its own settings (flow-env.ts).
@@ -129,8 +116,12 @@ export function registerWorker(program: Command, context: CommandContext): void 
     await heartbeat.stop();
     server?.close();
     await runtime.close();
-    log.info({ workerId: worker.workerId }, 'worker stopped');
+    log.info(
+      { workerId: worker.workerId, abandoned: worker.abandonedOnStop },
+      `worker stopped${cutOffNote(worker)}`,
+    );
     context.exit(EXIT.ok);
+    exitIfWorkWasCutOff(worker);
   });
 }
 
