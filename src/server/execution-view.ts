@@ -135,6 +135,8 @@ function nodeTimeline(state: ExecutionState, flow: Flow | null): NodeView[] {
 function nodeStatus(state: ExecutionState, nodeId: string, timing: NodeTiming): NodeStatus {
   if (state.status === 'suspended' && state.waiting?.nodeId === nodeId) return 'waiting';
   if (state.status === 'error' && state.error?.node === nodeId) return 'failed';
+  // The node a cancel cut short (its timing was closed by the cancel).
+  if (state.status === 'cancelled' && state.error?.node === nodeId) return 'cancelled';
   if (timing.endedAt !== null) return 'done';
   if (state.status === 'cancelled') return 'cancelled';
   if (state.status === 'error') return 'failed';

@@ -223,16 +223,32 @@ export function toCancelled(
   reason: string | null,
   now: Date,
 ): ExecutionState {
+  // The node the cancel cut short (under way, or waiting): the record names it, as an error's
+  // does, so the timeline can show that node cancelled rather than done.
+  const cut = pendingWait(state)?.nodeId ?? openNode(state);
   return next(
     closeOpenTimings(state, now),
     {
       ...ended('cancelled', now),
       error: reason
-        ? { code: 'cancelled', name: 'Cancelled', message: reason, retryable: false }
+        ? {
+            code: 'cancelled',
+            name: 'Cancelled',
+            message: reason,
+            retryable: false,
+            ...(cut === null ? {} : { node: cut }),
+          }
         : null,
     },
     now,
   );
+}
+
+/** The node whose visit is under way (its timing still open), if any. */
+function openNode(state: ExecutionState): string | null {
+  for (const [nodeId, timing] of Object.entries(state.timings))
+    if (timing.endedAt === null) return nodeId;
+  return null;
 }
 
 /** An operator retry of an `error` execution that failed waiting: it waits again. */

@@ -44,4 +44,26 @@ describe('the node timeline of an execution view', () => {
       '7',
     ]);
   });
+
+  it('a node a cancel cut short is cancelled, not done; the nodes that finished before it are done', () => {
+    const state = newExecutionState({
+      executionId: 'e3',
+      flowId: 'f',
+      status: 'cancelled',
+      createdAt: at(0),
+      updatedAt: at(50),
+    });
+    state.timings = { start: timing(1), call: timing(10) };
+    state.error = {
+      code: 'cancelled',
+      name: 'Cancelled',
+      message: 'cancelled through the API',
+      retryable: false,
+      node: 'call',
+    };
+    expect(executionView(state, null, null).nodes.map((n) => [n.nodeId, n.status])).toEqual([
+      ['start', 'done'],
+      ['call', 'cancelled'],
+    ]);
+  });
 });

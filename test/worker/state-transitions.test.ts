@@ -149,6 +149,22 @@ describe('state transitions', () => {
     });
     expect(toCancelled(fresh(), null, T0).error).toBeNull();
   });
+
+  it('a cancel names the node it cut short: the one under way, or the one waiting', () => {
+    expect(toCancelled(toRunning(fresh(), 'n1', T0), 'stop', at(7)).error?.node).toBe('n1');
+    const waiting = { nodeId: 'w', eventType: 'go', timeoutMs: null, dueAt: null } as const;
+    const pending = { $INPUT: { a: 1 }, $LAST_NODE: 'w', $NODE: { w: { status: 'pending' } } };
+    const suspended = toSuspended(
+      toRunning(fresh(), 'w', T0),
+      pending,
+      waiting as never,
+      null,
+      at(1),
+    );
+    expect(toCancelled(suspended, 'stop', at(9)).error?.node).toBe('w');
+    // Between nodes (queued, or a node that finished): no node was cut short.
+    expect(toCancelled(fresh(), 'stop', at(9)).error).not.toHaveProperty('node');
+  });
 });
 
 describe('wait timers', () => {

@@ -44,7 +44,7 @@ export function FlowGraph(props: FlowGraphProps) {
         >
           {fit ? 'Actual size' : 'Fit to width'}
         </button>
-        <Legend showStates={props.states !== undefined} />
+        <Legend states={props.states} />
       </div>
       {/* Focusable, so a keyboard can scroll a graph taller than the box (axe: scrollable-region-focusable). */}
       <div
@@ -189,9 +189,11 @@ function clip(text: string, width: number, charPx: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-function Legend({ showStates }: { showStates: boolean }) {
-  if (!showStates) return null;
+function Legend({ states: shown }: { states: ReadonlyMap<string, NodeState> | undefined }) {
+  if (!shown) return null;
   const states: NodeState[] = ['done', 'running', 'waiting', 'failed', 'not reached'];
+  // Only on the rare graph that has one: the node a cancel cut short.
+  if ([...shown.values()].includes('cancelled')) states.splice(4, 0, 'cancelled');
   return (
     <ul class="legend" aria-label="Legend">
       {states.map((s) => (
