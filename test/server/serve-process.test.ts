@@ -219,6 +219,29 @@ describe('plaita serve, embedded default (SQLite + in-process worker)', () => {
     }
   });
 
+  it("the CLI's writes beside the running server (start, cancel) are in its audit log, role cli", async () => {
+    const approvalFile = fileURLToPath(new URL('../../examples/approval.json', import.meta.url));
+    const input = JSON.stringify({
+      id: 'EXP-CLI',
+      requester: 'Bob',
+      amount: 5,
+      reason: 'audit',
+      approvers: ['ann@example.com'],
+    });
+    const started = cli(['start', approvalFile, '--input', input, '--json'], { cwd });
+    expect(started.code, started.stderr).toBe(0);
+    const { executionId } = JSON.parse(started.stdout) as { executionId: string };
+    const cancelled = cli(['cancel', executionId, '--reason', 'not needed'], { cwd });
+    expect(cancelled.code, cancelled.stderr).toBe(0);
+    const audit = await body<{ items: Array<{ action: string; target: string; role: string }> }>(
+      await call(server.url, '/v1/audit', server.adminKey),
+    );
+    for (const action of ['execution.start', 'execution.cancel'])
+      expect(audit.items).toContainEqual(
+        expect.objectContaining({ action, target: executionId, role: 'cli' }),
+      );
+  });
+
   it('a second start on the same store prints no key and keeps the first one valid', async () => {
     const firstKey = server.adminKey;
     expect(await server.stop()).toBe(0);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../command-context.js';
 import { driveUntilSettled } from '../drive.js';
 import { type DurableFlags, withDurableOptions, withRuntime } from '../durable-options.js';
+import { auditCliWrite } from '../cli-audit.js';
 import { EXIT } from '../exit-codes.js';
 import { readJsonValue } from '../read-input.js';
 import { reportExecution } from '../report-execution.js';
@@ -29,6 +30,7 @@ export function registerEvent(program: Command, context: CommandContext): void {
           data,
           ...(opts.eventId ? { eventId: opts.eventId } : {}),
         });
+        await auditCliWrite(runtime, opts, 'execution.event', executionId);
         if (!runtime.embedded) {
           context
             .output()

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../command-context.js';
 import { driveUntilSettled } from '../drive.js';
 import { type DurableFlags, withDurableOptions, withRuntime } from '../durable-options.js';
+import { auditCliWrite } from '../cli-audit.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { positiveInteger } from '../positive-integer.js';
 import { reportExecution } from '../report-execution.js';
@@ -19,6 +20,7 @@ export function registerCancel(program: Command, context: CommandContext): void 
     await withRuntime(opts, async (runtime) => {
       const before = await runtime.client.get(executionId);
       await runtime.client.cancel(executionId, opts.reason ? { reason: opts.reason } : {});
+      await auditCliWrite(runtime, opts, 'execution.cancel', executionId);
       if (!runtime.embedded) {
         context
           .output()
@@ -45,6 +47,7 @@ export function registerRetry(program: Command, context: CommandContext): void {
     await withRuntime(opts, async (runtime) => {
       const before = await runtime.client.get(executionId);
       await runtime.client.retry(executionId);
+      await auditCliWrite(runtime, opts, 'execution.retry', executionId);
       if (!runtime.embedded) {
         context
           .output()
@@ -142,6 +145,7 @@ export function registerDlq(program: Command, context: CommandContext): void {
     await withRuntime(opts, async (runtime) => {
       if (!(await runtime.queue.replayDeadLetter(id)))
         throw new CliError(`no dead letter ${id}`, EXIT.usage);
+      await auditCliWrite(runtime, opts, 'dead_letter.replay', id);
       context.output().result({ id, replayed: true }, `replayed ${id}`);
       context.exit(EXIT.ok);
     });
@@ -150,6 +154,7 @@ export function registerDlq(program: Command, context: CommandContext): void {
     async (opts: DurableFlags) => {
       await withRuntime(opts, async (runtime) => {
         const purged = await runtime.queue.purgeDeadLetters();
+        await auditCliWrite(runtime, opts, 'dead_letter.purge', String(purged));
         context
           .output()
           .result({ purged }, `purged ${purged} dead letter${purged === 1 ? '' : 's'}`);

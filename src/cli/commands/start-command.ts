@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { CommandContext } from '../command-context.js';
 import { type DurableFlags, withDurableOptions, withRuntime } from '../durable-options.js';
+import { auditCliWrite } from '../cli-audit.js';
 import { EXIT } from '../exit-codes.js';
 import { loadFlowArg, noteFlowWarnings } from '../flow-args.js';
 import { readInput } from '../read-input.js';
@@ -37,6 +38,7 @@ export function registerStart(program: Command, context: CommandContext): void {
           ...(opts.dedupKey ? { dedupKey: opts.dedupKey } : {}),
           ...(opts.flowVersion ? { version: opts.flowVersion } : {}),
         });
+        await auditCliWrite(runtime, opts, 'execution.start', executionId);
         context.output().result({ executionId, status: 'queued' }, executionId);
         context.exit(EXIT.ok);
       });
