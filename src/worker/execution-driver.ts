@@ -181,6 +181,12 @@ export class ExecutionDriver {
     return this.#stepper().nextNodeId;
   }
 
+  /** The node the next step runs, when node metrics are kept (a resume runs the waiting one). */
+  private metricsNodeId(): string | null {
+    if (!this.deps.metrics) return null;
+    return this.state.waiting?.nodeId ?? this.nextNodeId;
+  }
+
   /**
    * The first step of a fresh execution runs no host code, so its start need not be durable
    * before it runs (NodeType.inert): its node is inert and retries nothing (a retry waits with
@@ -234,12 +240,17 @@ export class ExecutionDriver {
 
   private async step(resume: { type: ResumeKind; data: unknown } | null): Promise<StepOutcome> {
     const started = performance.now();
+    // Read before the step: a step that fails reports no node, but it was this one's.
+    const nodeId = this.metricsNodeId();
     const outcome = await this.#stepper().step(resume);
     if (this.#outage !== undefined) {
       this.close(); // the live execution went on past the outage: never reuse it
       throw this.#outage;
     }
-    const nodeType = outcome.step?.type ?? 'none';
+    const nodeType =
+      outcome.step?.type ??
+      (nodeId === null ? undefined : this.flow.nodesById.get(nodeId)?.def.type) ??
+      'none';
     this.deps.metrics?.nodeSeconds.observe(
       { type: nodeType },
       (performance.now() - started) / 1000,

@@ -76,18 +76,27 @@ export class FencedWriter {
     this.#storedUnknown = false;
     const ms = performance.now() - started;
     this.deps.metrics?.checkpointSeconds.observe(ms / 1000);
-    if (this.deps.log.isLevelEnabled?.('info') !== false)
-      this.deps.log.info(
-        {
-          executionId: state.executionId,
-          status: state.status,
-          node: state.context.$LAST_NODE ?? null,
-          version: state.version,
-          deliveryCount: this.deliveryCount,
-          checkpointMs: +ms.toFixed(2),
-        },
-        'execution checkpoint',
-      );
+    // An execution ending in error is an operator's business at the default level (warn), with
+    // what failed and where; every checkpoint is there at info. Execution ids are per tenant.
+    const failed = state.status === 'error' && state.error !== null;
+    if (failed || this.deps.log.isLevelEnabled?.('info') !== false) {
+      const fields = {
+        executionId: state.executionId,
+        tenantId: state.tenantId,
+        flowId: state.flowId,
+        status: state.status,
+        node: state.error?.node ?? state.context.$LAST_NODE ?? null,
+        version: state.version,
+        deliveryCount: this.deliveryCount,
+        checkpointMs: +ms.toFixed(2),
+      };
+      if (failed)
+        this.deps.log.warn(
+          { ...fields, errorCode: state.error!.code, error: state.error!.message },
+          'execution failed',
+        );
+      else this.deps.log.info(fields, 'execution checkpoint');
+    }
     this.state = state;
     this.#stored = state;
     this.#diffable = true;

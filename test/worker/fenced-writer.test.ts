@@ -168,4 +168,51 @@ describe('FencedWriter', () => {
     expect(writer.state).toMatchObject({ status: 'cancelled', waiting: null });
     expect((await queue.stats()).delayed).toBe(0);
   });
+
+  it('an execution that ends in error is logged at warn with what failed, where, and whose; checkpoints only at info', async () => {
+    const { deps, state, lease } = await setup();
+    const lines: { level: string; fields: Record<string, unknown>; message: string }[] = [];
+    const at =
+      (level: string) =>
+      (fields: Record<string, unknown>, message: string): void => {
+        lines.push({ level, fields, message });
+      };
+    // At warn, as the CLI's default: info is off.
+    const log = {
+      debug: at('debug'),
+      info: at('info'),
+      warn: at('warn'),
+      error: at('error'),
+      child: () => log,
+      isLevelEnabled: (level: string) => level === 'warn' || level === 'error',
+    };
+    const writer = new FencedWriter({ ...deps, log }, lease, {
+      ...state,
+      flowId: 'billing',
+    });
+    await writer.persist({ ...writer.state, status: 'running' }, []);
+    expect(lines).toEqual([]);
+    await writer.writeError({
+      code: 'node_failed',
+      name: 'NodeExecutionError',
+      message: 'upstream said 502',
+      retryable: false,
+      node: 'call',
+    });
+    expect(lines).toEqual([
+      {
+        level: 'warn',
+        message: 'execution failed',
+        fields: expect.objectContaining({
+          executionId: 'e1',
+          tenantId: 'default',
+          flowId: 'billing',
+          status: 'error',
+          node: 'call',
+          errorCode: 'node_failed',
+          error: 'upstream said 502',
+        }) as unknown,
+      },
+    ]);
+  });
 });

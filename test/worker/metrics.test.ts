@@ -69,3 +69,32 @@ describe('worker metrics: every registered metric is set', () => {
     }
   });
 });
+
+describe('node metrics of a failing node', () => {
+  it('count under the type of the node that failed, not "none"', async () => {
+    const store = new MemoryExecutionStore();
+    const flows = new MemoryFlowStore();
+    const queue = new LocalQueue({ path: ':memory:' }, { visibilityTimeoutMs: 2000 });
+    const client = new PlaitaClient({ store, flows, queue });
+    const flow = {
+      nodes: [
+        { type: 'start', id: 's', next: 'a' },
+        // Dividing a string: the expression fails at run time.
+        { type: 'assignment', id: 'a', output: '$F.divide($INPUT.n, 0)', next: 'e' },
+        { type: 'end', id: 'e' },
+      ],
+    };
+    const id = await client.start(flow, { n: 'x' });
+    const worker = new FlowWorker({ store, flows, queue, pollBlockMs: 20 });
+    worker.start();
+    try {
+      expect((await client.waitFor(id, { timeoutMs: 10_000 })).status).toBe('error');
+      const text = await worker.metrics!.registry.metrics();
+      expect(sample(text, /^plaita_node_duration_seconds_count\{type="assignment"\}/)).toBe(1);
+      expect(sample(text, /^plaita_node_duration_seconds_count\{type="none"\}/)).toBeUndefined();
+    } finally {
+      await worker.stop();
+      await queue.close();
+    }
+  });
+});
