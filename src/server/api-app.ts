@@ -11,6 +11,7 @@ import { registerDocs } from './openapi-docs.js';
 import { ApiProblem, problemResponse } from './problem.js';
 import { rateLimit } from './rate-limit.js';
 import { requestId } from './request-id.js';
+import { accessLog } from './access-log.js';
 import { ROUTE_GROUPS } from './routes/index.js';
 import type { ServerEnv } from './server-env.js';
 import { toProblem } from './to-problem.js';
@@ -35,6 +36,7 @@ export function createApiApp(options: ApiAppOptions): ApiApp {
   app.services = services;
 
   app.use('*', requestId());
+  app.use('*', accessLog(services.log));
   app.onError((error, c) => renderError(error, c, services));
   app.notFound((c) =>
     problemResponse(c, new ApiProblem('not_found', `no route ${c.req.method} ${c.req.path}`)),
