@@ -1,6 +1,7 @@
 import { displayForm } from '../../expression/values.js';
 import { NodeError } from '../../flow-errors.js';
 import { HttpErrorCode } from './http-error-codes.js';
+import { urlForMessages } from './url-for-messages.js';
 
 export const HTTP_METHODS = [
   'GET',
@@ -63,7 +64,7 @@ function parseUrl(text: string): URL {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     notBuilt(
-      `unsupported URL scheme "${url.protocol.slice(0, -1)}" in "${text}": expected http or https`,
+      `unsupported URL scheme "${url.protocol.slice(0, -1)}" in "${urlForMessages(url)}": expected http or https`,
     );
   return url;
 }

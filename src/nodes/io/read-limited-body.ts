@@ -1,3 +1,5 @@
+import { urlForMessages } from './url-for-messages.js';
+
 /** A response body larger than the node's cap; the node reports it as 1002 with this as cause. */
 export class ResponseTooLargeError extends Error {
   override readonly name = 'ResponseTooLargeError';
@@ -7,8 +9,10 @@ export class ResponseTooLargeError extends Error {
   readonly limitBytes: number;
 
   constructor(url: URL, limitBytes: number, detail: string) {
-    super(`response from ${url.href} exceeds maxResponseBytes (${limitBytes} bytes): ${detail}`);
-    this.url = url.href;
+    super(
+      `response from ${urlForMessages(url)} exceeds maxResponseBytes (${limitBytes} bytes): ${detail}`,
+    );
+    this.url = urlForMessages(url);
     this.limitBytes = limitBytes;
   }
 }

@@ -8,6 +8,7 @@ import { readBody } from './read-body.js';
 import { ResponseTooLargeError } from './read-limited-body.js';
 import { nextHop } from './redirect-hop.js';
 import { HostResolutionError, resolveHost } from './resolve-host.js';
+import { urlForMessages } from './url-for-messages.js';
 
 export interface SendOptions {
   policy: HostPolicy;
@@ -62,7 +63,7 @@ export async function sendRequest(
         await response.body?.cancel().catch(() => undefined);
         if (redirects >= options.maxRedirects)
           notCompleted(
-            `too many redirects: more than ${options.maxRedirects} (last to ${next.href})`,
+            `too many redirects: more than ${options.maxRedirects} (last to ${urlForMessages(next)})`,
           );
         hop = nextHop(current, response.status, next);
       } finally {
@@ -137,7 +138,7 @@ function redirectTarget(response: Response, current: URL): URL | null {
   try {
     return new URL(location, current);
   } catch {
-    return notCompleted(`redirect from ${current.href} to an invalid URL "${location}"`);
+    return notCompleted(`redirect from ${urlForMessages(current)} to an invalid URL "${location}"`);
   }
 }
 
@@ -169,16 +170,19 @@ async function failuresAsNodeErrors<T>(
     if (options.signal.aborted) throw options.signal.reason;
     if (error instanceof NodeError) throw error;
     if (error instanceof HostPolicyError || error instanceof HostResolutionError)
-      notCompleted(`request to ${url.href} refused: ${error.message}`, error);
+      notCompleted(`request to ${urlForMessages(url)} refused: ${error.message}`, error);
     if (error instanceof ResponseTooLargeError) notCompleted(error.message, error);
     if (hopSignal.aborted) {
       // Only the per-hop timer can have fired: the node's own signal was checked above.
       notCompleted(
-        `request to ${url.href} timed out after ${(options.hopTimeoutMs ?? 0) / 1000}s (requestTimeout)`,
+        `request to ${urlForMessages(url)} timed out after ${(options.hopTimeoutMs ?? 0) / 1000}s (requestTimeout)`,
         error,
       );
     }
-    return notCompleted(`request to ${url.href} failed: ${describeNetworkError(error)}`, error);
+    return notCompleted(
+      `request to ${urlForMessages(url)} failed: ${describeNetworkError(error)}`,
+      error,
+    );
   }
 }
 

@@ -99,7 +99,9 @@ describe('response size cap', () => {
   it("a chunked body over the node's maxResponseBytes is 1002, cause response_too_large", async () => {
     const url = server.url('/chunked?n=101');
     const error = await tooLarge(run({ url, maxResponseBytes: 100 }), 100);
-    expect(error.message).toContain(url);
+    // The query's values are not repeated in the message (a token may ride there).
+    expect(error.message).toContain(server.url('/chunked?n=…'));
+    expect(error.message).not.toContain('n=101');
   });
 
   it('a body of exactly the cap is read (either spelling)', async () => {
