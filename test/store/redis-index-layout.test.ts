@@ -97,6 +97,12 @@ gate.describe('Redis listing-index layout', () => {
             late.save(newExecutionState({ executionId: 'stray', status: 'running' })),
           ).rejects.toMatchObject({ code: 'store_misconfigured', retryable: false });
           expect(await late.load('stray')).toBeNull();
+          // As are a delete and a sweep: their index removals would miss the fleet's entries.
+          await expect(late.delete('f0')).rejects.toMatchObject({ code: 'store_misconfigured' });
+          await expect(late.sweepExpired()).rejects.toMatchObject({
+            code: 'store_misconfigured',
+          });
+          expect(await late.load('f0')).not.toBeNull();
         } finally {
           await late.close();
         }

@@ -351,6 +351,9 @@ export class RedisExecutionStore implements ExecutionStore {
   async delete(executionId: string, options: TenantScope = {}): Promise<boolean> {
     const key = executionKey(executionId, options);
     if (key === null) return false;
+    // Its index entries are removed in this store's layout: refused before anything goes when
+    // the indexes were built with another one (they would be left behind).
+    await this.checkIndexLayout();
     const keys = this.#keysOf(key);
     const raw = await this.#connection.call(`delete of execution ${executionId}`, (client) =>
       SCRIPTS.deleteExecution.run(client, [keys.header, keys.nodes], []),
@@ -420,6 +423,7 @@ export class RedisExecutionStore implements ExecutionStore {
    * call; returns how many executions were removed or pruned.
    */
   async sweepExpired(now: number = Date.now()): Promise<number> {
+    await this.checkIndexLayout(); // as delete: the expiry index is read in this store's layout
     const due = await this.#index.dueExpiries(now, this.#sweepBatchSize);
     let removed = 0;
     for (let i = 0; i < due.length; i += SWEEP_CONCURRENCY) {
