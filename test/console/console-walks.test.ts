@@ -233,6 +233,28 @@ describeWithChromium(
       await node('paid', 'done').waitFor();
     });
 
+    it('a cancelled execution says where the cancel cut it short, plainly, not as a failure', async () => {
+      const waiting = await start(server, {
+        flow: {
+          nodes: [
+            { type: 'start', id: 'start', next: 'hold' },
+            { type: 'event', id: 'hold', event_type: 'go', next: 'end' },
+            { type: 'end', id: 'end' },
+          ],
+        },
+        input: {},
+      });
+      expect(waiting.status).toBe('waiting');
+      const cancel = await server.api('POST', `/v1/executions/${waiting.executionId}/cancel`);
+      expect(cancel.status).toBe(202);
+      await page.goto(`${server.url}/executions/${waiting.executionId}`);
+      await node('hold', 'cancelled').waitFor();
+      await expect
+        .poll(() => page.locator('.cancelled-note').textContent())
+        .toContain('Cancelled at hold: cancelled through the API');
+      expect(await page.getByRole('alert').filter({ hasText: 'Failed' }).count()).toBe(0);
+    });
+
     it('a dead letter is replayed once its execution exists', async () => {
       // A task for an execution the store did not hold yet: dead-lettered as unknown_execution.
       const letterId = await deadLetter(server, 'late-order-7');

@@ -130,7 +130,13 @@ export default function ExecutionPage({ params }: { params: Record<string, strin
         ) : null}
       </dl>
       <Actions view={view} onChanged={follow} settling={live === 'loading'} />
-      {view.error ? (
+      {view.error && view.status === 'cancelled' ? (
+        // A cancel is somebody's decision, not a failure: said plainly, not as an alert.
+        <div class="problem cancelled-note">
+          <strong>Cancelled{view.error.nodeId ? ` at ${view.error.nodeId}` : ''}:</strong>{' '}
+          {view.error.message}
+        </div>
+      ) : view.error ? (
         <div class="problem" role="alert">
           <strong>Failed{view.error.nodeId ? ` at ${view.error.nodeId}` : ''}:</strong>{' '}
           {view.error.message}{' '}
