@@ -41,6 +41,8 @@ export interface ExecutionView {
   updatedAt: string;
   endedAt: string | null;
   version: number;
+  /** Ours: how many times an operator retried it (each limited; docs/http-api.md §4). */
+  retries: number;
   replayOf?: string;
 }
 
@@ -63,6 +65,7 @@ export function executionView(
     updatedAt: state.updatedAt,
     endedAt: state.endedAt,
     version: state.version,
+    retries: state.manualRetries,
   };
   if (state.status === 'completed') view.result = jsonView(state.result);
   if (state.error) view.error = errorView(state.error);

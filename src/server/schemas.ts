@@ -97,6 +97,7 @@ export const ExecutionViewSchema = z
     updatedAt: z.string(),
     endedAt: z.string().nullable(),
     version: z.number().int(),
+    retries: z.number().int().describe('operator retries made of this execution (ours)'),
     replayOf: z.string().optional(),
   })
   .openapi('Execution');

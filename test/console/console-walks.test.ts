@@ -181,6 +181,13 @@ describeWithChromium(
       await page.locator('section.execution[data-status="completed"]').waitFor();
       await node('call', 'done').waitFor();
       await node('end', 'done').waitFor();
+      // The retry leaves a trace: the view counts it, the page says so.
+      const view = await server.api<{ retries: number }>(
+        'GET',
+        `/v1/executions/${failed.executionId}`,
+      );
+      expect(view.body.retries).toBe(1);
+      await expect.poll(() => page.locator('dl').first().textContent()).toMatch(/Retried\s*1 time/);
     });
 
     it('an event is sent from the waiting panel, then the execution replayed with edited input', async () => {

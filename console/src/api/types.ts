@@ -65,6 +65,8 @@ export interface ExecutionView extends ExecutionSummary {
   result?: unknown;
   nodes: NodeView[];
   version: number;
+  /** Operator retries made of it (ours). */
+  retries: number;
   replayOf?: string;
 }
 

@@ -112,6 +112,14 @@ export default function ExecutionPage({ params }: { params: Record<string, strin
         <dd>
           <Time iso={view.endedAt} />
         </dd>
+        {view.retries > 0 ? (
+          <>
+            <dt>Retried</dt>
+            <dd>
+              {view.retries} time{view.retries === 1 ? '' : 's'}
+            </dd>
+          </>
+        ) : null}
         {view.replayOf ? (
           <>
             <dt>Replay of</dt>
