@@ -211,6 +211,17 @@ export class LeaseLostError extends PlaitaError {
   readonly retryable = true;
 }
 
+/**
+ * The worker gave up the work in hand: its drain timed out while stopping. Neither the
+ * execution's failure nor the store's: the message is left for another worker, whatever its
+ * delivery count (a write here would be under a lease that is still valid).
+ */
+export class WorkerStoppedError extends PlaitaError {
+  override readonly name = 'WorkerStoppedError';
+  readonly code = 'worker_stopped';
+  readonly retryable = true;
+}
+
 /** The definition an execution pinned (by hash) is not in the flow store. */
 export class FlowDefinitionMissingError extends PlaitaError {
   override readonly name = 'FlowDefinitionMissingError';

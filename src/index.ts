@@ -95,6 +95,7 @@ export {
   InputRejectedError,
   StoreConfigurationError,
   StoreClosedError,
+  WorkerStoppedError,
   PeerDependencyMissingError,
   RedisCommandError,
   WaitTimeoutError,

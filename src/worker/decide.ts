@@ -87,6 +87,8 @@ const CLASS_BY_CODE: Readonly<Record<string, FailureClass>> = {
   // This process closed its store or queue (a shutdown past its drain timeout): the work is cut
   // off, not failed; another worker takes the message again.
   store_closed: 'misconfigured',
+  // The same, from the worker's side: it gave up the handling at its drain timeout.
+  worker_stopped: 'misconfigured',
   lease_lost: 'transient',
 };
 

@@ -134,7 +134,8 @@ export class FlowWorker {
    * Graceful drain: stops taking messages, lets in-flight steps finish up to the drain
    * timeout (their leases are released as each finishes). What is cut off is abandoned: its
    * node's AbortSignal fires, its lease and message are no longer renewed, nothing more of it
-   * is written, and it is redelivered once its lease expires ({@link abandonedOnStop}).
+   * is written (not even at its last delivery), its lease is released, and its message is
+   * redelivered once the visibility timeout passes ({@link abandonedOnStop}).
    */
   async stop(): Promise<void> {
     this.#stopping = true;

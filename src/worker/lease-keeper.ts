@@ -1,4 +1,4 @@
-import { CancelRequestedError, LeaseLostError } from '../errors.js';
+import { CancelRequestedError, LeaseLostError, WorkerStoppedError } from '../errors.js';
 import type { Delivery, TaskQueue } from '../queue/task-queue.js';
 import type { ExecutionStore, Lease } from '../store/execution-store.js';
 import { type CancelTimer, type Clock, systemClock } from '../util/clock.js';
@@ -72,17 +72,24 @@ export class LeaseKeeper {
   /** Throws the loss reason when the lease or the message was lost. */
   throwIfLost(): void {
     const reason: unknown = this.#controller.signal.reason;
-    if (this.#controller.signal.aborted && reason instanceof LeaseLostError) throw reason;
+    if (
+      this.#controller.signal.aborted &&
+      (reason instanceof LeaseLostError || reason instanceof WorkerStoppedError)
+    )
+      throw reason;
   }
 
   /**
    * The worker gives up the work in hand (its drain timed out): renewals stop and the node's
-   * signal fires with a LeaseLostError, so the handling ends like one whose lease was lost —
-   * nothing more is written, the message is left for redelivery once its lease expires.
+   * signal fires with a WorkerStoppedError, so the handling ends without writing anything more
+   * (not even at its last delivery: see decide.ts), and the message is left for redelivery.
    */
   abandon(reason: string): void {
     this.stop();
-    this.#lose(reason);
+    if (!this.#controller.signal.aborted)
+      this.#controller.abort(
+        new WorkerStoppedError(reason, { executionId: this.held.executionId }),
+      );
   }
 
   stop(): void {

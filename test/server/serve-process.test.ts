@@ -309,7 +309,7 @@ describe('plaita serve, embedded default (SQLite + in-process worker)', () => {
       expect(Date.now() - asked).toBeLessThan(8_000);
       expect(busy.output()).toContain('and 1 execution (up to 1 s)');
       expect(busy.output()).toMatch(
-        /plaita: stopped \(1 execution cut off at the drain time: redelivered once its lease expires\)/,
+        /plaita: stopped \(1 execution cut off at the drain time: redelivered after the visibility timeout\)/,
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });

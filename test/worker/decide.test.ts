@@ -6,6 +6,7 @@ import {
   StateSerializationError,
   StateTooLargeError,
   StoreClosedError,
+  WorkerStoppedError,
   StoreConfigurationError,
   StoreUnavailableError,
 } from '../../src/errors.js';
@@ -107,6 +108,12 @@ const TABLE: Array<
     'store or queue closed by a shutdown → left for redelivery, even past maxDeliveries',
     { kind: 'failure', error: new StoreClosedError('the SQLite store for x.db is closed') },
     { deliveryCount: 9, maxDeliveries: 5 },
+    { write: null, action: 'leave' },
+  ],
+  [
+    'the worker gave the handling up at its drain timeout → left, even at its last delivery',
+    { kind: 'failure', error: new WorkerStoppedError('the worker stopped: its drain timed out') },
+    { deliveryCount: 5, maxDeliveries: 5 },
     { write: null, action: 'leave' },
   ],
   [

@@ -109,7 +109,13 @@ describe('what a drain cuts off', () => {
       {},
     );
     const settings = { store, flows, queue, registry, pollBlockMs: 20, metrics: null };
-    const first = new FlowWorker({ ...settings, drainTimeoutMs: 100, leaseTtlMs: 600 });
+    // Its only delivery: giving it up must not spend it as a failure (delivery_exhausted).
+    const first = new FlowWorker({
+      ...settings,
+      drainTimeoutMs: 100,
+      leaseTtlMs: 600,
+      maxDeliveries: 1,
+    });
     first.start();
     await running;
     const before = await store.load(id);
@@ -121,6 +127,7 @@ describe('what a drain cuts off', () => {
     expect(after?.version).toBe(before?.version);
     expect(after?.status).toBe('running');
 
+    expect((await queue.stats()).deadLetters).toBe(0);
     const second = new FlowWorker({ ...settings, leaseTtlMs: 600 });
     closers.push(() => second.stop());
     second.start();
