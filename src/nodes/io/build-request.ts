@@ -1,7 +1,7 @@
 import { displayForm } from '../../expression/values.js';
 import { NodeError } from '../../flow-errors.js';
 import { HttpErrorCode } from './http-error-codes.js';
-import { urlForMessages } from './url-for-messages.js';
+import { urlForMessages, urlTextForMessages } from './url-for-messages.js';
 
 export const HTTP_METHODS = [
   'GET',
@@ -60,7 +60,7 @@ function parseUrl(text: string): URL {
   try {
     url = new URL(text);
   } catch {
-    return notBuilt(`invalid URL "${text}"`);
+    return notBuilt(`invalid URL "${urlTextForMessages(text)}"`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     notBuilt(

@@ -8,7 +8,7 @@ import { readBody } from './read-body.js';
 import { ResponseTooLargeError } from './read-limited-body.js';
 import { nextHop } from './redirect-hop.js';
 import { HostResolutionError, resolveHost } from './resolve-host.js';
-import { urlForMessages } from './url-for-messages.js';
+import { urlForMessages, urlTextForMessages } from './url-for-messages.js';
 
 export interface SendOptions {
   policy: HostPolicy;
@@ -138,7 +138,9 @@ function redirectTarget(response: Response, current: URL): URL | null {
   try {
     return new URL(location, current);
   } catch {
-    return notCompleted(`redirect from ${urlForMessages(current)} to an invalid URL "${location}"`);
+    return notCompleted(
+      `redirect from ${urlForMessages(current)} to an invalid URL "${urlTextForMessages(location)}"`,
+    );
   }
 }
 

@@ -1,13 +1,31 @@
 /**
  * A URL as error messages show it (they are stored with the execution, shown to every viewer of
- * it, and logged): the query's values and the fragment hidden, since a token often rides in the
- * query string (`?api_key=…`), its names kept to say which request it was. Credentials never
- * reach here: build-request.ts moves them to a header.
+ * it, and logged): no credentials, the query's values and the fragment hidden, since a token
+ * often rides in the query string (`?api_key=…`); its names are kept to say which request it was.
  */
 export function urlForMessages(url: URL): string {
-  if (url.search === '' && url.hash === '') return url.href;
   const names = [...new Set(url.searchParams.keys())];
+  const shown = new URL(url.href);
+  shown.username = '';
+  shown.password = '';
+  shown.search = '';
+  shown.hash = '';
   const query =
     names.length === 0 ? '' : `?${names.map((name) => `${encodeURIComponent(name)}=…`).join('&')}`;
-  return `${url.origin}${url.pathname}${query}`;
+  return `${shown.href}${query}`;
+}
+
+/** The same for text that may not parse as a URL (a flow's invalid URL, a redirect's Location). */
+export function urlTextForMessages(text: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (url) return urlForMessages(url);
+  return text
+    .replace(/\/\/[^/?#@]*@/, '//')
+    .replace(/([?&][^=&#]*)=[^&#]*/g, '$1=…')
+    .replace(/#.*$/s, '');
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { urlForMessages } from '../../../src/nodes/io/url-for-messages.js';
+import { urlForMessages, urlTextForMessages } from '../../../src/nodes/io/url-for-messages.js';
 import { runFlow } from '../../../src/index.js';
 
 describe('a URL in an error message', () => {
@@ -11,6 +11,19 @@ describe('a URL in an error message', () => {
       urlForMessages(new URL('https://api.example.com/v1/items?api_key=s3cret&page=2&page=3#x')),
     ).toBe('https://api.example.com/v1/items?api_key=…&page=…');
     expect(urlForMessages(new URL('http://h/p?#frag'))).toBe('http://h/p');
+    // Credentials too, with or without a query (an unsupported scheme is refused before they
+    // are moved to a header).
+    expect(urlForMessages(new URL('ftp://user:secret@files.example.com/x'))).toBe(
+      'ftp://files.example.com/x',
+    );
+  });
+
+  it('text that is not a URL is shown the same way, as well as it can be', () => {
+    expect(urlTextForMessages('https://api.example.com:99999/x?api_key=SECRET&a=1#f')).toBe(
+      'https://api.example.com:99999/x?api_key=…&a=…',
+    );
+    expect(urlTextForMessages('http://u:pw@[bad/x?t=1')).toBe('http://[bad/x?t=…');
+    expect(urlTextForMessages('https://h.example/ok?t=SECRET')).toBe('https://h.example/ok?t=…');
   });
 
   it("an http node that cannot reach its URL fails without the token of the URL's query", async () => {
