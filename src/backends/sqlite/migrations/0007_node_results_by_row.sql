@@ -50,7 +50,7 @@ CREATE TABLE node_results_by_row (
   bytes         INTEGER NOT NULL,
   PRIMARY KEY (execution_row, node_id)
 ) WITHOUT ROWID;
--- Results whose execution row is gone were never read; they are left behind.
+-- Results whose execution row is gone were never read: they are not copied (dropped).
 INSERT INTO node_results_by_row (execution_row, node_id, seq, value, bytes)
   SELECT e.row_id, n.node_id, n.seq, n.value, n.bytes
   FROM node_results n JOIN executions_by_row e
