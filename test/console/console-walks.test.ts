@@ -6,6 +6,7 @@ import {
   describeWithChromium,
   launchChromium,
   newContext,
+  screenshot,
   settled,
   signIn,
   watchErrors,
@@ -405,6 +406,12 @@ describeWithChromium(
         timezone: 'Europe/Paris',
         input: { name: 'Monday' },
       });
+      // Its own page fires it on demand and shows the run, as the list's row does.
+      await page.getByRole('button', { name: 'Fire now' }).click();
+      await page.getByRole('link', { name: 'open the execution' }).waitFor();
+      expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(1);
+      await preview.locator('time').first().waitFor();
+      await screenshot(page, 'schedule-page-1280');
       await page.getByRole('link', { name: 'Schedules' }).first().click();
       await expect.poll(() => page.locator('table.data').textContent()).toContain('30 9 * * 1');
     });

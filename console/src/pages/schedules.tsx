@@ -42,22 +42,10 @@ function ScheduleList() {
     }
   };
   const fire = async (schedule: Schedule) => {
-    try {
-      const started = await api.post<ExecutionView>(`/v1/schedules/${seg(schedule.id)}/trigger`);
-      notify(`Fired: ${started.executionId}`);
-      page.reload();
-    } catch (e) {
-      notify(messageOf(e), 'error');
-    }
+    if (await fireSchedule(schedule)) page.reload();
   };
   const remove = async (schedule: Schedule) => {
-    if (!window.confirm(`Delete the schedule of ${schedule.flowId} (${schedule.cron})?`)) return;
-    try {
-      await api.delete(`/v1/schedules/${seg(schedule.id)}`);
-      page.reload();
-    } catch (e) {
-      notify(messageOf(e), 'error');
-    }
+    if (await deleteSchedule(schedule)) page.reload();
   };
   return (
     <section aria-labelledby="schedules-title">
@@ -204,9 +192,84 @@ const EMPTY: Draft = {
   enabled: true,
 };
 
+/** Starts the schedule's flow now (as a slot would); true once started. */
+async function fireSchedule(schedule: Schedule): Promise<boolean> {
+  try {
+    const started = await api.post<ExecutionView>(`/v1/schedules/${seg(schedule.id)}/trigger`);
+    notify(`Fired: ${started.executionId}`);
+    return true;
+  } catch (e) {
+    notify(messageOf(e), 'error');
+    return false;
+  }
+}
+
+/** Deletes the schedule once the user confirms; true once deleted. */
+async function deleteSchedule(schedule: Schedule): Promise<boolean> {
+  if (!window.confirm(`Delete the schedule of ${schedule.flowId} (${schedule.cron})?`))
+    return false;
+  try {
+    await api.delete(`/v1/schedules/${seg(schedule.id)}`);
+    return true;
+  } catch (e) {
+    notify(messageOf(e), 'error');
+    return false;
+  }
+}
+
+/** An existing schedule's runs and actions, above its form: what the list row shows. */
+function ScheduleStatus({ schedule, reload }: { schedule: Schedule; reload: () => void }) {
+  const caller = useCaller();
+  return (
+    <div class="card schedule-status" aria-label="Runs">
+      <dl class="facts facts-row">
+        <dt>Next run</dt>
+        <dd>{schedule.enabled ? <Time iso={schedule.nextRunAt} /> : 'off (disabled)'}</dd>
+        <dt>Last run</dt>
+        <dd>
+          <Time iso={schedule.lastRunAt} />
+          {schedule.lastExecutionId ? (
+            <>
+              {' '}
+              <a href={`/executions/${seg(schedule.lastExecutionId)}`}>open the execution</a>
+            </>
+          ) : null}
+          {schedule.lastError ? <div class="error-text small">{schedule.lastError}</div> : null}
+        </dd>
+      </dl>
+      <div class="row-actions">
+        {can(caller, 'operator') ? (
+          <button
+            type="button"
+            class="button small"
+            onClick={() => void fireSchedule(schedule).then((fired) => fired && reload())}
+          >
+            Fire now
+          </button>
+        ) : null}
+        {can(caller, 'admin') ? (
+          <button
+            type="button"
+            class="button small ghost"
+            onClick={() =>
+              void deleteSchedule(schedule).then(
+                (deleted) => deleted && navigate('/schedules', { replace: true }),
+              )
+            }
+          >
+            Delete
+          </button>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
 function ScheduleEditor({ id }: { id: string | null }) {
   const caller = useCaller();
   const [draft, setDraft] = useState<Draft | null>(id ? null : EMPTY);
+  const [stored, setStored] = useState<Schedule | null>(null);
+  const [loads, setLoads] = useState(0);
   const [loadError, setLoadError] = useState<unknown>(null);
   const [errors, setErrors] = useState<Partial<Record<keyof Draft | 'other', string>>>({});
   const [busy, setBusy] = useState(false);
@@ -214,8 +277,10 @@ function ScheduleEditor({ id }: { id: string | null }) {
 
   useEffect(() => {
     if (!id) return;
-    api.get<Schedule>(`/v1/schedules/${seg(id)}`).then(
-      (s) =>
+    api.get<Schedule>(`/v1/schedules/${seg(id)}`).then((s) => {
+      setStored(s);
+      // A reload after firing refreshes the runs, never an edit under way.
+      if (loads === 0)
         setDraft({
           flowId: s.flowId,
           version: s.version ?? '',
@@ -224,10 +289,9 @@ function ScheduleEditor({ id }: { id: string | null }) {
           input: JSON.stringify(s.input, null, 2),
           overlap: s.overlap,
           enabled: s.enabled,
-        }),
-      setLoadError,
-    );
-  }, [id]);
+        });
+    }, setLoadError);
+  }, [id, loads]);
 
   const preview = usePreview(draft?.cron ?? '', draft?.timezone ?? 'UTC');
   if (loadError) return <ProblemBox error={loadError} title={`Schedule ${id ?? ''}`} />;
@@ -298,6 +362,7 @@ function ScheduleEditor({ id }: { id: string | null }) {
           <CopyId id={id} />
         </p>
       ) : null}
+      {stored ? <ScheduleStatus schedule={stored} reload={() => setLoads(loads + 1)} /> : null}
       <div class="split">
         <form
           class="card form-grid split-main"
