@@ -4,6 +4,9 @@
  * often rides in the query string (`?api_key=…`); its names are kept to say which request it was.
  */
 export function urlForMessages(url: URL): string {
+  // A URL without a host (`user:secret@api.example.com`, read as the scheme `user:`) has no
+  // parts to keep apart: only its scheme is shown.
+  if (url.host === '') return `${url.protocol}…`;
   const names = [...new Set(url.searchParams.keys())];
   const shown = new URL(url.href);
   shown.username = '';
@@ -24,8 +27,14 @@ export function urlTextForMessages(text: string): string {
     url = undefined;
   }
   if (url) return urlForMessages(url);
-  return text
-    .replace(/\/\/[^/?#@]*@/, '//')
-    .replace(/([?&][^=&#]*)=[^&#]*/g, '$1=…')
-    .replace(/#.*$/s, '');
+  // Credentials may hold any character, '@' included: everything up to the last '@' goes.
+  const at = text.lastIndexOf('@');
+  const slashes = text.indexOf('//');
+  const withoutCredentials =
+    at === -1
+      ? text
+      : slashes !== -1 && slashes < at
+        ? text.slice(0, slashes + 2) + text.slice(at + 1)
+        : text.slice(at + 1);
+  return withoutCredentials.replace(/([?&][^=&#]*)=[^&#]*/g, '$1=…').replace(/#.*$/s, '');
 }

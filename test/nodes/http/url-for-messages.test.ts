@@ -24,6 +24,16 @@ describe('a URL in an error message', () => {
     );
     expect(urlTextForMessages('http://u:pw@[bad/x?t=1')).toBe('http://[bad/x?t=…');
     expect(urlTextForMessages('https://h.example/ok?t=SECRET')).toBe('https://h.example/ok?t=…');
+    // Passwords with '@', '#', '?' or '/' in them: nothing of them is left.
+    for (const text of [
+      'https://user:p@ss@host:99999/x',
+      'https://user:p#ss@host:99999/x',
+      'https://user:p?ss@host:99999/x',
+      'https://user:pa/ss@host:99999/x',
+    ])
+      expect(urlTextForMessages(text)).toBe('https://host:99999/x');
+    // No scheme: what looks like one is the user name.
+    expect(urlTextForMessages('user:secret@api.example.com/v1')).toBe('user:…');
   });
 
   it("an http node that cannot reach its URL fails without the token of the URL's query", async () => {
