@@ -412,6 +412,12 @@ describeWithChromium(
       expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(1);
       await preview.locator('time').first().waitFor();
       await screenshot(page, 'schedule-page-1280');
+      // Saved disabled: the runs panel says so at once (the page does not navigate anywhere).
+      await page.getByLabel('Enabled').uncheck();
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expect
+        .poll(() => page.locator('.schedule-status').textContent())
+        .toContain('off (disabled)');
       await page.getByRole('link', { name: 'Schedules' }).first().click();
       await expect.poll(() => page.locator('table.data').textContent()).toContain('30 9 * * 1');
     });

@@ -17,7 +17,12 @@ export default function SchedulesPage({ params }: { params: Record<string, strin
   const { path } = useLocation();
   const editing = path === '/schedules/new' ? 'new' : (params.id ?? null);
   useTitle(editing === 'new' ? 'New schedule' : editing ? `Schedule ${editing}` : 'Schedules');
-  return editing ? <ScheduleEditor id={editing === 'new' ? null : editing} /> : <ScheduleList />;
+  // Keyed by the schedule: another schedule's page starts afresh, never with this one's form.
+  return editing ? (
+    <ScheduleEditor key={editing} id={editing === 'new' ? null : editing} />
+  ) : (
+    <ScheduleList />
+  );
 }
 
 function ScheduleList() {
@@ -277,20 +282,27 @@ function ScheduleEditor({ id }: { id: string | null }) {
 
   useEffect(() => {
     if (!id) return;
-    api.get<Schedule>(`/v1/schedules/${seg(id)}`).then((s) => {
-      setStored(s);
-      // A reload after firing refreshes the runs, never an edit under way.
-      if (loads === 0)
-        setDraft({
-          flowId: s.flowId,
-          version: s.version ?? '',
-          cron: s.cron,
-          timezone: s.timezone,
-          input: JSON.stringify(s.input, null, 2),
-          overlap: s.overlap,
-          enabled: s.enabled,
-        });
-    }, setLoadError);
+    api.get<Schedule>(`/v1/schedules/${seg(id)}`).then(
+      (s) => {
+        setStored(s);
+        // A reload after firing refreshes the runs, never an edit under way.
+        if (loads === 0)
+          setDraft({
+            flowId: s.flowId,
+            version: s.version ?? '',
+            cron: s.cron,
+            timezone: s.timezone,
+            input: JSON.stringify(s.input, null, 2),
+            overlap: s.overlap,
+            enabled: s.enabled,
+          });
+      },
+      (error: unknown) => {
+        // A refresh that fails after a fire keeps the form (and any edit under way).
+        if (loads === 0) setLoadError(error);
+        else notify(messageOf(error), 'error');
+      },
+    );
   }, [id, loads]);
 
   const preview = usePreview(draft?.cron ?? '', draft?.timezone ?? 'UTC');
@@ -323,6 +335,7 @@ function ScheduleEditor({ id }: { id: string | null }) {
         ? await api.patch<Schedule>(`/v1/schedules/${seg(id)}`, body)
         : await api.post<Schedule>('/v1/schedules', body);
       notify(id ? 'Schedule saved' : 'Schedule created');
+      setStored(saved); // the runs panel shows what was saved (next run, enabled)
       navigate(`/schedules/${seg(saved.id)}`, { replace: !id });
     } catch (e) {
       if (e instanceof ApiError) {
@@ -362,7 +375,7 @@ function ScheduleEditor({ id }: { id: string | null }) {
           <CopyId id={id} />
         </p>
       ) : null}
-      {stored ? <ScheduleStatus schedule={stored} reload={() => setLoads(loads + 1)} /> : null}
+      {stored ? <ScheduleStatus schedule={stored} reload={() => setLoads((n) => n + 1)} /> : null}
       <div class="split">
         <form
           class="card form-grid split-main"
