@@ -63,10 +63,9 @@ export class LeaseKeeper {
   /** Cancels the work in hand: the running node's signal fires. */
   markCancelRequested(): void {
     this.#cancelRequested = true;
-    if (!this.#controller.signal.aborted)
-      this.#controller.abort(
-        new CancelRequestedError('cancelled by request', { executionId: this.held.executionId }),
-      );
+    this.#abort(
+      new CancelRequestedError('cancelled by request', { executionId: this.held.executionId }),
+    );
   }
 
   /** Throws the loss reason when the lease or the message was lost. */
@@ -86,10 +85,7 @@ export class LeaseKeeper {
    */
   abandon(reason: string): void {
     this.stop();
-    if (!this.#controller.signal.aborted)
-      this.#controller.abort(
-        new WorkerStoppedError(reason, { executionId: this.held.executionId }),
-      );
+    this.#abort(new WorkerStoppedError(reason, { executionId: this.held.executionId }));
   }
 
   stop(): void {
@@ -151,8 +147,12 @@ export class LeaseKeeper {
   }
 
   #lose(message: string): void {
-    if (!this.#controller.signal.aborted)
-      this.#controller.abort(new LeaseLostError(message, { executionId: this.held.executionId }));
+    this.#abort(new LeaseLostError(message, { executionId: this.held.executionId }));
+  }
+
+  /** The first reason wins: the signal keeps why the work was stopped first. */
+  #abort(reason: Error): void {
+    if (!this.#controller.signal.aborted) this.#controller.abort(reason);
   }
 }
 

@@ -14,12 +14,17 @@ function sample(text: string, line: RegExp): number | undefined {
   return values.length === 0 ? undefined : values.reduce((a, b) => a + b, 0);
 }
 
+/** A memory store, flow store and local queue, and a client on them. */
+function memoryParts() {
+  const store = new MemoryExecutionStore();
+  const flows = new MemoryFlowStore();
+  const queue = new LocalQueue({ path: ':memory:' }, { visibilityTimeoutMs: 2000 });
+  return { store, flows, queue, client: new PlaitaClient({ store, flows, queue }) };
+}
+
 describe('worker metrics: every registered metric is set', () => {
   it('a scrape during and after a run reports messages, executions, nodes, checkpoints, queue depth and lag', async () => {
-    const store = new MemoryExecutionStore();
-    const flows = new MemoryFlowStore();
-    const queue = new LocalQueue({ path: ':memory:' }, { visibilityTimeoutMs: 2000 });
-    const client = new PlaitaClient({ store, flows, queue });
+    const { store, flows, queue, client } = memoryParts();
     const flow = {
       nodes: [
         { type: 'start', id: 's', next: 'a' },
@@ -72,10 +77,7 @@ describe('worker metrics: every registered metric is set', () => {
 
 describe('node metrics of a failing node', () => {
   it('count under the type of the node that failed, not "none"', async () => {
-    const store = new MemoryExecutionStore();
-    const flows = new MemoryFlowStore();
-    const queue = new LocalQueue({ path: ':memory:' }, { visibilityTimeoutMs: 2000 });
-    const client = new PlaitaClient({ store, flows, queue });
+    const { store, flows, queue, client } = memoryParts();
     const flow = {
       nodes: [
         { type: 'start', id: 's', next: 'a' },

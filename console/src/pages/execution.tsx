@@ -3,6 +3,7 @@ import { api, ApiError, messageOf, seg } from '../api/client';
 import {
   TERMINAL,
   type Approval,
+  type ErrorView,
   type ExecutionView,
   type FlowNode,
   type NodeView,
@@ -138,19 +139,7 @@ export default function ExecutionPage({ params }: { params: Record<string, strin
         ) : null}
       </dl>
       <Actions view={view} onChanged={follow} settling={live === 'loading'} />
-      {view.error && view.status === 'cancelled' ? (
-        // A cancel is somebody's decision, not a failure: said plainly, not as an alert.
-        <div class="problem cancelled-note">
-          <strong>Cancelled{view.error.nodeId ? ` at ${view.error.nodeId}` : ''}:</strong>{' '}
-          {view.error.message}
-        </div>
-      ) : view.error ? (
-        <div class="problem" role="alert">
-          <strong>Failed{view.error.nodeId ? ` at ${view.error.nodeId}` : ''}:</strong>{' '}
-          {view.error.message}{' '}
-          {view.error.code !== null ? <code>{String(view.error.code)}</code> : null}
-        </div>
-      ) : null}
+      {view.error ? <ErrorNote view={view} error={view.error} /> : null}
       <WaitingPanel view={view} nodeDefs={nodeDefs} onChanged={follow} />
       <div class="split">
         <div class="split-main">
@@ -475,6 +464,23 @@ function EventForm(props: { view: ExecutionView; eventType: string; onChanged: (
         Send event
       </button>
     </form>
+  );
+}
+
+/** Why the execution ended: a failure as an alert; a cancel, somebody's decision, said plainly. */
+function ErrorNote({ view, error }: { view: ExecutionView; error: ErrorView }) {
+  const cancelled = view.status === 'cancelled';
+  return (
+    <div
+      class={cancelled ? 'problem cancelled-note' : 'problem'}
+      role={cancelled ? undefined : 'alert'}
+    >
+      <strong>
+        {cancelled ? 'Cancelled' : 'Failed'}
+        {error.nodeId ? ` at ${error.nodeId}` : ''}:
+      </strong>{' '}
+      {error.message} {!cancelled && error.code !== null ? <code>{String(error.code)}</code> : null}
+    </div>
   );
 }
 

@@ -46,12 +46,6 @@ function ScheduleList() {
       notify(messageOf(e), 'error');
     }
   };
-  const fire = async (schedule: Schedule) => {
-    if (await fireSchedule(schedule)) page.reload();
-  };
-  const remove = async (schedule: Schedule) => {
-    if (await deleteSchedule(schedule)) page.reload();
-  };
   return (
     <section aria-labelledby="schedules-title">
       <div class="page-head">
@@ -139,26 +133,7 @@ function ScheduleList() {
                     {s.lastError ? <div class="error-text small">{s.lastError}</div> : null}
                   </td>
                   <td role="cell" class="row-actions">
-                    {can(caller, 'operator') ? (
-                      <button
-                        type="button"
-                        class="button small"
-                        onClick={() => void fire(s)}
-                        aria-label={`Fire now: ${s.flowId} (${s.cron})`}
-                      >
-                        Fire now
-                      </button>
-                    ) : null}
-                    {can(caller, 'admin') ? (
-                      <button
-                        type="button"
-                        class="button small ghost"
-                        onClick={() => void remove(s)}
-                        aria-label={`Delete the schedule of ${s.flowId}`}
-                      >
-                        Delete
-                      </button>
-                    ) : null}
+                    <ScheduleActions schedule={s} onFired={page.reload} onDeleted={page.reload} />
                   </td>
                 </tr>
               ))}
@@ -197,34 +172,63 @@ const EMPTY: Draft = {
   enabled: true,
 };
 
-/** Starts the schedule's flow now (as a slot would); true once started. */
-async function fireSchedule(schedule: Schedule): Promise<boolean> {
-  try {
-    const started = await api.post<ExecutionView>(`/v1/schedules/${seg(schedule.id)}/trigger`);
-    notify(`Fired: ${started.executionId}`);
-    return true;
-  } catch (e) {
-    notify(messageOf(e), 'error');
-    return false;
-  }
-}
-
-/** Deletes the schedule once the user confirms; true once deleted. */
-async function deleteSchedule(schedule: Schedule): Promise<boolean> {
-  if (!window.confirm(`Delete the schedule of ${schedule.flowId} (${schedule.cron})?`))
-    return false;
-  try {
-    await api.delete(`/v1/schedules/${seg(schedule.id)}`);
-    return true;
-  } catch (e) {
-    notify(messageOf(e), 'error');
-    return false;
-  }
+/**
+ * Fire now (operators) and Delete (admins, once confirmed): a list row's and a schedule's own
+ * page alike; each calls back once it is done.
+ */
+function ScheduleActions(props: {
+  schedule: Schedule;
+  onFired: () => void;
+  onDeleted: () => void;
+}) {
+  const caller = useCaller();
+  const { schedule } = props;
+  const fire = async () => {
+    try {
+      const started = await api.post<ExecutionView>(`/v1/schedules/${seg(schedule.id)}/trigger`);
+      notify(`Fired: ${started.executionId}`);
+      props.onFired();
+    } catch (e) {
+      notify(messageOf(e), 'error');
+    }
+  };
+  const remove = async () => {
+    if (!window.confirm(`Delete the schedule of ${schedule.flowId} (${schedule.cron})?`)) return;
+    try {
+      await api.delete(`/v1/schedules/${seg(schedule.id)}`);
+      props.onDeleted();
+    } catch (e) {
+      notify(messageOf(e), 'error');
+    }
+  };
+  return (
+    <>
+      {can(caller, 'operator') ? (
+        <button
+          type="button"
+          class="button small"
+          onClick={() => void fire()}
+          aria-label={`Fire now: ${schedule.flowId} (${schedule.cron})`}
+        >
+          Fire now
+        </button>
+      ) : null}
+      {can(caller, 'admin') ? (
+        <button
+          type="button"
+          class="button small ghost"
+          onClick={() => void remove()}
+          aria-label={`Delete the schedule of ${schedule.flowId}`}
+        >
+          Delete
+        </button>
+      ) : null}
+    </>
+  );
 }
 
 /** An existing schedule's runs and actions, above its form: what the list row shows. */
 function ScheduleStatus({ schedule, reload }: { schedule: Schedule; reload: () => void }) {
-  const caller = useCaller();
   return (
     <div class="card schedule-status" aria-label="Runs">
       <dl class="facts facts-row">
@@ -243,28 +247,11 @@ function ScheduleStatus({ schedule, reload }: { schedule: Schedule; reload: () =
         </dd>
       </dl>
       <div class="row-actions">
-        {can(caller, 'operator') ? (
-          <button
-            type="button"
-            class="button small"
-            onClick={() => void fireSchedule(schedule).then((fired) => fired && reload())}
-          >
-            Fire now
-          </button>
-        ) : null}
-        {can(caller, 'admin') ? (
-          <button
-            type="button"
-            class="button small ghost"
-            onClick={() =>
-              void deleteSchedule(schedule).then(
-                (deleted) => deleted && navigate('/schedules', { replace: true }),
-              )
-            }
-          >
-            Delete
-          </button>
-        ) : null}
+        <ScheduleActions
+          schedule={schedule}
+          onFired={reload}
+          onDeleted={() => navigate('/schedules', { replace: true })}
+        />
       </div>
     </div>
   );
