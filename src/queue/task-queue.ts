@@ -72,6 +72,8 @@ export interface TaskQueue {
     limit?: number;
     cursor?: string | null;
   }): Promise<{ items: DeadLetter[]; nextCursor: string | null }>;
+  /** One dead letter by the id `listDeadLetters` gave it; null when there is none (or the id is not one). */
+  findDeadLetter(id: string): Promise<DeadLetter | null>;
   /** Re-enqueues the dead letter's payload and removes it from the dead-letter queue. */
   replayDeadLetter(id: string): Promise<boolean>;
   /** Removes every dead letter; returns how many. */

@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { LocalQueue } from '../../src/queue/local/local-queue.js';
 import { cli, ROOT } from './run-cli.js';
 
 /** The embedded tier end to end: every command is a NEW process on the same SQLite file. */
@@ -126,5 +127,35 @@ describe('plaita run / event / status / list / cancel / retry / dlq (embedded SQ
       env: { PLAITA_CONNECT_TIMEOUT_MS: '500' },
     });
     expect(down.code).toBe(3);
+  });
+
+  it('dlq replay refuses a letter whose execution is not stored, and replays one whose execution is', async () => {
+    const queue = new LocalQueue({ path: join(cwd, '.plaita', 'plaita.db') });
+    const deadLetterOf = async (executionId: string): Promise<string> => {
+      await queue.enqueue({ v: 1, kind: 'run', executionId, tenantId: 'default' });
+      const [delivery] = await queue.receive('test', { max: 1, blockMs: 0 });
+      await queue.deadLetter(delivery!, 'unknown_execution');
+      return (await queue.listDeadLetters({ limit: 1 })).items[0]!.id;
+    };
+    try {
+      const ghost = await deadLetterOf('ghost-cli');
+      const refused = run(['dlq', 'replay', ghost]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('execution ghost-cli, which is not stored');
+      expect(await queue.findDeadLetter(ghost)).not.toBeNull(); // nothing changed
+
+      const echo = run(['run', `${ROOT}examples/echo.json`, '--input', '{"name":"Cy"}', '--json']);
+      const { executionId } = JSON.parse(echo.stdout) as { executionId: string };
+      const letter = await deadLetterOf(executionId);
+      const replayed = run(['dlq', 'replay', letter]);
+      expect(replayed.code).toBe(0);
+      expect(replayed.stdout.trim()).toBe(`replayed ${letter}`);
+      expect(await queue.findDeadLetter(letter)).toBeNull();
+      const [again] = await queue.receive('test', { max: 1, blockMs: 0 });
+      expect(again?.parsed).toMatchObject({ ok: true, message: { kind: 'run', executionId } });
+      await queue.ack(again!);
+    } finally {
+      await queue.close();
+    }
   });
 });

@@ -266,13 +266,21 @@ describeWithChromium(
     it('a dead letter is replayed once its execution exists', async () => {
       // A task for an execution the store did not hold yet: dead-lettered as unknown_execution.
       const letterId = await deadLetter(server, 'late-order-7');
-      await start(server, { flowId: 'echo', executionId: 'late-order-7', input: { name: 'late' } });
       await page
         .getByRole('navigation', { name: 'Main' })
         .getByRole('link', { name: 'Dead letters' })
         .click();
       const row = page.locator(`tr[data-dead-letter="${letterId}"]`);
       await expect.poll(() => row.textContent()).toContain('unknown_execution');
+      // Before its execution exists a replay could only come back: refused, named, kept.
+      await row.getByRole('button', { name: `Replay dead letter ${letterId}` }).click();
+      await page
+        .getByRole('status')
+        .getByText(/^Not replayed: .*late-order-7, which is not stored/)
+        .waitFor();
+      await screenshot(page, 'dead-letter-refused');
+      expect(await row.count()).toBe(1);
+      await start(server, { flowId: 'echo', executionId: 'late-order-7', input: { name: 'late' } });
       await row.getByRole('button', { name: `Replay dead letter ${letterId}` }).click();
       await row.waitFor({ state: 'detached' });
       await page.getByText('No dead letter.').waitFor();

@@ -273,7 +273,12 @@ export function describeTaskQueue(
         if (ordered) expect(pages).toEqual([['r4', 'r3'], ['r2', 'r1'], ['r0']]);
 
         const newest = (await queue.listDeadLetters({ limit: 1 })).items[0]!;
+        const oldest = (await queue.listDeadLetters({ limit: 5 })).items[4]!;
+        expect(await queue.findDeadLetter(newest.id)).toEqual(newest);
+        expect(await queue.findDeadLetter(oldest.id)).toEqual(oldest);
+        expect(await queue.findDeadLetter('no-such-id')).toBeNull();
         expect(await queue.replayDeadLetter(newest.id)).toBe(true);
+        expect(await queue.findDeadLetter(newest.id)).toBeNull();
         expect(await queue.replayDeadLetter(newest.id)).toBe(false);
         expect(await queue.replayDeadLetter('no-such-id')).toBe(false);
         const [replayed] = await queue.receive('c2', { max: 5, blockMs: 0 });

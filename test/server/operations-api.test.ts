@@ -66,6 +66,14 @@ async function deadLetterCount(): Promise<number> {
   return (await body<{ items: unknown[] }>(await api.fetch('/v1/dead-letters'))).items.length;
 }
 
+/** How many audit entries of `action` the admin key's audit log shows now. */
+async function audited(action: string): Promise<number> {
+  const page = await body<{ items: Array<{ action: string }> }>(
+    await api.fetch('/v1/audit?limit=500'),
+  );
+  return page.items.filter((entry) => entry.action === action).length;
+}
+
 describe('dead letters', () => {
   it('lists, replays and purges; a tenant sees only its own; purge needs a platform admin', async () => {
     await api.backends.queue.enqueue({
@@ -98,16 +106,33 @@ describe('dead letters', () => {
     expect((await api.fetch('/v1/dead-letters', { token: admin, method: 'DELETE' })).status).toBe(
       403,
     );
+    // Its execution is not stored: a replay would only come back as a dead letter of its own.
+    const hopeless = await api.fetch(`/v1/dead-letters/${mine.items[0]!.id}/replay`, {
+      method: 'POST',
+    });
+    expect(hopeless.status).toBe(409);
+    expect(await body(hopeless)).toMatchObject({
+      code: 'conflict',
+      detail: expect.stringMatching(/ghost-1, which is not stored.*unknown_execution/),
+    });
+    expect(await deadLetterCount()).toBe(2); // refused: the letter is still there
+    expect(await audited('dead_letter.replay')).toBe(0);
+    // Once the execution exists (say, restored), the same letter replays.
+    const late = await api.fetch('/v1/executions?wait=10s', {
+      method: 'POST',
+      json: { flow: approval, input, executionId: 'ghost-1' },
+    });
+    expect(late.status).toBe(201);
     expect(
       (await api.fetch(`/v1/dead-letters/${mine.items[0]!.id}/replay`, { method: 'POST' })).status,
     ).toBe(202);
+    expect(await audited('dead_letter.replay')).toBe(1);
     expect((await api.fetch('/v1/dead-letters/nope/replay', { method: 'POST' })).status).toBe(404);
-    // The replayed message still names no execution: it comes back as a letter of its own.
-    await expect.poll(deadLetterCount, { timeout: 10_000 }).toBe(2);
+    expect(await deadLetterCount()).toBe(1);
     const purged = await body<{ purged: number }>(
       await api.fetch('/v1/dead-letters', { method: 'DELETE' }),
     );
-    expect(purged.purged).toBe(2);
+    expect(purged.purged).toBe(1);
     const left = await body<{ items: unknown[] }>(await api.fetch('/v1/dead-letters'));
     expect(left.items).toEqual([]);
   });
@@ -132,14 +157,16 @@ describe('dead letters', () => {
       (await api.fetch(`/v1/dead-letters/${defaults.id}/replay`, { ...asOther, method: 'POST' }))
         .status,
     ).toBe(404);
-    expect(
-      (
-        await api.fetch(`/v1/dead-letters/${page.items[0]!.id}/replay`, {
-          ...asOther,
-          method: 'POST',
-        })
-      ).status,
-    ).toBe(202);
+    const replay = () =>
+      api.fetch(`/v1/dead-letters/${page.items[0]!.id}/replay`, { ...asOther, method: 'POST' });
+    expect((await replay()).status).toBe(409); // ghost-o is not stored
+    const late = await api.fetch('/v1/executions?wait=10s', {
+      ...asOther,
+      method: 'POST',
+      json: { flow: approval, input, executionId: 'ghost-o' },
+    });
+    expect(late.status).toBe(201);
+    expect((await replay()).status).toBe(202);
   });
 });
 

@@ -509,14 +509,18 @@ async function makeFixtures(api: ApiHarness, alice: string): Promise<Fixtures> {
   const schedule = async () =>
     (await call('POST', '/v1/schedules', { flowId, cron: '0 0 1 1 *', enabled: false }, 201))
       .id as string;
+  // A task that came before its execution was stored (dead-lettered as unknown_execution), then
+  // the execution: a letter a replay can do something with.
   const deadLetterOf = async (executionId: string) => {
     await api.backends.queue.enqueue({ v: 1, kind: 'run', executionId, tenantId: 'alice' });
-    return eventually(`the dead letter of ${executionId}`, async () => {
+    const letter = await eventually(`the dead letter of ${executionId}`, async () => {
       const page = await body<{ items: Array<{ id: string; executionId: string }> }>(
         await api.fetch('/v1/dead-letters?limit=500', { token: alice }),
       );
       return page.items.find((i) => i.executionId === executionId);
     });
+    await call('POST', '/v1/executions', { flowId, executionId, input: { name: 'late' } }, 201);
+    return letter;
   };
   const keyId = (token: string) => token.split('_')[1]!;
   return {

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, messageOf, seg } from '../api/client';
+import { api, ApiError, messageOf, seg } from '../api/client';
 import type { DeadLetter, Page } from '../api/types';
 import { CopyId } from '../components/copy-id';
 import { JsonView } from '../components/json-view';
@@ -38,12 +38,25 @@ export default function DeadLettersPage() {
   const replay = async (ids: string[]) => {
     setBusy(true);
     let done = 0;
+    // A letter the server refuses (409: it could only be dead-lettered again) is left in place
+    // and named; the others are still replayed. Any other failure stops the run.
+    const refused: string[] = [];
     try {
       for (const id of ids) {
-        await api.post(`/v1/dead-letters/${seg(id)}/replay`);
-        done += 1;
+        try {
+          await api.post(`/v1/dead-letters/${seg(id)}/replay`);
+          done += 1;
+        } catch (e) {
+          if (!(e instanceof ApiError && e.code === 'conflict')) throw e;
+          refused.push(e.message);
+        }
       }
-      notify(`Replayed ${done} dead letter${done === 1 ? '' : 's'}`);
+      const replayed = `Replayed ${done} dead letter${done === 1 ? '' : 's'}`;
+      if (refused.length === 0) notify(replayed);
+      else {
+        const notReplayed = `${refused.length === 1 ? 'Not replayed' : `${refused.length} not replayed`}: ${refused[0]}`;
+        notify(done === 0 ? notReplayed : `${replayed}. ${notReplayed}`, 'error');
+      }
     } catch (e) {
       notify(`Replayed ${done}; then: ${messageOf(e)}`, 'error');
     } finally {

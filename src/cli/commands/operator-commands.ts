@@ -6,6 +6,7 @@ import { auditCliWrite } from '../cli-audit.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { positiveInteger } from '../positive-integer.js';
 import { reportExecution } from '../report-execution.js';
+import { hopelessReplay } from '../../client/hopeless-replay.js';
 import { reapStale } from '../../worker/reaper.js';
 import { parseDuration } from '../../util/duration.js';
 
@@ -143,6 +144,10 @@ export function registerDlq(program: Command, context: CommandContext): void {
     dlq.command('replay').description('re-enqueue a dead letter (after a fix)').argument('<id>'),
   ).action(async (id: string, opts: DurableFlags) => {
     await withRuntime(opts, async (runtime) => {
+      const letter = await runtime.queue.findDeadLetter(id);
+      if (letter === null) throw new CliError(`no dead letter ${id}`, EXIT.usage);
+      const hopeless = await hopelessReplay(letter, runtime.store);
+      if (hopeless !== null) throw new CliError(hopeless, EXIT.usage);
       if (!(await runtime.queue.replayDeadLetter(id)))
         throw new CliError(`no dead letter ${id}`, EXIT.usage);
       await auditCliWrite(runtime, opts, 'dead_letter.replay', id);

@@ -26,6 +26,7 @@ export class LocalQueueStatements {
   readonly insertDeadLetter: BetterSqlite3.Statement;
   readonly trimDeadLetters: BetterSqlite3.Statement;
   readonly listDeadLetters: BetterSqlite3.Statement;
+  readonly findDeadLetter: BetterSqlite3.Statement;
   readonly takeDeadLetter: BetterSqlite3.Statement;
   readonly purgeDeadLetters: BetterSqlite3.Statement;
   readonly stats: BetterSqlite3.Statement;
@@ -86,6 +87,10 @@ export class LocalQueueStatements {
       `SELECT id, reason, last_error, delivery_count, payload, execution_id, at FROM queue_dead_letters
        WHERE queue = @queue AND (@before IS NULL OR id < @before)
        ORDER BY id DESC LIMIT @limit`,
+    );
+    this.findDeadLetter = db.prepare(
+      `SELECT id, reason, last_error, delivery_count, payload, execution_id, at FROM queue_dead_letters
+       WHERE id = @id AND queue = @queue`,
     );
     this.takeDeadLetter = db.prepare(
       `DELETE FROM queue_dead_letters WHERE id = @id AND queue = @queue RETURNING payload`,

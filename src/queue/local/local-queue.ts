@@ -200,7 +200,7 @@ export class LocalQueue implements TaskQueue {
       executionId: executionIdOf(delivery),
       at: new Date().toISOString(),
     };
-    await this.op('deadLetter', () =>
+    await this.op('findDeadLetter', () =>
       this.db
         .transaction(() => {
           if (this.sql.delete.run({ queue: this.name, id: rowId(delivery.id) }).changes === 0)
@@ -241,6 +241,15 @@ export class LocalQueue implements TaskQueue {
       }) as StoredDeadLetter[];
       const items = rows.slice(0, limit).map(toDeadLetter);
       return { items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null };
+    });
+  }
+
+  findDeadLetter(id: string): Promise<DeadLetter | null> {
+    if (!/^\d+$/.test(id)) return Promise.resolve(null);
+    return this.op('findDeadLetter', () => {
+      const row = this.sql.findDeadLetter.get({ queue: this.name, id: Number(id) }) as
+        StoredDeadLetter | undefined;
+      return row === undefined ? null : toDeadLetter(row);
     });
   }
 

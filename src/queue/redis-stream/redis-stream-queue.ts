@@ -290,6 +290,13 @@ export class RedisStreamQueue implements TaskQueue {
     return { items, nextCursor: entries.length > limit ? (items.at(-1)?.id ?? null) : null };
   }
 
+  async findDeadLetter(id: string): Promise<DeadLetter | null> {
+    const at = this.route.locate(id);
+    if (at === null || !STREAM_ID.test(at.streamId)) return null;
+    const [letter] = await this.partitions[at.partition]!.deadLetters(at.streamId, 1);
+    return letter?.id === at.streamId ? { ...letter, id } : null;
+  }
+
   async replayDeadLetter(id: string): Promise<boolean> {
     const at = this.route.locate(id);
     if (at === null || !STREAM_ID.test(at.streamId)) return false;

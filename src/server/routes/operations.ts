@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { hopelessReplay } from '../../client/hopeless-replay.js';
 import type { DeadLetter } from '../../queue/task-queue.js';
 import { type ControlPage, PLATFORM_TENANT } from '../../store/control-store.js';
 import type { WorkerBeat } from '../../worker/worker-heartbeat.js';
@@ -76,7 +77,7 @@ const replayDead = createRoute({
   request: { params: z.object({ id: z.string().min(1).max(200) }) },
   responses: {
     202: jsonResponse(z.object({ id: z.string(), replayed: z.literal(true) }), 'replayed'),
-    ...problems(404),
+    ...problems(404, 409),
   },
 });
 
@@ -195,7 +196,11 @@ export function registerOperationsRoutes(app: OpenAPIHono<ServerEnv>, services: 
 
   app.openapi(replayDead, async (c) => {
     const { id } = c.req.valid('param');
-    if (!seesEveryTenant(c)) await requireOwnDeadLetter(services, id, c.get('tenant'));
+    const letter = await services.queue.findDeadLetter(id);
+    if (letter === null || !visible(c, describeDead(letter).tenantId))
+      throw new ApiProblem('not_found', `no dead letter ${id}`);
+    const hopeless = await hopelessReplay(letter, services.store);
+    if (hopeless !== null) throw new ApiProblem('conflict', hopeless);
     if (!(await services.queue.replayDeadLetter(id)))
       throw new ApiProblem('not_found', `no dead letter ${id}`);
     await services.audit.record(c, 'dead_letter.replay', id);
@@ -294,23 +299,4 @@ export function registerOperationsRoutes(app: OpenAPIHono<ServerEnv>, services: 
       200,
     );
   });
-}
-
-async function requireOwnDeadLetter(
-  services: ApiServices,
-  id: string,
-  tenant: string,
-): Promise<void> {
-  let cursor: string | null = null;
-  for (;;) {
-    const page = await services.queue.listDeadLetters({ limit: 500, cursor });
-    const found = page.items.find((letter) => letter.id === id);
-    if (found) {
-      if (describeDead(found).tenantId !== tenant) break;
-      return;
-    }
-    cursor = page.nextCursor;
-    if (cursor === null) break;
-  }
-  throw new ApiProblem('not_found', `no dead letter ${id}`);
 }
