@@ -3,7 +3,7 @@ import { isTerminal, isWaitingQuietly } from '../state/execution-state.js';
 import { ParseCache } from '../expression/parse-cache.js';
 import type { ControlStore } from '../store/control-store.js';
 import type { ApiServices } from './api-services.js';
-import { executionView, type ExecutionView } from './execution-view.js';
+import { executionView, type ExecutionView, type LeaseView } from './execution-view.js';
 import { ApiProblem } from './problem.js';
 
 /** The execution of this tenant, or 404 (another tenant's execution is 404 too, never 403). */
@@ -18,11 +18,41 @@ export async function loadExecution(
 }
 
 /** The whole view, with node types from the pinned definition (absent: types are null). */
-export async function viewOf(services: ApiServices, state: ExecutionState): Promise<ExecutionView> {
+export async function viewOf(services: ApiServices, read: ExecutionState): Promise<ExecutionView> {
+  const { state, lease } = await withLease(services, read);
   const flow = await services.resolver
     .byHash(state.flowHash, { tenantId: state.tenantId })
     .catch(() => null);
-  return executionView(state, flow, await replayOf(services.control, state));
+  return executionView(state, flow, await replayOf(services.control, state), lease);
+}
+
+/**
+ * A running execution's lease: who runs it now, or null when no worker does (a crash, a
+ * shutdown cut off, a store outage: it waits for its message to come back). Read after the
+ * state, so a lease released meanwhile by a worker that moved the execution on would read as
+ * none: then the state is read again and the newer one shown.
+ */
+async function withLease(
+  services: ApiServices,
+  state: ExecutionState,
+): Promise<{ state: ExecutionState; lease?: LeaseView | null }> {
+  if (state.status !== 'running') return { state };
+  const lease = await leaseOf(services, state);
+  if (lease !== null) return { state, lease };
+  const again = await services.store.load(state.executionId, { tenantId: state.tenantId });
+  if (again === null || again.version === state.version) return { state, lease };
+  return again.status === 'running'
+    ? { state: again, lease: await leaseOf(services, again) }
+    : { state: again };
+}
+
+async function leaseOf(services: ApiServices, state: ExecutionState): Promise<LeaseView | null> {
+  const lease = await services.store.getLease(state.executionId, { tenantId: state.tenantId });
+  return lease && { owner: lease.owner, expiresAt: iso(lease.expiresAt) };
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
 }
 
 /**

@@ -44,6 +44,17 @@ export interface ExecutionView {
   /** Ours: how many times an operator retried it (each limited; docs/http-api.md §4). */
   retries: number;
   replayOf?: string;
+  /**
+   * Ours, for a running execution only: the worker holding its lease and until when, or null
+   * when none does (its worker stopped or gave it up; it goes on when its message is delivered
+   * again). docs/http-api.md §4.
+   */
+  lease?: LeaseView | null;
+}
+
+export interface LeaseView {
+  owner: string;
+  expiresAt: string;
 }
 
 /** The whole view of docs/http-api.md §4 `GET /v1/executions/{id}`, from the state and its pinned flow. */
@@ -51,6 +62,7 @@ export function executionView(
   state: ExecutionState,
   flow: Flow | null,
   replayOf: string | null,
+  lease?: LeaseView | null,
 ): ExecutionView {
   const view: ExecutionView = {
     executionId: state.executionId,
@@ -76,6 +88,7 @@ export function executionView(
       dueAt: state.waiting.dueAt,
     };
   if (replayOf) view.replayOf = replayOf;
+  if (state.status === 'running' && lease !== undefined) view.lease = lease;
   return view;
 }
 

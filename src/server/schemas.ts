@@ -99,6 +99,13 @@ export const ExecutionViewSchema = z
     version: z.number().int(),
     retries: z.number().int().describe('operator retries made of this execution (ours)'),
     replayOf: z.string().optional(),
+    lease: z
+      .object({ owner: z.string(), expiresAt: z.string() })
+      .nullable()
+      .optional()
+      .describe(
+        'ours, running executions only: the worker holding its lease, or null when none does (it goes on when its message is delivered again)',
+      ),
   })
   .openapi('Execution');
 

@@ -11,6 +11,8 @@ import {
   signIn,
   watchErrors,
 } from './support/browser.js';
+import { newExecutionState } from '../../src/state/execution-state.js';
+import { SqliteExecutionStore } from '../../src/store/sqlite/sqlite-execution-store.js';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.js';
 import {
   approvalFlow,
@@ -261,6 +263,36 @@ describeWithChromium(
         .poll(() => page.locator('.cancelled-note').textContent())
         .toContain('Cancelled at hold: cancelled through the API');
       expect(await page.getByRole('alert').filter({ hasText: 'Failed' }).count()).toBe(0);
+    });
+
+    it('a running execution names its worker, and says so once no worker holds it (a crash)', async () => {
+      // A run mid-flow as a worker leaves it, under a lease that lapses in 3 s with nothing
+      // renewing it: a worker killed at that node. No message is queued, so nothing takes it.
+      const echo = await start(server, { flowId: 'echo', input: { name: 'x' } });
+      const store = new SqliteExecutionStore({ path: server.dbPath });
+      try {
+        await store.save({
+          ...newExecutionState({ executionId: 'stalled-1' }),
+          flowId: echo.flowId,
+          flowVersion: echo.flowVersion,
+          flowHash: echo.flowHash,
+          status: 'running',
+          context: { $INPUT: { name: 'x' } },
+        });
+        await store.acquireLease('stalled-1', { owner: 'w-doomed-1', ttlMs: 3000 });
+      } finally {
+        await store.close();
+      }
+      await page.goto(`${server.url}/executions/stalled-1`);
+      const facts = page.locator('dl.facts');
+      await expect.poll(() => facts.textContent()).toContain('w-doomed-1');
+      // The lease runs out without an update on the stream: the page reads it again.
+      const note = page
+        .getByRole('status')
+        .filter({ hasText: 'No worker is running it right now' });
+      await note.waitFor({ timeout: 15_000 });
+      expect(await facts.textContent()).not.toContain('w-doomed-1');
+      await screenshot(page, 'execution-no-worker');
     });
 
     it('a dead letter is replayed once its execution exists', async () => {

@@ -68,6 +68,8 @@ export interface ExecutionView extends ExecutionSummary {
   /** Operator retries made of it (ours). */
   retries: number;
   replayOf?: string;
+  /** Running only (ours): the worker holding its lease, or null when none does. */
+  lease?: { owner: string; expiresAt: string } | null;
 }
 
 export interface PinnedFlow {

@@ -113,6 +113,14 @@ export default function ExecutionPage({ params }: { params: Record<string, strin
         <dd>
           <Time iso={view.endedAt} />
         </dd>
+        {view.lease ? (
+          <>
+            <dt>Worker</dt>
+            <dd>
+              <code>{view.lease.owner}</code>
+            </dd>
+          </>
+        ) : null}
         {view.retries > 0 ? (
           <>
             <dt>Retried</dt>
@@ -140,6 +148,7 @@ export default function ExecutionPage({ params }: { params: Record<string, strin
       </dl>
       <Actions view={view} onChanged={follow} settling={live === 'loading'} />
       {view.error ? <ErrorNote view={view} error={view.error} /> : null}
+      {view.lease === null ? <NoWorkerNote /> : null}
       <WaitingPanel view={view} nodeDefs={nodeDefs} onChanged={follow} />
       <div class="split">
         <div class="split-main">
@@ -480,6 +489,18 @@ function ErrorNote({ view, error }: { view: ExecutionView; error: ErrorView }) {
         {error.nodeId ? ` at ${error.nodeId}` : ''}:
       </strong>{' '}
       {error.message} {!cancelled && error.code !== null ? <code>{String(error.code)}</code> : null}
+    </div>
+  );
+}
+
+/** Running, but no worker holds its lease: what happened, and that nothing is lost. */
+function NoWorkerNote() {
+  return (
+    <div class="problem stalled-note" role="status">
+      <strong>No worker is running it right now.</strong> Its worker stopped or let it go (a crash,
+      a shutdown, a store outage). It goes on from its last checkpoint when its message is delivered
+      again, within the queue's visibility timeout (30 s by default): the node it was in runs again,
+      the nodes it finished do not.
     </div>
   );
 }

@@ -114,6 +114,26 @@ export function useLiveExecution(id: string) {
     };
   }, [id, generation]);
 
+  // A lease renewed without a checkpoint, or one that lapsed (its worker crashed), sends no
+  // update: read the view again once the lease shown runs out (a renewed one moves it on).
+  const [leaseChecks, setLeaseChecks] = useState(0);
+  const leaseEnds = view?.status === 'running' && view.lease ? view.lease.expiresAt : null;
+  useEffect(() => {
+    if (leaseEnds === null) return;
+    const timer = window.setTimeout(
+      () => {
+        api.get<ExecutionView>(`/v1/executions/${seg(id)}`).then(
+          (next) =>
+            setView((current) => (current && next.version < current.version ? current : next)),
+          () => undefined,
+        );
+        setLeaseChecks((n) => n + 1);
+      },
+      Math.max(5000, Date.parse(leaseEnds) - Date.now() + 1000),
+    );
+    return () => window.clearTimeout(timer);
+  }, [id, leaseEnds, leaseChecks]);
+
   const follow = useCallback(
     (changedFrom?: number) =>
       setGeneration((g) => ({ n: g.n + 1, awaitAbove: changedFrom ?? null })),

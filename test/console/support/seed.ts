@@ -22,6 +22,9 @@ export const expenseInput = (id: string) => ({
 export interface ExecutionView {
   executionId: string;
   status: string;
+  flowId: string | null;
+  flowVersion: string | null;
+  flowHash: string | null;
 }
 
 async function ok<T>(answer: Promise<{ status: number; body: T }>, what: string): Promise<T> {
