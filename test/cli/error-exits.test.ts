@@ -3,12 +3,13 @@
  * 2 bad usage, input or configuration; 3 a service that cannot be reached. Never a stack trace,
  * never "internal error".
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { POSTGRES_URL, postgresGate } from '../support/services.js';
-import { cli, cliAsync, type CliRun } from './run-cli.js';
+import { cli, cliAsync, type CliRun, ROOT } from './run-cli.js';
 
 const cwd = mkdtempSync(join(tmpdir(), 'plaita-error-exits-'));
 const env = { PLAITA_CONNECT_TIMEOUT_MS: '2000' };
@@ -198,6 +199,31 @@ describe('bad input and configuration exit 2, an unreachable service 3 (from dis
     // Node's recursive mkdir spins for ever under /proc; made one level at a time, it fails.
     const out = run(['status', 'some-id', '--store', 'sqlite:/proc/plaita-none/x.db']);
     expectTypedFailure(out, 2, /cannot use \/proc\/plaita-none\/x\.db as a SQLite database file/);
+  });
+
+  it('a sqlite: file this process may not write exits 2 naming the path and what to check', () => {
+    // Made by this user, then written by one who may only read it: `nobody` when the tests run
+    // as root (root writes through any mode bits), else this user once the modes say read-only.
+    const folder = mkdtempSync(join(tmpdir(), 'plaita-readonly-'));
+    const file = join(folder, 'ro.db');
+    const flow = join(folder, 'flow.json');
+    copyFileSync(flowFile, flow);
+    chmodSync(flow, 0o444);
+    expect(run(['run', flow, '--store', `sqlite:${file}`]).code).not.toBe(2);
+    chmodSync(file, 0o444);
+    chmodSync(folder, 0o777); // the folder stays writable: the -wal and -shm files can be made
+    const asRoot = process.getuid?.() === 0;
+    const args = ['run', flow, '--json', '--store', `sqlite:${file}`];
+    const spawned = spawnSync(process.execPath, [`${ROOT}dist/cli.js`, ...args], {
+      cwd: folder,
+      encoding: 'utf8',
+      env: { ...process.env, ...env, PLAITA_LOG_LEVEL: 'silent' },
+      timeout: 60_000,
+      ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+    });
+    const out = { code: spawned.status, stdout: spawned.stdout, stderr: spawned.stderr };
+    expectTypedFailure(out, 2, /ro\.db cannot be written by this process \(SQLITE_READONLY/);
+    expect(JSON.parse(out.stdout)).toMatchObject({ error: { code: 'store_misconfigured' } });
   });
 
   it('a sqlite: file of junk exits 2 naming the path', () => {

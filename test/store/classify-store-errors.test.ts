@@ -142,15 +142,24 @@ describe('classifySqliteError', () => {
     },
   );
 
-  it.each([
-    'SQLITE_CANTOPEN',
-    'SQLITE_READONLY',
-    'SQLITE_CONSTRAINT_PRIMARYKEY',
-    'SQLITE_BUSYNESS',
-  ])('%s is returned unchanged (permanent)', (code) => {
-    const error = withCode(code);
-    expect(classifySqliteError(error)).toBe(error);
-  });
+  it.each(['SQLITE_READONLY', 'SQLITE_READONLY_DBMOVED', 'SQLITE_PERM'])(
+    '%s (a file this process may not write) is StoreConfigurationError naming the path',
+    (code) => {
+      const classified = classifySqliteError(withCode(code), '/data/plaita.db');
+      expect(classified).toBeInstanceOf(StoreConfigurationError);
+      expect((classified as StoreConfigurationError).message).toContain(
+        '/data/plaita.db cannot be written by this process',
+      );
+    },
+  );
+
+  it.each(['SQLITE_CANTOPEN', 'SQLITE_CONSTRAINT_PRIMARYKEY', 'SQLITE_BUSYNESS'])(
+    '%s is returned unchanged (permanent)',
+    (code) => {
+      const error = withCode(code);
+      expect(classifySqliteError(error)).toBe(error);
+    },
+  );
 });
 
 describe('classifySqliteOpenError', () => {

@@ -14,13 +14,22 @@ import {
  * - CORRUPT / NOTADB: the file is damaged or not a database → StateCorruptError (permanent);
  * - FULL / IOERR: the disk is full or failing → StoreUnavailableError (an operator frees space or
  *   replaces the disk; permanent, every execution touched meanwhile would end);
- * - anything else (CANTOPEN, READONLY, CONSTRAINT, …) is returned unchanged and is permanent:
+ * - READONLY / PERM: this process may not write the file (its or its folder's permissions, a
+ *   read-only mount) → StoreConfigurationError naming `path`: the worker leaves its messages
+ *   for an operator's fix instead of ending the executions, the CLI says what to check;
+ * - anything else (CANTOPEN, CONSTRAINT, …) is returned unchanged and is permanent:
  *   retrying the same write against the same file would fail the same way.
  * Errors that are already PlaitaErrors pass through.
  */
-export function classifySqliteError(error: unknown): unknown {
+export function classifySqliteError(error: unknown, path = 'the SQLite database'): unknown {
   const primary = primaryCode(error);
   switch (primary) {
+    case 'SQLITE_READONLY':
+    case 'SQLITE_PERM':
+      return new StoreConfigurationError(
+        `${path} cannot be written by this process (${errorCode(error)}): check the permissions of the file, of its -wal and -shm files and of its folder, and that the disk is not mounted read-only`,
+        { cause: error },
+      );
     case 'SQLITE_BUSY':
     case 'SQLITE_LOCKED':
       return new StoreUnavailableError(

@@ -38,7 +38,7 @@ export class SqliteDatabase {
     if (this.closed)
       return Promise.reject(new StoreClosedError(`the SQLite store for ${this.path} is closed`));
     return new Promise<T>((resolve) => resolve(work(this.open()))).catch((error: unknown) => {
-      throw this.schemaMovedOn(error) ?? classifySqliteError(error);
+      throw this.schemaMovedOn(error) ?? classifySqliteError(error, this.path);
     });
   }
 

@@ -360,7 +360,7 @@ export class LocalQueue implements TaskQueue {
     try {
       return Promise.resolve(fn());
     } catch (error) {
-      const failure = classifySqliteError(error);
+      const failure = classifySqliteError(error, this.db.name);
       return Promise.reject(failure instanceof Error ? failure : new Error(String(failure)));
     }
   }
