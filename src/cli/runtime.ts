@@ -4,6 +4,7 @@ import type { TaskQueue } from '../queue/task-queue.js';
 import type { ExecutionStore } from '../store/execution-store.js';
 import type { ControlStore } from '../store/control-store.js';
 import type { FlowStore } from '../store/flow-store.js';
+import { backoffMs, FailureLog } from '../util/failure-log.js';
 import { getDefaultLogger } from '../util/logger.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { queueNameOption } from './queue-name.js';
@@ -116,13 +117,16 @@ export async function openRuntime(
 async function checkIndexLayout(store: ExecutionStore, waitForServices: boolean): Promise<void> {
   const check = (store as { checkIndexLayout?: () => Promise<void> }).checkIndexLayout;
   if (!check) return;
-  for (let attempt = 0; ; attempt++) {
+  const failures = new FailureLog(getDefaultLogger(), 'reaching the Redis store');
+  for (;;) {
     try {
-      return await check.call(store);
+      await check.call(store);
+      failures.succeeded();
+      return;
     } catch (error) {
       if (!waitForServices || (error as { retryable?: unknown }).retryable !== true) throw error;
-      getDefaultLogger().warn({ err: error }, 'the Redis store is not reachable yet; retrying');
-      await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 250 * 2 ** attempt)));
+      failures.failed(error);
+      await new Promise((resolve) => setTimeout(resolve, backoffMs(failures.failures, 125, 5000)));
     }
   }
 }

@@ -7,6 +7,7 @@ import { DEFAULT_VISIBILITY_TIMEOUT_MS } from '../queue/task-queue.js';
 import type { ExecutionStore } from '../store/execution-store.js';
 import type { FlowStore } from '../store/flow-store.js';
 import { type CancelTimer, type Clock, systemClock } from '../util/clock.js';
+import { backoffMs, FailureLog } from '../util/failure-log.js';
 import { getDefaultLogger, type Logger } from '../util/logger.js';
 import { FlowResolver } from './flow-resolver.js';
 import { MessageHandler } from './message-handler.js';
@@ -186,7 +187,7 @@ export class FlowWorker {
   }
 
   async #run(): Promise<void> {
-    let failures = 0;
+    const failures = new FailureLog(this.#deps.log, 'receiving from the queue');
     // Busy, the worker takes messages in handfuls: it waits until a few slots are free rather
     // than asking the queue once per finished message (one round trip, and on a partitioned
     // queue a probe of the partitions, per execution). Idle, one free slot is enough.
@@ -201,12 +202,11 @@ export class FlowWorker {
           max: this.#concurrency - this.#working.size,
           blockMs: this.#pollBlockMs,
         });
-        failures = 0;
+        failures.succeeded();
         for (const delivery of deliveries) this.#track(delivery);
       } catch (error) {
-        failures++;
-        this.#deps.log.warn({ err: error }, 'receiving from the queue failed; retrying');
-        await this.#pause(Math.min(5000, 100 * 2 ** Math.min(failures, 6)));
+        failures.failed(error);
+        await this.#pause(backoffMs(failures.failures, 100, 5000));
       }
     }
   }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TaskQueue } from '../queue/task-queue.js';
 import { type ControlStore, PLATFORM_TENANT } from '../store/control-store.js';
 import { DEFAULT_TENANT, type ExecutionStore } from '../store/execution-store.js';
+import { FailureLog } from '../util/failure-log.js';
 import type { Logger } from '../util/logger.js';
 import { reapStale } from './reaper.js';
 
@@ -36,12 +37,13 @@ export class ReaperLoop {
 
   start(): this {
     const every = this.options.intervalMs ?? 60_000;
+    const failures = new FailureLog(this.options.log, 'the reaper');
     this.#timer = setInterval(() => {
       if (this.#running) return;
       this.#running = this.pass()
-        .then(() => undefined)
-        .catch((error: unknown) =>
-          this.options.log.warn({ err: error }, 'reaper pass failed; retrying next interval'),
+        .then(
+          () => failures.succeeded(),
+          (error: unknown) => failures.failed(error),
         )
         .finally(() => (this.#running = null));
     }, every);

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { type ControlStore, PLATFORM_TENANT } from '../store/control-store.js';
+import { FailureLog } from '../util/failure-log.js';
 import type { Logger } from '../util/logger.js';
 
 /** What a worker says of itself (docs/http-api.md §4 `GET /v1/workers`). */
@@ -41,9 +42,11 @@ export class WorkerHeartbeat {
 
   start(): this {
     const interval = this.options.intervalMs ?? 5_000;
+    const failures = new FailureLog(this.options.log, 'the worker heartbeat');
     const beat = (): void => {
-      this.#beating = this.beat().catch((error: unknown) =>
-        this.options.log.warn({ err: error }, 'worker heartbeat failed; retrying'),
+      this.#beating = this.beat().then(
+        () => failures.succeeded(),
+        (error: unknown) => failures.failed(error),
       );
     };
     beat();

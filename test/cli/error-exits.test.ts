@@ -3,7 +3,7 @@
  * 2 bad usage, input or configuration; 3 a service that cannot be reached. Never a stack trace,
  * never "internal error".
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -156,6 +156,26 @@ describe('bad input and configuration exit 2, an unreachable service 3 (from dis
     );
     expect(out.stderr).toMatch(/a required service is unreachable: Redis not ready/);
     expect(out.code).toBe(3);
+  });
+
+  it('a worker whose store is down waits for it, logging the outage once, not a stack per try', async () => {
+    const worker = spawn(
+      process.execPath,
+      [`${ROOT}dist/cli.js`, 'worker', '--store', 'redis://127.0.0.1:1'],
+      { cwd, env: { ...process.env, PLAITA_CONNECT_TIMEOUT_MS: '200', PLAITA_LOG_LEVEL: 'warn' } },
+    );
+    let stderr = '';
+    worker.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    await new Promise((resolve) => setTimeout(resolve, 4000)); // ten tries or more
+    expect(worker.exitCode).toBeNull(); // still waiting for its store
+    worker.kill('SIGKILL');
+    const lines = stderr.trim().split('\n');
+    expect(lines, stderr).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      msg: 'reaching the Redis store failed; retrying',
+      errorCode: 'store_unavailable',
+    });
+    expect(stderr).not.toContain('"stack"');
   });
 
   it('a numeric setting that is no number exits 2 naming the flag or the variable', () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ExecutionState, ExecutionStatus } from '../../state/execution-state.js';
 import { type ControlPage, ID_SEPARATOR, PLATFORM_TENANT } from '../../store/control-store.js';
 import { sha256Hex } from '../../util/canonical-json.js';
+import { backoffMs, FailureLog } from '../../util/failure-log.js';
 import type { Logger } from '../../util/logger.js';
 import type { ApiServices } from '../api-services.js';
 import { replayExecution } from '../replay-execution.js';
@@ -39,15 +40,18 @@ export class BulkRunner {
   ) {}
 
   start(): this {
+    const failures = new FailureLog(this.options.log, 'bulk operations');
     const tick = (): void => {
       if (this.#stopped) return;
       this.#running = this.tick()
-        .catch((error: unknown) =>
-          this.options.log.warn({ err: error }, 'bulk operations tick failed'),
+        .then(
+          () => failures.succeeded(),
+          (error: unknown) => failures.failed(error),
         )
         .finally(() => {
           this.#running = null;
-          if (!this.#stopped) this.#timer = setTimeout(tick, this.options.tickMs ?? 250);
+          const delay = backoffMs(failures.failures, this.options.tickMs ?? 250, 30_000);
+          if (!this.#stopped) this.#timer = setTimeout(tick, delay);
         });
     };
     this.#timer = setTimeout(tick, 0);

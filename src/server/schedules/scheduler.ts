@@ -2,6 +2,7 @@ import { isTerminal } from '../../state/execution-state.js';
 import type { ControlPage } from '../../store/control-store.js';
 import { PLATFORM_TENANT, updateRecord } from '../../store/control-store.js';
 import { type CancelTimer, type Clock, systemClock } from '../../util/clock.js';
+import { backoffMs, FailureLog } from '../../util/failure-log.js';
 import type { Logger } from '../../util/logger.js';
 import { type StartDeps, startExecution } from '../start-execution.js';
 import { isUnavailable, toProblem } from '../to-problem.js';
@@ -38,16 +39,18 @@ export class Scheduler {
   }
 
   start(): this {
+    const failures = new FailureLog(this.options.log, 'the scheduler', () => this.#clock.now());
     const tick = (): void => {
       if (this.#stopped) return;
       this.#running = this.tick()
-        .catch((error: unknown) =>
-          this.options.log.warn({ err: error }, 'scheduler tick failed; retrying'),
+        .then(
+          () => failures.succeeded(),
+          (error: unknown) => failures.failed(error),
         )
         .finally(() => {
           this.#running = null;
-          if (!this.#stopped)
-            this.#cancelTimer = this.#clock.setTimeout(tick, this.options.tickMs ?? 500);
+          const delay = backoffMs(failures.failures, this.options.tickMs ?? 500, 30_000);
+          if (!this.#stopped) this.#cancelTimer = this.#clock.setTimeout(tick, delay);
         });
     };
     this.#cancelTimer = this.#clock.setTimeout(tick, 0);
