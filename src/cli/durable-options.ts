@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
 import { cliRegistry } from './flow-args.js';
+import { existsSync } from 'node:fs';
+import { CliError, EXIT } from './exit-codes.js';
 import { openRuntime, type Runtime } from './runtime.js';
+import { storeTarget } from './store-url.js';
 
 export interface DurableFlags {
   store?: string;
@@ -46,16 +49,35 @@ export async function runtimeFor(
   );
 }
 
-/** Opens the runtime, runs `body`, always closes (connections must never keep the CLI alive). */
+/**
+ * Opens the runtime, runs `body`, always closes (connections must never keep the CLI alive).
+ * Only a command that writes new work (`createsStore`: run, start) may make a SQLite file: one
+ * that reads or acts on what is stored would otherwise make an empty one at a mistyped path, or
+ * in the wrong folder, and answer "nothing here" from it.
+ */
 export async function withRuntime<T>(
   flags: DurableFlags,
   body: (runtime: Runtime) => Promise<T>,
-  extra: { embedded?: boolean } = {},
+  { createsStore = false, ...extra }: { embedded?: boolean; createsStore?: boolean } = {},
 ): Promise<T> {
+  if (!createsStore) requireExistingStore(flags);
   const runtime = await runtimeFor(flags, extra);
   try {
     return await body(runtime);
   } finally {
     await runtime.close();
   }
+}
+
+/** A SQLite store must exist already (see withRuntime); `why` says what the command needed from it. */
+export function requireExistingStore(
+  flags: DurableFlags,
+  why = 'nothing has run with it yet',
+): void {
+  const target = storeTarget(flags.store);
+  if (target.kind === 'sqlite' && !existsSync(target.path))
+    throw new CliError(
+      `no store at ${target.path}: ${why}; run this where your flows ran, or pass their --store`,
+      EXIT.usage,
+    );
 }

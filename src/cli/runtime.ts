@@ -9,7 +9,7 @@ import { getDefaultLogger } from '../util/logger.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { queueNameOption } from './queue-name.js';
 import { prepareSqlitePath } from './sqlite-path.js';
-import { parseStoreUrl, queueRedisUrl, type StoreTarget } from './store-url.js';
+import { queueRedisUrl, storeTarget, type StoreTarget } from './store-url.js';
 
 /** Everything a durable command talks to, assembled from flags and PLAITA_* variables. */
 export interface Runtime {
@@ -70,9 +70,7 @@ export async function openRuntime(
   options: RuntimeOptions,
   registry: NodeRegistry,
 ): Promise<Runtime> {
-  const target = parseStoreUrl(
-    options.store ?? process.env.PLAITA_STORE ?? process.env.PLAITA_DATABASE_URL,
-  );
+  const target = storeTarget(options.store);
   const queueName = queueNameOption(options.queueName);
   const closers: Array<() => Promise<void>> = [];
   const { store, flows, control } = await openStores(target, closers);

@@ -13,6 +13,11 @@ export type StoreTarget =
 
 export const DEFAULT_STORE = 'sqlite:./.plaita/plaita.db';
 
+/** The store a command uses: its --store, else PLAITA_STORE (or PLAITA_DATABASE_URL), else the default file. */
+export function storeTarget(flag: string | undefined): StoreTarget {
+  return parseStoreUrl(flag ?? process.env.PLAITA_STORE ?? process.env.PLAITA_DATABASE_URL);
+}
+
 export function parseStoreUrl(raw: string | undefined): StoreTarget {
   const url = (raw ?? '').trim() || DEFAULT_STORE;
   if (url === 'memory') return { kind: 'memory' };

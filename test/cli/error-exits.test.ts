@@ -4,7 +4,14 @@
  * never "internal error".
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -217,7 +224,7 @@ describe('bad input and configuration exit 2, an unreachable service 3 (from dis
 
   it('a sqlite: path whose folder cannot be made exits 2 naming the path, and does not hang', () => {
     // Node's recursive mkdir spins for ever under /proc; made one level at a time, it fails.
-    const out = run(['status', 'some-id', '--store', 'sqlite:/proc/plaita-none/x.db']);
+    const out = run(['start', flowFile, '--store', 'sqlite:/proc/plaita-none/x.db']);
     expectTypedFailure(out, 2, /cannot use \/proc\/plaita-none\/x\.db as a SQLite database file/);
   });
 
@@ -265,6 +272,28 @@ describe('bad input and configuration exit 2, an unreachable service 3 (from dis
     expectTypedFailure(out, 2, /--queue "a\{b\}" is not a valid stream name: .*no brace/);
     const empty = run(['list', '--store', 'memory', '--queue', '']);
     expectTypedFailure(empty, 2, /--queue "" is not a valid stream name/);
+  });
+
+  it('commands that read what is stored refuse a SQLite path with no store, and make no file there', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'plaita-no-store-'));
+    const typo = join(empty, 'typo', 'pla1ta.db');
+    for (const args of [
+      ['list'],
+      ['status', 'some-id'],
+      ['cancel', 'some-id'],
+      ['retry', 'some-id'],
+      ['event', 'some-id', 'approval'],
+      ['reap'],
+      ['dlq', 'list'],
+      ['dlq', 'replay', '1'],
+      ['dlq', 'purge'],
+    ]) {
+      const out = run([...args, '--store', `sqlite:${typo}`]);
+      expectTypedFailure(out, 2, /no store at .*typo\/pla1ta\.db: nothing has run with it yet/);
+      const here = cli(args, { cwd: empty, env });
+      expectTypedFailure(here, 2, /no store at \.\/\.plaita\/plaita\.db/);
+    }
+    expect(readdirSync(empty)).toEqual([]);
   });
 
   it('an unknown execution id exits 2 for status, cancel, retry and event alike', () => {

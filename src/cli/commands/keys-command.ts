@@ -1,13 +1,16 @@
-import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { AuditLog } from '../../server/audit-log.js';
 import { ApiKeys } from '../../server/auth/api-keys.js';
 import { PLATFORM_TENANT } from '../../store/control-store.js';
 import { isRole, ROLES } from '../../server/auth/roles.js';
 import type { CommandContext } from '../command-context.js';
-import { type DurableFlags, withDurableOptions, withRuntime } from '../durable-options.js';
+import {
+  type DurableFlags,
+  requireExistingStore,
+  withDurableOptions,
+  withRuntime,
+} from '../durable-options.js';
 import { CliError, EXIT } from '../exit-codes.js';
-import { parseStoreUrl } from '../store-url.js';
 
 /** `plaita keys create|list|revoke` (docs/http-api.md §2): API keys in the store the server uses. */
 export function registerKeys(program: Command, context: CommandContext): void {
@@ -81,13 +84,7 @@ export function registerKeys(program: Command, context: CommandContext): void {
  * would be made anew, and the key printed would open nothing.
  */
 function requireStore(opts: DurableFlags): void {
-  const target = parseStoreUrl(opts.store);
-  if (target.kind === 'sqlite' && !existsSync(target.path))
-    throw new CliError(
-      `no store at ${target.path}: API keys are kept in the store \`plaita serve\` uses; run this ` +
-        'where it runs, or pass its --store',
-      EXIT.usage,
-    );
+  requireExistingStore(opts, 'API keys are kept in the store `plaita serve` uses');
 }
 
 /** Audited like the API's own key writes: a platform key in the tenant this command acts for. */

@@ -3,7 +3,7 @@ import type { CommandContext } from '../command-context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { positiveInteger } from '../positive-integer.js';
 import { redisStoreOptions } from '../runtime.js';
-import { parseStoreUrl } from '../store-url.js';
+import { storeTarget } from '../store-url.js';
 
 /**
  * `plaita reindex`: rebuilds a Redis store's listing indexes in the index-partition layout it
@@ -23,9 +23,7 @@ export function registerReindex(program: Command, context: CommandContext): void
       (raw: string) => positiveInteger(raw, '--index-partitions'),
     )
     .action(async (opts: { store?: string; indexPartitions?: number }) => {
-      const target = parseStoreUrl(
-        opts.store ?? process.env.PLAITA_STORE ?? process.env.PLAITA_DATABASE_URL,
-      );
+      const target = storeTarget(opts.store);
       if (target.kind !== 'redis')
         throw new CliError(
           `plaita reindex rebuilds Redis listing indexes; the ${target.kind} store keeps its indexes in the database itself`,

@@ -40,7 +40,7 @@ export function registerRun(program: Command, context: CommandContext): void {
         const state = await driveUntilSettled(runtime, executionId, 0);
         context.exit(reportExecution(context, state, opts.store));
       },
-      { embedded: true },
+      { embedded: true, createsStore: true },
     );
   });
 }

@@ -29,19 +29,23 @@ export function registerStart(program: Command, context: CommandContext): void {
       opts: DurableFlags & { input?: string; dedupKey?: string; flowVersion?: string },
     ) => {
       const input = readInput(opts.input);
-      await withRuntime(opts, async (runtime) => {
-        // A name that looks like a file is one: a missing file says so, not "no published flow".
-        const isFile = existsSync(flowArg) || /\.(json|ya?ml)$/i.test(flowArg);
-        const flow = isFile ? await loadFlowArg(flowArg, runtime.registry) : flowArg;
-        if (typeof flow !== 'string') noteFlowWarnings(context, flow);
-        const executionId = await runtime.client.start(flow, input, {
-          ...(opts.dedupKey ? { dedupKey: opts.dedupKey } : {}),
-          ...(opts.flowVersion ? { version: opts.flowVersion } : {}),
-        });
-        await auditCliWrite(runtime, opts, 'execution.start', executionId);
-        context.output().result({ executionId, status: 'queued' }, executionId);
-        context.exit(EXIT.ok);
-      });
+      await withRuntime(
+        opts,
+        async (runtime) => {
+          // A name that looks like a file is one: a missing file says so, not "no published flow".
+          const isFile = existsSync(flowArg) || /\.(json|ya?ml)$/i.test(flowArg);
+          const flow = isFile ? await loadFlowArg(flowArg, runtime.registry) : flowArg;
+          if (typeof flow !== 'string') noteFlowWarnings(context, flow);
+          const executionId = await runtime.client.start(flow, input, {
+            ...(opts.dedupKey ? { dedupKey: opts.dedupKey } : {}),
+            ...(opts.flowVersion ? { version: opts.flowVersion } : {}),
+          });
+          await auditCliWrite(runtime, opts, 'execution.start', executionId);
+          context.output().result({ executionId, status: 'queued' }, executionId);
+          context.exit(EXIT.ok);
+        },
+        { createsStore: true },
+      );
     },
   );
 }
