@@ -81,3 +81,12 @@ export function requireExistingStore(
       EXIT.usage,
     );
 }
+
+/** `--store memory` for a command whose whole point is what it leaves stored: `why` it is useless. */
+export function refuseMemoryStore(flags: DurableFlags, why: string): void {
+  if (storeTarget(flags.store).kind === 'memory')
+    throw new CliError(
+      `--store memory keeps nothing once this command exits: ${why}; use sqlite:PATH, postgres://… or redis://…`,
+      EXIT.usage,
+    );
+}

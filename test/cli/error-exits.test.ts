@@ -211,7 +211,12 @@ describe('bad input and configuration exit 2, an unreachable service 3 (from dis
   });
 
   it('start of a flow file that is not there says so, not "no published flow"', () => {
-    const out = run(['start', join(cwd, 'nothere.yaml'), '--store', 'memory']);
+    const out = run([
+      'start',
+      join(cwd, 'nothere.yaml'),
+      '--store',
+      `sqlite:${join(cwd, 'started.db')}`,
+    ]);
     expect(out.stderr).toMatch(/cannot read flow file .*nothere\.yaml: file not found/);
     expect(out.stderr + out.stdout).not.toContain('internal error');
     expect(out.code).toBe(2);
@@ -296,6 +301,19 @@ describe('bad input and configuration exit 2, an unreachable service 3 (from dis
     expect(readdirSync(empty)).toEqual([]);
   });
 
+  it('start and keys on --store memory exit 2: what they leave stored would be lost at exit', () => {
+    expectTypedFailure(
+      run(['start', flowFile, '--store', 'memory']),
+      2,
+      /--store memory keeps nothing once this command exits: the execution it queues would be lost/,
+    );
+    expectTypedFailure(
+      run(['keys', 'create', '--name', 'm', '--role', 'admin', '--store', 'memory']),
+      2,
+      /--store memory keeps nothing once this command exits: a key made there would open no server/,
+    );
+  });
+
   it('an unknown execution id exits 2 for status, cancel, retry and event alike', () => {
     for (const args of [
       ['status', 'no-such-execution'],
@@ -316,7 +334,7 @@ describe('bad input and configuration exit 2, an unreachable service 3 (from dis
     for (const args of [
       ['run', secretFlow, '--store', 'memory'],
       ['step', secretFlow],
-      ['start', secretFlow, '--store', 'memory'],
+      ['start', secretFlow, '--store', `sqlite:${join(cwd, 'started.db')}`],
       ['run', secretFlow, '--store', 'memory', '--json'],
     ]) {
       const out = run(args);

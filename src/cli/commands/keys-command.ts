@@ -6,6 +6,7 @@ import { isRole, ROLES } from '../../server/auth/roles.js';
 import type { CommandContext } from '../command-context.js';
 import {
   type DurableFlags,
+  refuseMemoryStore,
   requireExistingStore,
   withDurableOptions,
   withRuntime,
@@ -84,6 +85,7 @@ export function registerKeys(program: Command, context: CommandContext): void {
  * would be made anew, and the key printed would open nothing.
  */
 function requireStore(opts: DurableFlags): void {
+  refuseMemoryStore(opts, 'a key made there would open no server');
   requireExistingStore(opts, 'API keys are kept in the store `plaita serve` uses');
 }
 

@@ -1,7 +1,12 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { CommandContext } from '../command-context.js';
-import { type DurableFlags, withDurableOptions, withRuntime } from '../durable-options.js';
+import {
+  type DurableFlags,
+  refuseMemoryStore,
+  withDurableOptions,
+  withRuntime,
+} from '../durable-options.js';
 import { auditCliWrite } from '../cli-audit.js';
 import { EXIT } from '../exit-codes.js';
 import { loadFlowArg, noteFlowWarnings } from '../flow-args.js';
@@ -29,6 +34,10 @@ export function registerStart(program: Command, context: CommandContext): void {
       opts: DurableFlags & { input?: string; dedupKey?: string; flowVersion?: string },
     ) => {
       const input = readInput(opts.input);
+      refuseMemoryStore(
+        opts,
+        'the execution it queues would be lost with it (`plaita run` runs a flow in this process)',
+      );
       await withRuntime(
         opts,
         async (runtime) => {
