@@ -149,5 +149,5 @@ function describeValue(value: unknown): string {
     return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}`;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
     return `${typeof value} ${value.toString()}`;
-  return `a ${typeof value}`;
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }

@@ -35,11 +35,12 @@ function parseByFormat(
     try {
       return JSON.parse(text) as unknown;
     } catch (jsonError) {
-      if (format === 'json') throw syntaxError('JSON', jsonError);
+      if (format === 'json')
+        throw syntaxError('JSON', new Error(jsonErrorMessage(jsonError, text)));
       try {
         return parseYaml(text);
       } catch {
-        throw syntaxError('JSON', jsonError);
+        throw syntaxError('JSON', new Error(jsonErrorMessage(jsonError, text)));
       }
     }
   }
@@ -115,6 +116,20 @@ function parseYaml(text: string): unknown {
   }
 }
 
+/**
+ * JSON.parse's message with the line and column where it stopped: it gives a character offset
+ * ("at position 100"), and a person editing the file needs what the YAML parser gives.
+ */
+export function jsonErrorMessage(error: unknown, text: string): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const position = /at position (\d+)/.exec(message)?.[1];
+  if (position === undefined) return message;
+  const before = text.slice(0, Number(position));
+  const line = before.split('\n').length;
+  const column = Number(position) - before.lastIndexOf('\n');
+  return `${message} (line ${line}, column ${column})`;
+}
+
 function syntaxError(format: string, error: unknown): FlowDefinitionError {
   const message = error instanceof Error ? error.message : String(error);
   return new FlowDefinitionError([{ path: '', message: `not valid ${format}: ${message}` }]);
@@ -126,8 +141,15 @@ export async function readDocumentFile(path: string): Promise<unknown> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
     const reason =
-      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : String(error);
+      code === 'ENOENT'
+        ? 'file not found'
+        : code === 'EISDIR'
+          ? 'it is a directory, not a file'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : message;
     throw new FlowDefinitionError([
       { path: '', message: `cannot read flow file ${path}: ${reason}` },
     ]);

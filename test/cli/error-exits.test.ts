@@ -142,7 +142,7 @@ describe('bad input and configuration exit 2, an unreachable service 3 (from dis
     expectTypedFailure(
       run(['list', '--cursor', 'bogus', '--store', 'memory']),
       2,
-      /cursor is not one returned by list\(\)/,
+      /--cursor bogus: not a cursor this store's list printed/,
     );
   });
 

@@ -174,8 +174,19 @@ nodes:
     expect(await runFlow(await loadFlowFile(yamlPath), {})).toBe(7);
     expect(issuesOf('   ')[0]!.message).toContain('empty');
     expect(issuesOf('{"nodes": [}')[0]!.message).toContain('not valid JSON');
+    // Where JSON.parse stopped, as a person editing the file counts it.
+    const missingComma = '{\n  "nodes": [\n    {"type": "start", "id": "s" "next": "e"}\n]}';
+    expect(issuesOf(missingComma)[0]!.message).toMatch(/at position 47 \(line 3, column 33\)$/);
     const missing = await loadFlowFile(join(dir, 'missing.json')).catch((e: unknown) => e);
     expect((missing as FlowDefinitionError).issues[0]!.message).toContain('not found');
+    const folder = await loadFlowFile(dir).catch((e: unknown) => e);
+    expect((folder as FlowDefinitionError).issues[0]!.message).toBe(
+      `cannot read flow file ${dir}: it is a directory, not a file`,
+    );
+    expect(issuesOf('{"nodes": {}}')[0]).toEqual({
+      path: 'nodes',
+      message: 'expected array, got an object',
+    });
   });
 
   it('warns (never fails) about unknown keys, duplicate ids, env references and a missing start', () => {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { UnknownExecutionError } from '../../errors.js';
+import { errorCode, UnknownExecutionError } from '../../errors.js';
 import { EXECUTION_STATUSES, type ExecutionStatus } from '../../state/execution-state.js';
 import type { CommandContext } from '../command-context.js';
 import { type DurableFlags, withDurableOptions, withRuntime } from '../durable-options.js';
@@ -65,12 +65,20 @@ export function registerList(program: Command, context: CommandContext): void {
           );
       const limit = positiveInteger(opts.limit, '--limit');
       await withRuntime(opts, async (runtime) => {
-        const page = await runtime.client.list({
-          limit,
-          ...(statuses.length ? { status: statuses as ExecutionStatus[] } : {}),
-          ...(opts.flow ? { flowId: opts.flow } : {}),
-          ...(opts.cursor ? { cursor: opts.cursor } : {}),
-        });
+        const page = await runtime.client
+          .list({
+            limit,
+            ...(statuses.length ? { status: statuses as ExecutionStatus[] } : {}),
+            ...(opts.flow ? { flowId: opts.flow } : {}),
+            ...(opts.cursor ? { cursor: opts.cursor } : {}),
+          })
+          .catch((error: unknown) => {
+            if (errorCode(error) !== 'invalid_cursor') throw error;
+            throw new CliError(
+              `--cursor ${opts.cursor ?? ''}: not a cursor this store's list printed (use the one after "more:", with the same --status and --flow)`,
+              EXIT.usage,
+            );
+          });
         const rows = page.items.map(
           (i) =>
             `${i.executionId}  ${i.status.padEnd(9)}  ${(i.flowId ?? '-').padEnd(20)}  ${i.createdAt}`,

@@ -2,6 +2,7 @@ import { FlowDefinitionError } from '../../errors.js';
 import { isRecord } from '../../expression/value-kind.js';
 import {
   checkDocumentDepth,
+  jsonErrorMessage,
   MAX_DOCUMENT_DEPTH,
   parseDocumentText,
 } from '../../flow/parse-document.js';
@@ -35,7 +36,7 @@ function requireJson(text: string): void {
   try {
     JSON.parse(text);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = jsonErrorMessage(error, text);
     throw new ApiProblem('invalid_request', `the body is not valid JSON: ${message}`, {
       errors: [{ path: 'body', message }],
     });
