@@ -239,7 +239,17 @@ export class PlaitaClient {
         );
     }
     this.#checkEventData(event.data ?? null);
-    const state = await this.#live(executionId, scope);
+    // A repeated event id (a caller retrying a send whose answer it lost) is applied once: one
+    // already applied or kept in the inbox is answered as sent, even once the event it was has
+    // ended the execution, instead of "execution is completed" for an event that worked.
+    const state = await this.#existing(executionId, scope);
+    const given = event.eventId;
+    if (
+      given !== undefined &&
+      (state.appliedEventIds.includes(given) || state.inbox.some((e) => e.eventId === given))
+    )
+      return given;
+    this.#requireLive(state);
     const eventId = event.eventId ?? randomUUID();
     await this.#enqueue({
       v: 1,
@@ -376,11 +386,13 @@ export class PlaitaClient {
   }
 
   async #live(executionId: string, scope: Scope): Promise<ExecutionState> {
-    const state = await this.#existing(executionId, scope);
-    if (isTerminal(state.status))
-      throw new ExecutionTerminalError(`execution ${executionId} is ${state.status}`, {
-        executionId,
-      });
+    return this.#requireLive(await this.#existing(executionId, scope));
+  }
+
+  #requireLive(state: ExecutionState): ExecutionState {
+    const { executionId, status } = state;
+    if (isTerminal(status))
+      throw new ExecutionTerminalError(`execution ${executionId} is ${status}`, { executionId });
     return state;
   }
 

@@ -17,6 +17,49 @@ afterEach(async () => {
 });
 
 describe('executions over HTTP', () => {
+  it('an event sent again with its eventId after it ended the execution is answered as sent, once', async () => {
+    const started = await body<{ executionId: string; status: string }>(
+      await api.fetch('/v1/executions?wait=10s', {
+        method: 'POST',
+        json: {
+          flow: {
+            nodes: [
+              { type: 'start', id: 'start', next: 'hold' },
+              { type: 'event', id: 'hold', event_type: 'go', next: 'end' },
+              { type: 'end', id: 'end', output: '$NODE.hold' },
+            ],
+          },
+        },
+      }),
+    );
+    expect(started.status).toBe('waiting');
+    const id = started.executionId;
+    const send = (eventId: string) =>
+      api.fetch(`/v1/executions/${id}/events`, {
+        method: 'POST',
+        json: { type: 'go', eventId, data: { n: 1 } },
+      });
+    expect((await send('delivery-1')).status).toBe(202);
+    await expect
+      .poll(
+        async () =>
+          (await body<{ status: string }>(await api.fetch(`/v1/executions/${id}`))).status,
+        { timeout: 10_000 },
+      )
+      .toBe('completed');
+    const version = (await body<{ version: number }>(await api.fetch(`/v1/executions/${id}`)))
+      .version;
+    // The caller lost the first answer and retries: the same event, already applied.
+    const retried = await send('delivery-1');
+    expect(retried.status).toBe(202);
+    expect(await body(retried)).toMatchObject({ executionId: id, eventId: 'delivery-1' });
+    const another = await send('delivery-2');
+    expect(another.status).toBe(409);
+    expect(await body(another)).toMatchObject({ code: 'execution_terminal' });
+    const after = await body<{ version: number }>(await api.fetch(`/v1/executions/${id}`));
+    expect(after.version).toBe(version);
+  });
+
   it('starts an inline flow, waits for it, and reads the whole view with the node timeline', async () => {
     const res = await api.fetch('/v1/executions?wait=10s', {
       method: 'POST',
