@@ -40,6 +40,13 @@ describe('plaita run / event / status / list / cancel / retry / dlq (embedded SQ
     expect(out.stdout).toContain("waiting at node 'approve' for event 'approval_decision'");
     const command = /plaita (event .*)$/m.exec(out.stdout)?.[1];
     expect(command).toBeDefined();
+    // A mistyped type is kept for later, as the runtime keeps any early event: the CLI says so.
+    const waitingId = /execution (\S+) is waiting/.exec(out.stdout)![1]!;
+    const typo = run(['event', waitingId, 'approval_decisoin', '--data', '{}']);
+    expect(typo.code).toBe(0);
+    expect(typo.stderr).toContain(
+      "note: event 'approval_decisoin' was kept in the execution's inbox: it waits for 'approval_decision', not 'approval_decisoin'",
+    );
     // Run the printed command as a user would paste it (a shell parses its quoting).
     const resumed = spawnSync('sh', ['-c', `node ${ROOT}dist/cli.js ${command!}`], {
       cwd,

@@ -43,6 +43,19 @@ export function registerEvent(program: Command, context: CommandContext): void {
         }
         // Embedded tier: no worker daemon, so this command resumes the execution itself.
         const state = await driveUntilSettled(runtime, executionId, before?.version ?? 0);
+        // An event no node waits for is kept for later (docs/durable-runtime.md): say so, since
+        // a mistyped type otherwise looks like an event that did nothing.
+        const waitsFor = state.status === 'suspended' ? state.waiting?.eventType : undefined;
+        if (
+          waitsFor !== undefined &&
+          waitsFor !== type &&
+          state.inbox.some((e) => e.eventId === eventId)
+        )
+          context
+            .output()
+            .note(
+              `note: event '${type}' was kept in the execution's inbox: it waits for '${waitsFor}', not '${type}'`,
+            );
         context.exit(reportExecution(context, state, opts.store));
       });
     },
