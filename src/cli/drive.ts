@@ -29,6 +29,7 @@ export async function driveUntilSettled(
     engine: { limits: limitsFromEnv() },
   });
   worker.start();
+  const stopInterrupt = explainInterrupt(executionId);
   try {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
@@ -49,8 +50,33 @@ export async function driveUntilSettled(
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   } finally {
+    stopInterrupt();
     await worker.stop();
   }
+}
+
+/**
+ * Ctrl-C (or a TERM) while this command drives an execution: it stops at once, as a user
+ * means it to, and says where the execution is and how it goes on, instead of exiting 130 with
+ * no word and the execution `running` with nobody driving it. Nothing is lost: the last
+ * checkpoint is stored, and the message this process held comes back after the visibility
+ * timeout. Returns the remover of the handlers.
+ */
+function explainInterrupt(executionId: string): () => void {
+  const onSignal = (signal: NodeJS.Signals): void => {
+    process.stderr.write(
+      `\ninterrupted: execution ${executionId} stays at its last checkpoint; ` +
+        `\`plaita worker\` on this store continues it once this process's claim lapses (30 s), ` +
+        `or \`plaita cancel ${executionId}\` ends it\n`,
+    );
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
 }
 
 /**

@@ -30,7 +30,9 @@ export function buildProgram(context: CommandContext): Command {
     )
     .option('--json', 'print one JSON document instead of text', process.env.PLAITA_JSON === '1')
     .exitOverride()
-    .showHelpAfterError();
+    .showHelpAfterError()
+    // Every command takes --json (before or after its name): its help says so too.
+    .configureHelp({ showGlobalOptions: true });
   registerRun(program, context);
   registerValidate(program, context);
   registerStep(program, context);

@@ -1,4 +1,6 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -134,6 +136,47 @@ describe('plaita run / event / status / list / cancel / retry / dlq (embedded SQ
       env: { PLAITA_CONNECT_TIMEOUT_MS: '500' },
     });
     expect(down.code).toBe(3);
+  });
+
+  it('Ctrl-C during run stops at once and says where the execution is and how it goes on', async () => {
+    // An upstream that never answers: the run is in the middle of its http node.
+    let upstreamCalled = false;
+    const upstream = createServer(() => (upstreamCalled = true));
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const { port } = upstream.address() as AddressInfo;
+    const slow = join(cwd, 'slow.json');
+    writeFileSync(
+      slow,
+      JSON.stringify({
+        flow_id: 'slow',
+        nodes: [
+          { type: 'start', id: 's', next: 'call' },
+          { type: 'http', id: 'call', url: `http://127.0.0.1:${port}/`, next: 'e' },
+          { type: 'end', id: 'e' },
+        ],
+      }),
+    );
+    try {
+      const child = spawn(process.execPath, [`${ROOT}dist/cli.js`, 'run', slow], {
+        cwd,
+        env: { ...process.env, PLAITA_LOG_LEVEL: 'silent' },
+      });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      await expect.poll(() => upstreamCalled, { timeout: 10_000 }).toBe(true);
+      child.kill('SIGINT');
+      expect(await exited).toBe(130);
+      const id = /interrupted: execution (\S+) stays at its last checkpoint/.exec(stderr)?.[1];
+      expect(id, stderr).toBeDefined();
+      expect(stderr).toContain(`\`plaita cancel ${id!}\` ends it`);
+      expect(JSON.parse(run(['status', id!, '--json']).stdout)).toMatchObject({
+        status: 'running',
+      });
+    } finally {
+      upstream.closeAllConnections();
+      await new Promise((resolve) => upstream.close(resolve));
+    }
   });
 
   it('dlq replay refuses a letter whose execution is not stored, and replays one whose execution is', async () => {

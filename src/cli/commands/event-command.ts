@@ -12,7 +12,7 @@ export function registerEvent(program: Command, context: CommandContext): void {
     program
       .command('event')
       .description('deliver an event (e.g. an approval decision) to an execution')
-      .argument('<executionId>')
+      .argument('<executionId>', 'the execution waiting for it')
       .argument('<type>', 'event type, e.g. approval_decision')
       .option('-d, --data <json>', 'event payload as JSON, or @file')
       .option('--event-id <id>', 'idempotency: a repeated event id is applied once'),

@@ -9,7 +9,10 @@ import { positiveInteger } from '../positive-integer.js';
 
 export function registerStatus(program: Command, context: CommandContext): void {
   withDurableOptions(
-    program.command('status').description("print an execution's state").argument('<executionId>'),
+    program
+      .command('status')
+      .description("print an execution's state")
+      .argument('<executionId>', 'the id `run` or `start` printed'),
   ).action(async (executionId: string, opts: DurableFlags) => {
     await withRuntime(opts, async (runtime) => {
       const state = await runtime.client.get(executionId);
@@ -50,7 +53,7 @@ export function registerList(program: Command, context: CommandContext): void {
         `one of ${EXECUTION_STATUSES.join(', ')} (comma-separated for several)`,
       )
       .option('--flow <flowId>', 'only this flow')
-      .option('--limit <n>', 'page size (default 20)', '20')
+      .option('--limit <n>', 'page size', '20')
       .option('--cursor <cursor>', 'the nextCursor of a previous page'),
   ).action(
     async (

@@ -15,7 +15,7 @@ export function registerCancel(program: Command, context: CommandContext): void 
     program
       .command('cancel')
       .description('cancel a queued, running or suspended execution')
-      .argument('<executionId>')
+      .argument('<executionId>', 'the id `run` or `start` printed')
       .option('--reason <text>'),
   ).action(async (executionId: string, opts: DurableFlags & { reason?: string }) => {
     await withRuntime(opts, async (runtime) => {
@@ -43,7 +43,7 @@ export function registerRetry(program: Command, context: CommandContext): void {
     program
       .command('retry')
       .description('re-run an execution in error from its last good checkpoint')
-      .argument('<executionId>'),
+      .argument('<executionId>', 'the id `run` or `start` printed'),
   ).action(async (executionId: string, opts: DurableFlags) => {
     await withRuntime(opts, async (runtime) => {
       const before = await runtime.client.get(executionId);
