@@ -6,6 +6,7 @@ import { errorCode } from '../errors.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { limitsFromEnv } from './operator-limits.js';
 import { numberEnv, type Runtime } from './runtime.js';
+import { storeFlag } from './store-url.js';
 
 /**
  * The embedded tier has no worker daemon: the command that enqueued the work drives it,
@@ -16,8 +17,9 @@ export async function driveUntilSettled(
   runtime: Runtime,
   executionId: string,
   sinceVersion: number,
-  timeoutMs = numberEnv('PLAITA_RUN_TIMEOUT_MS') || 24 * 3600_000,
+  storeOption?: string,
 ): Promise<ExecutionState> {
+  const timeoutMs = numberEnv('PLAITA_RUN_TIMEOUT_MS') || 24 * 3600_000;
   const worker = new FlowWorker({
     store: runtime.store,
     queue: runtime.queue,
@@ -29,7 +31,10 @@ export async function driveUntilSettled(
     engine: { limits: limitsFromEnv() },
   });
   worker.start();
-  const stopInterrupt = explainInterrupt(executionId);
+  const stopInterrupt = explainInterrupt(
+    executionId,
+    runtime.target.kind === 'memory' ? null : storeFlag(storeOption),
+  );
   try {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
@@ -62,12 +67,16 @@ export async function driveUntilSettled(
  * checkpoint is stored, and the message this process held comes back after the visibility
  * timeout. Returns the remover of the handlers.
  */
-function explainInterrupt(executionId: string): () => void {
+function explainInterrupt(executionId: string, store: string | null): () => void {
+  // The claim lapses with the lease (30 s) and the message's invisibility, the longer of them.
+  const lapseS = Math.max(30_000, numberEnv('PLAITA_VISIBILITY_TIMEOUT_MS') ?? 0) / 1000;
   const onSignal = (signal: NodeJS.Signals): void => {
     process.stderr.write(
-      `\ninterrupted: execution ${executionId} stays at its last checkpoint; ` +
-        `\`plaita worker\` on this store continues it once this process's claim lapses (30 s), ` +
-        `or \`plaita cancel ${executionId}\` ends it\n`,
+      store === null
+        ? `\ninterrupted: execution ${executionId} is gone with this process (--store memory keeps nothing)\n`
+        : `\ninterrupted: execution ${executionId} stays at its last checkpoint; ` +
+            `\`plaita worker${store}\` continues it once this process's claim lapses (${lapseS} s), ` +
+            `or \`plaita cancel ${executionId}${store}\` ends it\n`,
     );
     process.exit(signal === 'SIGINT' ? 130 : 143);
   };

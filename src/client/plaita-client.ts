@@ -240,15 +240,12 @@ export class PlaitaClient {
     }
     this.#checkEventData(event.data ?? null);
     // A repeated event id (a caller retrying a send whose answer it lost) is applied once: one
-    // already applied or kept in the inbox is answered as sent, even once the event it was has
-    // ended the execution, instead of "execution is completed" for an event that worked.
+    // already applied is answered as sent, even once the event it was has ended the execution,
+    // instead of "execution is completed" for an event that worked. One only kept in the inbox
+    // is sent again (the worker applies an id once): it may be a corrected resend.
     const state = await this.#existing(executionId, scope);
     const given = event.eventId;
-    if (
-      given !== undefined &&
-      (state.appliedEventIds.includes(given) || state.inbox.some((e) => e.eventId === given))
-    )
-      return given;
+    if (given !== undefined && state.appliedEventIds.includes(given)) return given;
     this.#requireLive(state);
     const eventId = event.eventId ?? randomUUID();
     await this.#enqueue({

@@ -123,7 +123,8 @@ function parseYaml(text: string): unknown {
 export function jsonErrorMessage(error: unknown, text: string): string {
   const message = error instanceof Error ? error.message : String(error);
   const position = /at position (\d+)/.exec(message)?.[1];
-  if (position === undefined) return message;
+  // Node 21 and later say it themselves: "(line 3 column 33)".
+  if (position === undefined || /\(line \d+ column \d+\)/.test(message)) return message;
   const before = text.slice(0, Number(position));
   const line = before.split('\n').length;
   const column = Number(position) - before.lastIndexOf('\n');

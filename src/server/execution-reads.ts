@@ -18,8 +18,12 @@ export async function loadExecution(
 }
 
 /** The whole view, with node types from the pinned definition (absent: types are null). */
-export async function viewOf(services: ApiServices, read: ExecutionState): Promise<ExecutionView> {
-  const { state, lease } = await withLease(services, read);
+export async function viewOf(
+  services: ApiServices,
+  read: ExecutionState,
+  { readAgainIfReleased = true }: { readAgainIfReleased?: boolean } = {},
+): Promise<ExecutionView> {
+  const { state, lease } = await withLease(services, read, readAgainIfReleased);
   const flow = await services.resolver
     .byHash(state.flowHash, { tenantId: state.tenantId })
     .catch(() => null);
@@ -35,10 +39,11 @@ export async function viewOf(services: ApiServices, read: ExecutionState): Promi
 async function withLease(
   services: ApiServices,
   state: ExecutionState,
+  readAgainIfReleased: boolean,
 ): Promise<{ state: ExecutionState; lease?: LeaseView | null }> {
   if (state.status !== 'running') return { state };
   const lease = await leaseOf(services, state);
-  if (lease !== null) return { state, lease };
+  if (lease !== null || !readAgainIfReleased) return { state, lease };
   const again = await services.store.load(state.executionId, { tenantId: state.tenantId });
   if (again === null || again.version === state.version) return { state, lease };
   return again.status === 'running'

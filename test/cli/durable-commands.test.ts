@@ -138,6 +138,36 @@ describe('plaita run / event / status / list / cancel / retry / dlq (embedded SQ
     expect(down.code).toBe(3);
   });
 
+  it('dlq replay refuses a letter whose execution is not stored, and replays one whose execution is', async () => {
+    const queue = new LocalQueue({ path: join(cwd, '.plaita', 'plaita.db') });
+    const deadLetterOf = async (executionId: string): Promise<string> => {
+      await queue.enqueue({ v: 1, kind: 'run', executionId, tenantId: 'default' });
+      const [delivery] = await queue.receive('test', { max: 1, blockMs: 0 });
+      await queue.deadLetter(delivery!, 'unknown_execution');
+      return (await queue.listDeadLetters({ limit: 1 })).items[0]!.id;
+    };
+    try {
+      const ghost = await deadLetterOf('ghost-cli');
+      const refused = run(['dlq', 'replay', ghost]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('execution ghost-cli, which is not stored');
+      expect(await queue.findDeadLetter(ghost)).not.toBeNull(); // nothing changed
+
+      const echo = run(['run', `${ROOT}examples/echo.json`, '--input', '{"name":"Cy"}', '--json']);
+      const { executionId } = JSON.parse(echo.stdout) as { executionId: string };
+      const letter = await deadLetterOf(executionId);
+      const replayed = run(['dlq', 'replay', letter]);
+      expect(replayed.code).toBe(0);
+      expect(replayed.stdout.trim()).toBe(`replayed ${letter}`);
+      expect(await queue.findDeadLetter(letter)).toBeNull();
+      const [again] = await queue.receive('test', { max: 1, blockMs: 0 });
+      expect(again?.parsed).toMatchObject({ ok: true, message: { kind: 'run', executionId } });
+      await queue.ack(again!);
+    } finally {
+      await queue.close();
+    }
+  });
+
   it('Ctrl-C during run stops at once and says where the execution is and how it goes on', async () => {
     // An upstream that never answers: the run is in the middle of its http node.
     let upstreamCalled = false;
@@ -176,36 +206,6 @@ describe('plaita run / event / status / list / cancel / retry / dlq (embedded SQ
     } finally {
       upstream.closeAllConnections();
       await new Promise((resolve) => upstream.close(resolve));
-    }
-  });
-
-  it('dlq replay refuses a letter whose execution is not stored, and replays one whose execution is', async () => {
-    const queue = new LocalQueue({ path: join(cwd, '.plaita', 'plaita.db') });
-    const deadLetterOf = async (executionId: string): Promise<string> => {
-      await queue.enqueue({ v: 1, kind: 'run', executionId, tenantId: 'default' });
-      const [delivery] = await queue.receive('test', { max: 1, blockMs: 0 });
-      await queue.deadLetter(delivery!, 'unknown_execution');
-      return (await queue.listDeadLetters({ limit: 1 })).items[0]!.id;
-    };
-    try {
-      const ghost = await deadLetterOf('ghost-cli');
-      const refused = run(['dlq', 'replay', ghost]);
-      expect(refused.code).toBe(2);
-      expect(refused.stderr).toContain('execution ghost-cli, which is not stored');
-      expect(await queue.findDeadLetter(ghost)).not.toBeNull(); // nothing changed
-
-      const echo = run(['run', `${ROOT}examples/echo.json`, '--input', '{"name":"Cy"}', '--json']);
-      const { executionId } = JSON.parse(echo.stdout) as { executionId: string };
-      const letter = await deadLetterOf(executionId);
-      const replayed = run(['dlq', 'replay', letter]);
-      expect(replayed.code).toBe(0);
-      expect(replayed.stdout.trim()).toBe(`replayed ${letter}`);
-      expect(await queue.findDeadLetter(letter)).toBeNull();
-      const [again] = await queue.receive('test', { max: 1, blockMs: 0 });
-      expect(again?.parsed).toMatchObject({ ok: true, message: { kind: 'run', executionId } });
-      await queue.ack(again!);
-    } finally {
-      await queue.close();
     }
   });
 });

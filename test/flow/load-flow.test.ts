@@ -176,7 +176,7 @@ nodes:
     expect(issuesOf('{"nodes": [}')[0]!.message).toContain('not valid JSON');
     // Where JSON.parse stopped, as a person editing the file counts it.
     const missingComma = '{\n  "nodes": [\n    {"type": "start", "id": "s" "next": "e"}\n]}';
-    expect(issuesOf(missingComma)[0]!.message).toMatch(/at position 47 \(line 3, column 33\)$/);
+    expect(issuesOf(missingComma)[0]!.message).toMatch(/at position 47 \(line 3,? column 33\)$/);
     const missing = await loadFlowFile(join(dir, 'missing.json')).catch((e: unknown) => e);
     expect((missing as FlowDefinitionError).issues[0]!.message).toContain('not found');
     const folder = await loadFlowFile(dir).catch((e: unknown) => e);

@@ -60,6 +60,45 @@ describe('executions over HTTP', () => {
     expect(after.version).toBe(version);
   });
 
+  it('an event id only kept in the inbox (a mistyped type) can be sent again, corrected', async () => {
+    const started = await body<{ executionId: string; status: string; version: number }>(
+      await api.fetch('/v1/executions?wait=10s', {
+        method: 'POST',
+        json: {
+          flow: {
+            nodes: [
+              { type: 'start', id: 'start', next: 'hold' },
+              { type: 'event', id: 'hold', event_type: 'go', next: 'end' },
+              { type: 'end', id: 'end', output: '$NODE.hold' },
+            ],
+          },
+        },
+      }),
+    );
+    const id = started.executionId;
+    const send = (type: string) =>
+      api.fetch(`/v1/executions/${id}/events`, {
+        method: 'POST',
+        json: { type, eventId: 'typo-1', data: { n: 2 } },
+      });
+    expect((await send('og')).status).toBe(202);
+    await expect
+      .poll(
+        async () =>
+          (await body<{ version: number }>(await api.fetch(`/v1/executions/${id}`))).version,
+        { timeout: 10_000 },
+      )
+      .toBeGreaterThan(started.version);
+    expect((await send('go')).status).toBe(202);
+    await expect
+      .poll(
+        async () =>
+          (await body<{ status: string }>(await api.fetch(`/v1/executions/${id}`))).status,
+        { timeout: 10_000 },
+      )
+      .toBe('completed');
+  });
+
   it('starts an inline flow, waits for it, and reads the whole view with the node timeline', async () => {
     const res = await api.fetch('/v1/executions?wait=10s', {
       method: 'POST',

@@ -142,7 +142,15 @@ describe('classifySqliteError', () => {
     },
   );
 
-  it.each(['SQLITE_READONLY', 'SQLITE_READONLY_DBMOVED', 'SQLITE_PERM'])(
+  it('SQLITE_READONLY_DBMOVED (the file moved or deleted under this process) says so', () => {
+    const classified = classifySqliteError(withCode('SQLITE_READONLY_DBMOVED'), '/data/plaita.db');
+    expect(classified).toBeInstanceOf(StoreConfigurationError);
+    expect((classified as Error).message).toContain(
+      '/data/plaita.db was moved or deleted while this process had it open',
+    );
+  });
+
+  it.each(['SQLITE_READONLY', 'SQLITE_READONLY_ROLLBACK', 'SQLITE_PERM'])(
     '%s (a file this process may not write) is StoreConfigurationError naming the path',
     (code) => {
       const classified = classifySqliteError(withCode(code), '/data/plaita.db');

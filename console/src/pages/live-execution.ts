@@ -120,18 +120,26 @@ export function useLiveExecution(id: string) {
   const leaseEnds = view?.status === 'running' && view.lease ? view.lease.expiresAt : null;
   useEffect(() => {
     if (leaseEnds === null) return;
+    let gone = false; // the page moved on (another execution, say its replay) meanwhile
     const timer = window.setTimeout(
       () => {
         api.get<ExecutionView>(`/v1/executions/${seg(id)}`).then(
-          (next) =>
-            setView((current) => (current && next.version < current.version ? current : next)),
-          () => undefined,
+          (next) => {
+            if (gone || next.executionId !== id) return;
+            setView((current) => (current && next.version < current.version ? current : next));
+            setLeaseChecks((n) => n + 1);
+          },
+          () => {
+            if (!gone) setLeaseChecks((n) => n + 1); // try again after the next wait
+          },
         );
-        setLeaseChecks((n) => n + 1);
       },
       Math.max(5000, Date.parse(leaseEnds) - Date.now() + 1000),
     );
-    return () => window.clearTimeout(timer);
+    return () => {
+      gone = true;
+      window.clearTimeout(timer);
+    };
   }, [id, leaseEnds, leaseChecks]);
 
   const follow = useCallback(

@@ -26,6 +26,11 @@ export function classifySqliteError(error: unknown, path = 'the SQLite database'
   switch (primary) {
     case 'SQLITE_READONLY':
     case 'SQLITE_PERM':
+      if (errorCode(error) === 'SQLITE_READONLY_DBMOVED')
+        return new StoreConfigurationError(
+          `${path} was moved or deleted while this process had it open (${errorCode(error)}): restart it on the file the others use`,
+          { cause: error },
+        );
       return new StoreConfigurationError(
         `${path} cannot be written by this process (${errorCode(error)}): check the permissions of the file, of its -wal and -shm files and of its folder, and that the disk is not mounted read-only`,
         { cause: error },

@@ -42,7 +42,12 @@ export function registerEvent(program: Command, context: CommandContext): void {
           return;
         }
         // Embedded tier: no worker daemon, so this command resumes the execution itself.
-        const state = await driveUntilSettled(runtime, executionId, before?.version ?? 0);
+        const state = await driveUntilSettled(
+          runtime,
+          executionId,
+          before?.version ?? 0,
+          opts.store,
+        );
         // An event no node waits for is kept for later (docs/durable-runtime.md): say so, since
         // a mistyped type otherwise looks like an event that did nothing.
         const waitsFor = state.status === 'suspended' ? state.waiting?.eventType : undefined;

@@ -31,7 +31,7 @@ export function registerCancel(program: Command, context: CommandContext): void 
           );
         return context.exit(EXIT.ok);
       }
-      const state = await driveUntilSettled(runtime, executionId, before?.version ?? 0);
+      const state = await driveUntilSettled(runtime, executionId, before?.version ?? 0, opts.store);
       reportExecution(context, state, opts.store);
       context.exit(state.status === 'cancelled' ? EXIT.ok : EXIT.failed);
     });
@@ -58,7 +58,7 @@ export function registerRetry(program: Command, context: CommandContext): void {
       context.exit(
         reportExecution(
           context,
-          await driveUntilSettled(runtime, executionId, before?.version ?? 0),
+          await driveUntilSettled(runtime, executionId, before?.version ?? 0, opts.store),
           opts.store,
         ),
       );

@@ -37,7 +37,7 @@ export function registerRun(program: Command, context: CommandContext): void {
         const flow = await loadFlowArg(file, runtime.registry);
         noteFlowWarnings(context, flow);
         const executionId = await runtime.client.start(flow, input);
-        const state = await driveUntilSettled(runtime, executionId, 0);
+        const state = await driveUntilSettled(runtime, executionId, 0, opts.store);
         context.exit(reportExecution(context, state, opts.store));
       },
       { embedded: true, createsStore: true },

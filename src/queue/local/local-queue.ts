@@ -200,7 +200,7 @@ export class LocalQueue implements TaskQueue {
       executionId: executionIdOf(delivery),
       at: new Date().toISOString(),
     };
-    await this.op('findDeadLetter', () =>
+    await this.op('deadLetter', () =>
       this.db
         .transaction(() => {
           if (this.sql.delete.run({ queue: this.name, id: rowId(delivery.id) }).changes === 0)

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ExecutionState, ExecutionStatus } from '../../state/execution-state.js';
 import { type ControlPage, ID_SEPARATOR, PLATFORM_TENANT } from '../../store/control-store.js';
 import { sha256Hex } from '../../util/canonical-json.js';
-import { backoffMs, FailureLog } from '../../util/failure-log.js';
+import { FailureLog } from '../../util/failure-log.js';
 import type { Logger } from '../../util/logger.js';
 import type { ApiServices } from '../api-services.js';
 import { replayExecution } from '../replay-execution.js';
@@ -50,8 +50,8 @@ export class BulkRunner {
         )
         .finally(() => {
           this.#running = null;
-          const delay = backoffMs(failures.failures, this.options.tickMs ?? 250, 30_000);
-          if (!this.#stopped) this.#timer = setTimeout(tick, delay);
+          // No backoff: a tick fails for one operation's outage after the others had their turn.
+          if (!this.#stopped) this.#timer = setTimeout(tick, this.options.tickMs ?? 250);
         });
     };
     this.#timer = setTimeout(tick, 0);

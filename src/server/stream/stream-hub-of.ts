@@ -18,7 +18,10 @@ export function streamHubOf(
   if (!hub) {
     hub = new StreamHub({
       load: (tenantId, executionId) => services.store.load(executionId, { tenantId }),
-      render: async (state) => JSON.stringify(await viewOf(services, state)),
+      // The view of the very state the stream read (its version is the event id): a newer one
+      // is the stream's next update.
+      render: async (state) =>
+        JSON.stringify(await viewOf(services, state, { readAgainIfReleased: false })),
       log: services.log.child({ component: 'execution-stream' }),
       ...tuning,
     });
