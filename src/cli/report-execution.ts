@@ -51,8 +51,8 @@ export function reportExecution(
   }
 }
 
-/** `quota exceeded [code 4001, error_result, node 'e']`. */
-function describeError(state: ExecutionState): string {
+/** `quota exceeded [code 4001, error_result, node 'e']`: how run, status and the rest show a stored error. */
+export function describeError(state: ExecutionState): string {
   const error = state.error;
   if (!error) return '';
   const type = typeof error.details?.type === 'string' ? `, ${error.details.type}` : '';

@@ -125,6 +125,12 @@ describe('plaita run / event / status / list / cancel / retry / dlq (embedded SQ
       manualRetries: 1,
     });
     expect(run(['list', '--status', 'error', '--json']).stdout).toContain(failedId);
+    // status shows the stored error as run showed it: message, code, type, node.
+    const shown = /(node 'a' failed: .*\[code .*\])$/m;
+    const again = run(['run', failing, '--input', '{"d":0}']); // the same failure, as text
+    const byRun = shown.exec(again.stderr)?.[1];
+    expect(byRun).toMatch(/\[code -9527, node_error, node 'a'\]$/);
+    expect(shown.exec(run(['status', failedId]).stdout)?.[1]).toBe(byRun);
   });
 
   it('dlq and reap answer on an empty queue; a store that is unreachable exits 3', () => {

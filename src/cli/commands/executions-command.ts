@@ -6,6 +6,7 @@ import { type DurableFlags, withDurableOptions, withRuntime } from '../durable-o
 import { CliError, EXIT } from '../exit-codes.js';
 import { humanValue } from '../output.js';
 import { positiveInteger } from '../positive-integer.js';
+import { describeError } from '../report-execution.js';
 
 export function registerStatus(program: Command, context: CommandContext): void {
   withDurableOptions(
@@ -28,11 +29,7 @@ export function registerStatus(program: Command, context: CommandContext): void 
             ]
           : []),
         ...(state.status === 'completed' ? [`result: ${humanValue(state.result)}`] : []),
-        ...(state.error
-          ? [
-              `error: ${state.error.message} [code ${String(state.error.code)}${state.error.node ? `, node '${state.error.node}'` : ''}]`,
-            ]
-          : []),
+        ...(state.error ? [`error: ${describeError(state)}`] : []),
         `last node: ${typeof checkpoint.$LAST_NODE === 'string' ? checkpoint.$LAST_NODE : '-'}  attempts: ${JSON.stringify(state.attempts)}`,
       ];
       context
