@@ -83,6 +83,19 @@ describe('plaita validate', () => {
     }
   });
 
+  it('prints a file that does not parse in the same form as any invalid flow, with line and column', () => {
+    const path = join(dir, 'syntax.json');
+    writeFileSync(path, '{\n  "nodes": [\n    {"type": "start" "id": "s"}\n  ]\n}');
+    const run = cli(['validate', path]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      `${path}: invalid (1 error, 0 warnings)`,
+      expect.stringMatching(
+        /^ {2}error definition_error \(document\): not valid JSON: .* \(line 3,? column 22\)$/,
+      ),
+    ]);
+  });
+
   it('warnings alone exit 0, and 2 with --strict', () => {
     const plain = cli(['validate', warnOnly]);
     expect(plain.code).toBe(0);

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { FlowDefinitionError } from '../../errors.js';
 import { analyzeDocument } from '../../flow/analysis/analyze-document.js';
-import { hasErrors } from '../../flow/analysis/flow-issue.js';
+import { type FlowIssue, hasErrors } from '../../flow/analysis/flow-issue.js';
 import { readDocumentFile } from '../../flow/parse-document.js';
 import type { CommandContext } from '../command-context.js';
 import { EXIT } from '../exit-codes.js';
-import { cliPlugins, definitionError } from '../flow-args.js';
+import { cliPlugins } from '../flow-args.js';
 import { issueText } from '../issue-text.js';
 
 /**
@@ -32,24 +32,22 @@ export function registerValidate(program: Command, context: CommandContext): voi
       const out = context.output();
       const { registry, functions } = await cliPlugins(opts.nodes);
       let document: unknown;
+      let issues: FlowIssue[];
       try {
         document = await readDocumentFile(file);
+        issues = await analyzeDocument(document, { registry, functions });
       } catch (error) {
         if (!(error instanceof FlowDefinitionError)) throw error;
-        if (!out.json) throw definitionError(file, error);
-        // A file that cannot be read or parsed is an invalid flow too: the same report a tool
-        // reading --json gets for any other invalid flow.
-        const issues = error.issues.map((issue) => ({
+        // A file that cannot be read or parsed is an invalid flow too: the same report, in text
+        // and in --json, as any other invalid flow.
+        issues = error.issues.map((issue) => ({
           severity: 'error' as const,
           code: 'definition_error' as const,
           path: issue.path,
           nodeId: null,
           message: issue.message,
         }));
-        out.result({ valid: false, errors: issues.length, warnings: 0, issues }, '');
-        return context.exit(EXIT.usage);
       }
-      const issues = await analyzeDocument(document, { registry, functions });
       const errors = issues.filter((i) => i.severity === 'error').length;
       const warnings = issues.length - errors;
       const failed = hasErrors(issues) || (opts.strict === true && warnings > 0);
