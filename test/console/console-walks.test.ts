@@ -286,6 +286,7 @@ describeWithChromium(
       await page.goto(`${server.url}/executions/stalled-1`);
       const facts = page.locator('dl.facts');
       await expect.poll(() => facts.textContent()).toContain('w-doomed-1');
+      await screenshot(page, 'execution-worker-held');
       // The lease runs out without an update on the stream: the page reads it again.
       const note = page
         .getByRole('status')
