@@ -136,7 +136,8 @@ export class FlowWorker {
    * timeout (their leases are released as each finishes). What is cut off is abandoned: its
    * node's AbortSignal fires, its lease and message are no longer renewed, nothing more of it
    * is written (not even at its last delivery), its lease is released, and its message is
-   * redelivered once the visibility timeout passes ({@link abandonedOnStop}).
+   * redelivered once the visibility timeout passes ({@link abandonedOnStop}). A handling still
+   * waiting for its claim goes no further once the claim returns.
    */
   async stop(): Promise<void> {
     this.#stopping = true;

@@ -1,3 +1,4 @@
+import { WorkerStoppedError } from '../errors.js';
 import { getOwn } from '../util/own-record.js';
 import { timerDataOf } from '../engine/suspension.js';
 import type { TaskMessage } from '../queue/task-message.js';
@@ -46,9 +47,27 @@ export class MessageHandler {
 
   constructor(private readonly deps: WorkerDeps) {}
 
-  /** Gives up every execution this process is advancing (see LeaseKeeper.abandon). */
+  /**
+   * Counts abandonAll calls: a handling begun before the latest one was given up, one begun
+   * after it (the worker started again) was not.
+   */
+  #abandonments = 0;
+  #abandonReason = '';
+
+  /**
+   * Gives up every execution this process is advancing (see LeaseKeeper.abandon), and every
+   * handling still claiming one: once its claim returns it goes no further.
+   */
   abandonAll(reason: string): void {
+    this.#abandonments++;
+    this.#abandonReason = reason;
     for (const keeper of this.active.values()) keeper.abandon(reason);
+  }
+
+  /** A handling begun before abandonAll ran (`begun`: the count then) stops here, before it writes. */
+  #throwIfAbandoned(begun: number, executionId: string): void {
+    if (this.#abandonments !== begun)
+      throw new WorkerStoppedError(this.#abandonReason, { executionId });
   }
 
   #now(): Date {
@@ -79,6 +98,7 @@ export class MessageHandler {
   private async process(delivery: Delivery, handling: Handling): Promise<HandlingResult> {
     if (!delivery.parsed.ok) return { kind: 'malformed', reason: delivery.parsed.reason };
     const message = delivery.parsed.message;
+    const begun = this.#abandonments;
     const { store, settings } = this.deps;
     const scope = { tenantId: message.tenantId };
     // One owner per handling: two messages of one execution in this process exclude each other too.
@@ -95,6 +115,7 @@ export class MessageHandler {
     if (claim.kind === 'absent') return { kind: 'unknown_execution' };
     const { lease, state } = claim;
     handling.lease = lease;
+    this.#throwIfAbandoned(begun, message.executionId);
     if (isTerminal(state.status) && !(message.kind === 'retry' && state.status === 'error'))
       return { kind: 'already_terminal' };
     const writer = new FencedWriter(this.deps, lease, state);
@@ -110,6 +131,7 @@ export class MessageHandler {
         if (cancelling) return null;
         throw error;
       });
+    this.#throwIfAbandoned(begun, message.executionId);
     if (flow === null)
       return writer.cancel(
         (message.kind === 'cancel' ? message.reason : undefined) ?? 'cancelled by request',

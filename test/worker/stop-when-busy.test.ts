@@ -136,3 +136,58 @@ describe('what a drain cuts off', () => {
     expect(second.abandonedOnStop).toBe(0);
   });
 });
+
+describe('a handling still claiming at the drain timeout', () => {
+  it('goes no further once its claim returns: nothing written, the lease given back, the message left for later', async () => {
+    const store = new MemoryExecutionStore();
+    const flows = new MemoryFlowStore();
+    const queue = new LocalQueue({ path: ':memory:' }, { visibilityTimeoutMs: 600 });
+    closers.push(() => queue.close());
+    const client = new PlaitaClient({ store, flows, queue });
+    const id = await client.start(
+      {
+        nodes: [
+          { type: 'start', id: 's', next: 'e' },
+          { type: 'end', id: 'e', output: 'done' },
+        ],
+      },
+      {},
+    );
+    // The store answers this claim only once the worker has been told to stop.
+    let claiming = (): void => undefined;
+    const claimAsked = new Promise<void>((resolve) => (claiming = resolve));
+    let answerClaim = (): void => undefined;
+    const claimAnswered = new Promise<void>((resolve) => (answerClaim = resolve));
+    const acquire = store.acquireLease.bind(store);
+    store.acquireLease = async (executionId, request) => {
+      claiming();
+      await claimAnswered;
+      store.acquireLease = acquire;
+      return acquire(executionId, request);
+    };
+    const before = await store.load(id);
+    const settings = { store, flows, queue, pollBlockMs: 20, metrics: null, leaseTtlMs: 600 };
+    const first = new FlowWorker({ ...settings, drainTimeoutMs: 50 });
+    first.start();
+    await claimAsked;
+    const stopped = first.stop();
+    await new Promise((resolve) => setTimeout(resolve, 150)); // past the drain timeout
+    answerClaim();
+    await stopped;
+    await new Promise((resolve) => setTimeout(resolve, 100)); // its release lands
+    const after = await store.load(id);
+    expect(after?.version).toBe(before?.version);
+    expect(after?.status).toBe('queued');
+    expect(await store.getLease(id)).toBeNull();
+    expect((await queue.stats()).deadLetters).toBe(0);
+
+    // Started again, the same worker takes the message back once it is due: what it gave up
+    // at the drain timeout does not hold back what it handles after.
+    closers.push(() => first.stop());
+    first.start();
+    expect(await client.waitFor(id, { timeoutMs: 10_000 })).toMatchObject({
+      status: 'completed',
+      result: 'done',
+    });
+  });
+});
