@@ -262,7 +262,10 @@ export class PlaitaClient {
 
   /** Cancels a queued, running (its node's signal fires) or suspended execution. */
   async cancel(executionId: string, options: Scope & { reason?: string } = {}): Promise<void> {
-    const state = await this.#live(executionId, options);
+    const existing = await this.#existing(executionId, options);
+    // Cancelled already (a retried cancel whose first answer was lost): done, as asked.
+    if (existing.status === 'cancelled') return;
+    const state = this.#requireLive(existing);
     await this.options.store.requestCancel(executionId, { tenantId: state.tenantId });
     await this.#enqueue({
       v: 1,
@@ -287,7 +290,15 @@ export class PlaitaClient {
         `execution ${executionId} was already retried ${state.manualRetries} times (the limit is ${max})`,
         { executionId },
       );
-    await this.#enqueue({ v: 1, kind: 'retry', executionId, tenantId: state.tenantId });
+    // The retries made so far name the failure this retry is for: the worker re-runs it once,
+    // however many requests for it arrive (docs/durable-contract.md §5).
+    await this.#enqueue({
+      v: 1,
+      kind: 'retry',
+      executionId,
+      tenantId: state.tenantId,
+      retriesSeen: state.manualRetries,
+    });
   }
 
   get(executionId: string, scope: Scope = {}): Promise<ExecutionState | null> {
@@ -380,10 +391,6 @@ export class PlaitaClient {
     });
     if (!state) throw new UnknownExecutionError(`no execution ${executionId}`, { executionId });
     return state;
-  }
-
-  async #live(executionId: string, scope: Scope): Promise<ExecutionState> {
-    return this.#requireLive(await this.#existing(executionId, scope));
   }
 
   #requireLive(state: ExecutionState): ExecutionState {

@@ -32,8 +32,15 @@ export const taskMessageSchema = z.discriminatedUnion('kind', [
     data: z.unknown().optional(),
   }),
   z.looseObject({ ...base, kind: z.literal('cancel'), reason: z.string().optional() }),
-  /** Operator retry of an `error` execution. */
-  z.looseObject({ ...base, kind: z.literal('retry') }),
+  /**
+   * Operator retry of an `error` execution. `retriesSeen`: its retries when the retry was asked
+   * for; another request for the same failure is then applied once (absent: from before it).
+   */
+  z.looseObject({
+    ...base,
+    kind: z.literal('retry'),
+    retriesSeen: z.number().int().nonnegative().optional(),
+  }),
   /** A durable timer fired: a `delay` node is due, or an event wait timed out. */
   z.looseObject({
     ...base,

@@ -160,7 +160,7 @@ export class MessageHandler {
       case 'cancel':
         return driver.cancel(message.reason ?? 'cancelled by request');
       case 'retry':
-        result = await this.retry(driver);
+        result = await this.retry(message, driver);
         break;
       case 'event':
         result = await this.event(message, driver);
@@ -202,10 +202,18 @@ export class MessageHandler {
     return driver.run();
   }
 
-  private async retry(driver: ExecutionDriver): Promise<HandlingResult> {
+  private async retry(
+    message: Extract<TaskMessage, { kind: 'retry' }>,
+    driver: ExecutionDriver,
+  ): Promise<HandlingResult> {
     const state = driver.state;
     if (state.status !== 'error' || state.manualRetries >= this.deps.settings.maxManualRetries)
       return { kind: 'no_op' };
+    // Asked for the failure this execution had when `retriesSeen` retries were made: another
+    // request for that same failure (a retried or double-clicked retry) already re-ran it, and
+    // must not re-run it again, nor spend the execution's retries.
+    const seen = message.retriesSeen;
+    if (seen !== undefined && seen !== state.manualRetries) return { kind: 'no_op' };
     // It failed while waiting (the event could not be delivered or stored): wait again, timers
     // re-armed and the inbox looked at, as for any suspended execution.
     if (pendingWait(state) !== null) {

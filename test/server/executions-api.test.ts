@@ -17,6 +17,61 @@ afterEach(async () => {
 });
 
 describe('executions over HTTP', () => {
+  it('retries and cancels sent again (lost answers, double clicks) act once', async () => {
+    const failing = {
+      nodes: [
+        { type: 'start', id: 'start', next: 'calc' },
+        { type: 'assignment', id: 'calc', output: '$F.div(1, $INPUT.d)', next: 'end' },
+        { type: 'end', id: 'end', output: '$NODE.calc' },
+      ],
+    };
+    const view = async (id: string) =>
+      body<{ status: string; retries: number }>(await api.fetch(`/v1/executions/${id}`));
+    const failed = await body<{ executionId: string; status: string }>(
+      await api.fetch('/v1/executions?wait=10s', {
+        method: 'POST',
+        json: { flow: failing, input: { d: 0 } },
+      }),
+    );
+    expect(failed.status).toBe('error');
+    const id = failed.executionId;
+    const retry = () =>
+      api.fetch(`/v1/executions/${id}/retry`, {
+        method: 'POST',
+        headers: { 'Idempotency-Key': 'retry-after-fix-1' },
+      });
+    const retries = await Promise.all(Array.from({ length: 5 }, retry));
+    expect(retries.map((r) => r.status)).toEqual([202, 202, 202, 202, 202]);
+    await expect.poll(async () => (await view(id)).retries, { timeout: 10_000 }).toBe(1);
+    await expect.poll(async () => (await view(id)).status, { timeout: 10_000 }).toBe('error');
+    expect((await retry()).status).toBe(202); // later, with the re-run failed again: the same
+    await new Promise((resolve) => setTimeout(resolve, 300)); // anything enqueued is handled
+    const after = await view(id);
+    expect(after.retries).toBe(1); // one re-run for one request, not six
+
+    const waiting = await body<{ executionId: string }>(
+      await api.fetch('/v1/executions?wait=10s', {
+        method: 'POST',
+        json: {
+          flow: {
+            nodes: [
+              { type: 'start', id: 'start', next: 'hold' },
+              { type: 'event', id: 'hold', event_type: 'go', next: 'end' },
+              { type: 'end', id: 'end' },
+            ],
+          },
+        },
+      }),
+    );
+    const cancel = () =>
+      api.fetch(`/v1/executions/${waiting.executionId}/cancel`, { method: 'POST' });
+    expect((await cancel()).status).toBe(202);
+    await expect
+      .poll(async () => (await view(waiting.executionId)).status, { timeout: 10_000 })
+      .toBe('cancelled');
+    expect((await cancel()).status).toBe(202); // cancelled already: done, as asked
+  });
+
   it('an event sent again with its eventId after it ended the execution is answered as sent, once', async () => {
     const started = await body<{ executionId: string; status: string }>(
       await api.fetch('/v1/executions?wait=10s', {

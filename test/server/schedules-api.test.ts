@@ -325,6 +325,30 @@ describe('schedules', () => {
     ).toHaveLength(1);
   });
 
+  it('a trigger sent again with its Idempotency-Key is the same run (200), not another', async () => {
+    const schedule = await createSchedule({ cron: '0 0 1 1 *', input: { name: 'Ada' } });
+    const fire = () =>
+      api.fetch(`/v1/schedules/${schedule.id}/trigger`, {
+        method: 'POST',
+        headers: { 'Idempotency-Key': 'deploy-42' },
+      });
+    const first = await fire();
+    expect(first.status).toBe(201);
+    const again = await fire();
+    expect(again.status).toBe(200);
+    const [a, b] = [
+      await body<{ executionId: string }>(first),
+      await body<{ executionId: string }>(again),
+    ];
+    expect(b.executionId).toBe(a.executionId);
+    expect(
+      (await body<{ items: unknown[] }>(await api.fetch('/v1/executions'))).items,
+    ).toHaveLength(1);
+    expect(
+      (await api.fetch(`/v1/schedules/${schedule.id}/trigger`, { method: 'POST' })).status,
+    ).toBe(201); // without a key, every trigger is a run of its own
+  });
+
   it('trigger starts one now; a viewer cannot create; another tenant gets 404', async () => {
     const schedule = await createSchedule({ cron: '0 0 1 1 *', input: { name: 'Ada' } });
     const fired = await api.fetch(`/v1/schedules/${schedule.id}/trigger`, { method: 'POST' });

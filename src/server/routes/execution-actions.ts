@@ -7,6 +7,7 @@ import { APPROVAL_EVENT_TYPE } from '../approvals/approval-event.js';
 import { refuseDecisionBypass } from '../approvals/pending-approval.js';
 import { requireRole } from '../auth/authenticate.js';
 import { loadExecution, viewOf } from '../execution-reads.js';
+import { IDEMPOTENCY_TTL_MS } from '../start-execution.js';
 import { replayExecution } from '../replay-execution.js';
 import {
   ExecutionIdParam,
@@ -58,8 +59,13 @@ const retry = createRoute({
   path: '/v1/executions/{id}/retry',
   tags: ['executions'],
   summary: 'Retry a failed execution from the node that failed',
+  description:
+    'With an Idempotency-Key header a repeat is answered 202 again and asks for nothing more.',
   middleware: [requireRole('operator')] as const,
-  request: { params: ExecutionIdParam },
+  request: {
+    params: ExecutionIdParam,
+    headers: z.object({ 'idempotency-key': z.string().min(1).max(255).optional() }),
+  },
   responses: { 202: jsonResponse(Accepted, 'retry enqueued'), ...problems(404, 409) },
 });
 
@@ -116,9 +122,31 @@ export function registerExecutionActionRoutes(
     const { id } = c.req.valid('param');
     const tenantId = c.get('tenant');
     await loadExecution(services, tenantId, id);
-    await services.client.retry(id, { tenantId });
+    const accepted = c.json({ executionId: id, accepted: true as const }, 202);
+    // With an Idempotency-Key a repeat (a lost answer, a double click) is answered as the first
+    // and asks for nothing more: without one it could re-run a node that failed again meanwhile.
+    const key = c.req.valid('header')['idempotency-key'];
+    const token =
+      key === undefined
+        ? null
+        : { collection: 'idempotency' as const, tenant: tenantId, id: `retry:${id}:${key}` };
+    if (
+      token !== null &&
+      !(await services.control.create(
+        token,
+        { retry: id, at: Date.now() },
+        { ttlMs: IDEMPOTENCY_TTL_MS },
+      ))
+    )
+      return accepted;
+    try {
+      await services.client.retry(id, { tenantId });
+    } catch (error) {
+      if (token !== null) await services.control.delete(token).catch(() => undefined);
+      throw error;
+    }
     await services.audit.record(c, 'execution.retry', id);
-    return c.json({ executionId: id, accepted: true as const }, 202);
+    return accepted;
   });
 
   app.openapi(replay, async (c) => {

@@ -158,7 +158,11 @@ const trigger = createRoute({
   summary: 'Fire the schedule now (outside its slots)',
   middleware: [requireRole('operator')] as const,
   request: { params: IdParam },
-  responses: { 201: jsonResponse(ExecutionViewSchema, 'the execution started'), ...problems(404) },
+  responses: {
+    201: jsonResponse(ExecutionViewSchema, 'the execution started'),
+    200: jsonResponse(ExecutionViewSchema, 'a repeat (same Idempotency-Key): the run it started'),
+    ...problems(404),
+  },
 });
 
 export function registerSchedulesRoutes(app: OpenAPIHono<ServerEnv>, services: ApiServices): void {
@@ -272,7 +276,9 @@ export function registerSchedulesRoutes(app: OpenAPIHono<ServerEnv>, services: A
     const { id } = c.req.valid('param');
     const tenantId = c.get('tenant');
     const { doc } = await load(services, tenantId, id);
-    const { state } = await startExecution(
+    // An Idempotency-Key makes a retried trigger the same run (200 with it, as a repeated start).
+    const key = c.req.header('idempotency-key');
+    const { state, created } = await startExecution(
       services,
       tenantId,
       {
@@ -280,8 +286,9 @@ export function registerSchedulesRoutes(app: OpenAPIHono<ServerEnv>, services: A
         ...(doc.version === null ? {} : { version: doc.version }),
         input: doc.input,
       },
-      `schedule:${id}:manual:${randomUUID()}`,
+      `schedule:${id}:manual:${key ?? randomUUID()}`,
     );
+    if (!created) return c.json(await viewOf(services, state), 200);
     await recordRun(services, tenantId, id, state.executionId);
     await services.audit.record(c, 'schedule.trigger', `${id} -> ${state.executionId}`);
     return c.json(await viewOf(services, state), 201);
