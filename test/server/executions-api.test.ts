@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 describe('executions over HTTP', () => {
-  it('retries and cancels sent again (lost answers, double clicks) act once', async () => {
+  it('retries, cancels and replays sent again (lost answers, double clicks) act once', async () => {
     const failing = {
       nodes: [
         { type: 'start', id: 'start', next: 'calc' },
@@ -70,6 +70,25 @@ describe('executions over HTTP', () => {
       .poll(async () => (await view(waiting.executionId)).status, { timeout: 10_000 })
       .toBe('cancelled');
     expect((await cancel()).status).toBe(202); // cancelled already: done, as asked
+
+    // A replay sent again with its Idempotency-Key is the replay the first one started.
+    const replay = () =>
+      api.fetch(`/v1/executions/${id}/replay`, {
+        method: 'POST',
+        headers: { 'Idempotency-Key': 'replay-1' },
+        json: { input: { d: 1 } },
+      });
+    const replays = await Promise.all([replay(), replay()]);
+    const ids = await Promise.all(
+      replays.map(async (r) => (await body<{ executionId: string }>(r)).executionId),
+    );
+    expect(ids[1]).toBe(ids[0]);
+    const later = await replay();
+    expect(later.status).toBe(200);
+    expect(await body<{ executionId: string; replayOf: string }>(later)).toMatchObject({
+      executionId: ids[0],
+      replayOf: id,
+    });
   });
 
   it('an event sent again with its eventId after it ended the execution is answered as sent, once', async () => {

@@ -1,6 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { DEFAULT_LIMITS } from '../../flow/runtime-limits.js';
 
+import { sha256Hex } from '../../util/canonical-json.js';
 import { checkDepth } from '../../util/value-depth.js';
 import type { ApiServices } from '../api-services.js';
 import { APPROVAL_EVENT_TYPE } from '../approvals/approval-event.js';
@@ -74,13 +75,20 @@ const replay = createRoute({
   path: '/v1/executions/{id}/replay',
   tags: ['executions'],
   summary: 'Start a new execution of the same pinned version, with the same or an edited input',
+  description:
+    'With an Idempotency-Key header a repeat returns the replay the first request started, with 200.',
   middleware: [requireRole('operator')] as const,
   request: {
     params: ExecutionIdParam,
+    headers: z.object({ 'idempotency-key': z.string().min(1).max(255).optional() }),
     body: jsonBody(z.strictObject({ input: JsonObject.optional() }), false),
   },
   responses: {
     201: jsonResponse(ExecutionViewSchema, 'the new execution'),
+    200: jsonResponse(
+      ExecutionViewSchema,
+      'a repeat (same Idempotency-Key): the replay it started',
+    ),
     ...problems(404, 413, 422),
   },
 });
@@ -155,10 +163,20 @@ export function registerExecutionActionRoutes(
     const original = await loadExecution(services, tenantId, id);
     const body = c.req.valid('json');
     if (body.input !== undefined) checkDepth(body.input, DEFAULT_LIMITS.maxDepth, 'body.input');
-    const executionId = await replayExecution(services, original, body.input);
-    await services.audit.record(c, 'execution.replay', `${id} -> ${executionId}`);
-    const state = await loadExecution(services, tenantId, executionId);
+    // With an Idempotency-Key the replay's id follows from it: a repeat finds the first's.
+    const key = c.req.valid('header')['idempotency-key'];
+    const given =
+      key === undefined
+        ? undefined
+        : `replay-${sha256Hex(`${tenantId}\u0000${id}\u0000${key}`).slice(0, 32)}`;
+    const repeat = given === undefined ? null : await services.store.load(given, { tenantId });
+    const executionId =
+      repeat?.executionId ?? (await replayExecution(services, original, body.input, given));
+    if (repeat === null)
+      await services.audit.record(c, 'execution.replay', `${id} -> ${executionId}`);
+    const state = repeat ?? (await loadExecution(services, tenantId, executionId));
     c.header('Location', `/v1/executions/${encodeURIComponent(executionId)}`);
-    return c.json(await viewOf(services, state), 201);
+    const view = await viewOf(services, state);
+    return repeat === null ? c.json(view, 201) : c.json(view, 200);
   });
 }
