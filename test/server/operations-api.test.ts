@@ -262,6 +262,25 @@ describe('bulk operations', () => {
       await expect.poll(() => statusOf(exec), { timeout: 10_000 }).toBe('cancelled');
   });
 
+  it('one sent again with its Idempotency-Key is the same operation, acting once', async () => {
+    await waiting(2);
+    const create = (key?: string) =>
+      api.fetch('/v1/bulk-operations', {
+        method: 'POST',
+        ...(key ? { headers: { 'Idempotency-Key': key } } : {}),
+        json: { action: 'cancel', filter: { status: ['waiting'] } },
+      });
+    const answers = await Promise.all([create('night-1'), create('night-1'), create('night-1')]);
+    const ids = await Promise.all(answers.map(async (r) => (await body<{ id: string }>(r)).id));
+    expect(answers.map((r) => r.status)).toEqual([202, 202, 202]);
+    expect(new Set(ids).size).toBe(1);
+    await new BulkRunner(api.app.services, { log: silentLogger }).tick();
+    expect((await create('night-1')).status).toBe(202); // later: still that one, done
+    expect(await audited('bulk.cancel')).toBe(1);
+    const other = await body<{ id: string }>(await create()); // no key: an operation of its own
+    expect(other.id).not.toBe(ids[0]);
+  });
+
   it('takes the status filter as the executions list does: a name or a comma-separated list', async () => {
     await waiting(2);
     const res = await api.fetch('/v1/bulk-operations', {

@@ -325,6 +325,25 @@ describe('schedules', () => {
     ).toHaveLength(1);
   });
 
+  it('a create sent again with its Idempotency-Key is the same schedule (200), not a second one', async () => {
+    const create = () =>
+      api.fetch('/v1/schedules', {
+        method: 'POST',
+        headers: { 'Idempotency-Key': 'nightly-report' },
+        json: { flowId: 'echo', cron: '0 2 * * *' },
+      });
+    const answers = await Promise.all([create(), create(), create()]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 201]);
+    const ids = await Promise.all(answers.map(async (r) => (await body<Schedule>(r)).id));
+    expect(new Set(ids).size).toBe(1);
+    const later = await create();
+    expect(later.status).toBe(200);
+    expect((await body<Schedule>(later)).id).toBe(ids[0]);
+    expect((await body<{ items: unknown[] }>(await api.fetch('/v1/schedules'))).items).toHaveLength(
+      1,
+    );
+  });
+
   it('a trigger sent again with its Idempotency-Key is the same run (200), not another', async () => {
     const schedule = await createSchedule({ cron: '0 0 1 1 *', input: { name: 'Ada' } });
     const fire = () =>

@@ -10,6 +10,7 @@ import { requireRole } from '../auth/authenticate.js';
 import { bulkIndexKey, bulkKey, type BulkOperation } from '../bulk/bulk-operation.js';
 import { API_STATUSES, storeStatus } from '../execution-status.js';
 import { pageOfList } from '../cursor.js';
+import { keyedId } from '../keyed-id.js';
 import { ApiProblem } from '../problem.js';
 import { EXECUTION_ID } from '../start-execution.js';
 import { jsonBody, jsonResponse, PageQuery, pageOf, problems } from '../schemas.js';
@@ -97,8 +98,11 @@ const createBulk = createRoute({
   path: '/v1/bulk-operations',
   tags: ['operations'],
   summary: 'Cancel, retry or replay many executions, by filter or by ids; runs in batches',
+  description:
+    'With an Idempotency-Key header a repeat answers the operation the first request made.',
   middleware: [requireRole('operator')] as const,
   request: {
+    headers: z.object({ 'idempotency-key': z.string().min(1).max(255).optional() }),
     body: jsonBody(
       z.strictObject({
         action: z.enum(['cancel', 'retry', 'replay']),
@@ -233,8 +237,11 @@ export function registerOperationsRoutes(app: OpenAPIHono<ServerEnv>, services: 
             ...(body.filter.from ? { from: new Date(body.filter.from).toISOString() } : {}),
             ...(body.filter.to ? { to: new Date(body.filter.to).toISOString() } : {}),
           };
+    // With an Idempotency-Key the operation's id follows from it: a repeat finds the first (a
+    // second operation would act again, and a replay by filter would replay the replays).
+    const key = c.req.valid('header')['idempotency-key'];
     const op: BulkOperation = {
-      id: randomUUID(),
+      id: key === undefined ? randomUUID() : keyedId('bulk', tenantId, key),
       tenantId,
       action: body.action,
       filter,
@@ -250,7 +257,8 @@ export function registerOperationsRoutes(app: OpenAPIHono<ServerEnv>, services: 
       updatedAt: now,
       completedAt: null,
     };
-    await services.control.create(bulkKey(tenantId, op.id), op);
+    if (!(await services.control.create(bulkKey(tenantId, op.id), op)))
+      return c.json({ id: op.id }, 202);
     await services.control.put(bulkIndexKey(tenantId, op.id), { at: now });
     await services.audit.record(c, `bulk.${body.action}`, op.id);
     return c.json({ id: op.id }, 202);

@@ -5,6 +5,7 @@ import type { ApiServices } from '../api-services.js';
 import { requireRole } from '../auth/authenticate.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { viewOf } from '../execution-reads.js';
+import { keyedId } from '../keyed-id.js';
 import { ApiProblem } from '../problem.js';
 import { CronSpec } from '../schedules/cron-spec.js';
 import {
@@ -71,8 +72,11 @@ const create = createRoute({
   path: '/v1/schedules',
   tags: ['schedules'],
   summary: 'Create a schedule (cron of 5 or 6 fields, IANA time zone, default UTC)',
+  description:
+    'With an Idempotency-Key header a repeat returns the schedule the first request made, with 200.',
   middleware: [requireRole('admin')] as const,
   request: {
+    headers: z.object({ 'idempotency-key': z.string().min(1).max(255).optional() }),
     body: jsonBody(
       z.strictObject({
         flowId: Fields.flowId,
@@ -85,7 +89,11 @@ const create = createRoute({
       }),
     ),
   },
-  responses: { 201: jsonResponse(ScheduleSchema, 'created'), ...problems(404) },
+  responses: {
+    201: jsonResponse(ScheduleSchema, 'created'),
+    200: jsonResponse(ScheduleSchema, 'a repeat (same Idempotency-Key): the schedule it made'),
+    ...problems(404),
+  },
 });
 
 const preview = createRoute({
@@ -195,8 +203,11 @@ export function registerSchedulesRoutes(app: OpenAPIHono<ServerEnv>, services: A
     CronSpec.forWriting(body.cron, timezone);
     await requirePublished(services, tenantId, body.flowId, body.version ?? null);
     const now = new Date().toISOString();
+    // With an Idempotency-Key the schedule's id follows from it: a repeat finds the first (two
+    // schedules of one intent would each fire every slot).
+    const key = c.req.valid('header')['idempotency-key'];
     const record: ScheduleRecord = {
-      id: randomUUID(),
+      id: key === undefined ? randomUUID() : keyedId('schedule', tenantId, key),
       tenantId,
       flowId: body.flowId,
       version: body.version ?? null,
@@ -216,7 +227,10 @@ export function registerSchedulesRoutes(app: OpenAPIHono<ServerEnv>, services: A
     // The index first: a schedule the scheduler cannot find would be listed but never fire
     // (a failure between the two writes); an index entry without its record is passed over.
     await services.control.put(scheduleIndexKey(tenantId, record.id), { at: now });
-    await services.control.create(scheduleKey(tenantId, record.id), record);
+    if (!(await services.control.create(scheduleKey(tenantId, record.id), record))) {
+      const { doc } = await load(services, tenantId, record.id);
+      return c.json(view(doc), 200);
+    }
     await services.audit.record(c, 'schedule.create', record.id);
     return c.json(view(record), 201);
   });
