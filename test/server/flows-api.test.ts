@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FlowVersions } from '../../src/server/flows/flow-versions.js';
 import { ID_SEPARATOR } from '../../src/store/control-store.js';
 import { type ApiHarness, body, startApi } from './support/api-harness.js';
 
@@ -92,6 +93,24 @@ async function startByFlowId(flowId: string, input: Record<string, unknown>) {
   expect(res.status).toBe(201);
   return body<{ status: string; result: unknown; flowHash: string; flowVersion: string }>(res);
 }
+
+describe('a publication repeated late', () => {
+  it('keeps the version as published: its time does not move, and a newer version stays the latest', async () => {
+    expect((await put('greet/versions/1', greeting('hello'))).status).toBe(201);
+    expect((await put('greet/versions/2', greeting('hi'))).status).toBe(201);
+    // A request that read version 1 as a draft and is slow to land (a retry, a duplicate).
+    const catalog = new FlowVersions(api.app.services.control, api.app.services.flows);
+    const stale = (await catalog.get('default', 'greet', '1'))!;
+    const first = await body<VersionView>(await publish('greet/versions/1'));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect((await publish('greet/versions/2')).status).toBe(200);
+    const late = await catalog.publish('default', stale, []);
+    expect(late.published).toBe(false);
+    expect(late.record.publishedAt).toBe(first.publishedAt);
+    const flow = await body<{ latestVersion: string | null }>(await api.fetch('/v1/flows/greet'));
+    expect(flow.latestVersion).toBe('2');
+  });
+});
 
 describe('flow versions over HTTP', () => {
   it('saves JSON and YAML drafts, lists them, publishes, and starts the latest published by flowId', async () => {

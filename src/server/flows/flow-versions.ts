@@ -154,8 +154,15 @@ export class FlowVersions {
     tenant: string,
     draft: FlowVersionRecord,
     issues: FlowIssue[],
-  ): Promise<FlowVersionRecord> {
+  ): Promise<{ record: FlowVersionRecord; published: boolean }> {
     const stored = await this.flows.put(draft.document, { tenantId: tenant });
+    // Published meanwhile (a repeated or concurrent request): kept as it is. Written again, its
+    // publishedAt would move, and a repeat landing after a newer version's publication would
+    // make this one the latest again.
+    const key = versionKey(tenant, draft.flowId, draft.version);
+    const current = await this.control.get<FlowVersionRecord>(key);
+    if (current?.doc.status === 'published' && current.doc.hash === stored.flowHash)
+      return { record: current.doc, published: false };
     const at = this.now().toISOString();
     const record: FlowVersionRecord = {
       ...draft,
@@ -165,9 +172,9 @@ export class FlowVersions {
       updatedAt: at,
       publishedAt: at,
     };
-    await this.control.put(versionKey(tenant, draft.flowId, draft.version), record);
+    await this.control.put(key, record);
     await this.refreshSummary(tenant, draft.flowId);
-    return record;
+    return { record, published: true };
   }
 
   /** Deletes a draft; 404 when absent, 409 for a published version (which is put back). */

@@ -178,8 +178,8 @@ export function registerFlowsRoutes(app: OpenAPIHono<ServerEnv>, services: ApiSe
       references: 'error',
     });
     refuseErrors(issues);
-    const record = await catalog.publish(tenantId, draft, issues);
-    await services.audit.record(c, 'flow.publish', target(record));
+    const { record, published } = await catalog.publish(tenantId, draft, issues);
+    if (published) await services.audit.record(c, 'flow.publish', target(record));
     return c.json(versionView(record), 200);
   });
 
