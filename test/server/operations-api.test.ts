@@ -243,6 +243,29 @@ describe('small lists keep the list contract', () => {
   });
 });
 
+describe('API keys made with an Idempotency-Key', () => {
+  it('make one key: a repeat gets 409 naming it (its token is never shown twice)', async () => {
+    const create = () =>
+      api.fetch('/v1/api-keys', {
+        method: 'POST',
+        headers: { 'Idempotency-Key': 'ci-bot-1' },
+        json: { name: 'ci-bot', role: 'operator' },
+      });
+    const answers = await Promise.all([create(), create(), create()]);
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    const made = await body<{ key: { id: string }; token: string }>(
+      answers.find((r) => r.status === 201)!,
+    );
+    const repeat = await body<{ code: string; detail: string }>(await create());
+    expect(repeat).toMatchObject({ code: 'conflict' });
+    expect(repeat.detail).toContain(`already made API key ${made.key.id}`);
+    const keys = await body<{ items: Array<{ name: string }> }>(
+      await api.fetch('/v1/api-keys?limit=500'),
+    );
+    expect(keys.items.filter((k) => k.name === 'ci-bot')).toHaveLength(1);
+  });
+});
+
 describe('bulk operations', () => {
   it('cancels every waiting execution of a filter, and reports progress', async () => {
     const ids = await waiting(3);

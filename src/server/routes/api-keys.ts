@@ -5,6 +5,7 @@ import { requireRole } from '../auth/authenticate.js';
 import { ROLES } from '../auth/roles.js';
 import { decodeCursor, encodeCursor, pageOfList } from '../cursor.js';
 import { ApiProblem } from '../problem.js';
+import { IDEMPOTENCY_TTL_MS } from '../start-execution.js';
 import { jsonBody, jsonResponse, PageQuery, pageOf, problems } from '../schemas.js';
 import type { ServerEnv } from '../server-env.js';
 
@@ -54,8 +55,11 @@ const createKey = createRoute({
   path: '/v1/api-keys',
   tags: ['api keys'],
   summary: 'Create a key; its token is in this answer only',
+  description:
+    'With an Idempotency-Key header a repeat makes no second key: 409 naming the key the first made (its token cannot be shown again).',
   middleware: [requireRole('admin')] as const,
   request: {
+    headers: z.object({ 'idempotency-key': z.string().min(1).max(255).optional() }),
     body: jsonBody(
       z.strictObject({
         name: z.string().min(1).max(200),
@@ -108,7 +112,39 @@ export function registerApiKeyRoutes(app: OpenAPIHono<ServerEnv>, services: ApiS
     // A tenant's admin makes keys for its own tenant only; platform keys need a platform admin.
     if (principal.keyTenant !== '*' && tenant !== principal.keyTenant)
       throw new ApiProblem('forbidden', 'a tenant admin can only create keys of its own tenant');
-    const { key, token } = await services.keys.create({ name: body.name, role: body.role, tenant });
+    // A repeat with the same Idempotency-Key makes no second live key. Its token was in the
+    // first answer only (only a hash is kept): the repeat is told which key that was.
+    const idempotencyKey = c.req.valid('header')['idempotency-key'];
+    const claim =
+      idempotencyKey === undefined
+        ? null
+        : {
+            collection: 'idempotency' as const,
+            tenant,
+            id: `api_key:${principal.keyId ?? '-'}:${idempotencyKey}`,
+          };
+    if (
+      claim !== null &&
+      !(await services.control.create(claim, {}, { ttlMs: IDEMPOTENCY_TTL_MS }))
+    ) {
+      const made = (await services.control.get<{ keyId?: string }>(claim))?.doc.keyId;
+      throw new ApiProblem(
+        'conflict',
+        made === undefined
+          ? 'a request with this Idempotency-Key is making a key now'
+          : `this Idempotency-Key already made API key ${made}; its token was shown once: if it was lost, revoke ${made} and make another`,
+      );
+    }
+    let made: Awaited<ReturnType<typeof services.keys.create>>;
+    try {
+      made = await services.keys.create({ name: body.name, role: body.role, tenant });
+    } catch (error) {
+      if (claim !== null) await services.control.delete(claim).catch(() => undefined);
+      throw error;
+    }
+    const { key, token } = made;
+    if (claim !== null)
+      await services.control.put(claim, { keyId: key.id }, { ttlMs: IDEMPOTENCY_TTL_MS });
     await services.audit.record(c, 'api_key.create', key.id, ownTenant(key.tenant));
     return c.json({ key, token }, 201);
   });
