@@ -260,11 +260,14 @@ export class PlaitaClient {
     return eventId;
   }
 
-  /** Cancels a queued, running (its node's signal fires) or suspended execution. */
-  async cancel(executionId: string, options: Scope & { reason?: string } = {}): Promise<void> {
+  /**
+   * Cancels a queued, running (its node's signal fires) or suspended execution. Resolves false
+   * when it was cancelled already (a retried cancel): nothing is asked again.
+   */
+  async cancel(executionId: string, options: Scope & { reason?: string } = {}): Promise<boolean> {
     const existing = await this.#existing(executionId, options);
     // Cancelled already (a retried cancel whose first answer was lost): done, as asked.
-    if (existing.status === 'cancelled') return;
+    if (existing.status === 'cancelled') return false;
     const state = this.#requireLive(existing);
     await this.options.store.requestCancel(executionId, { tenantId: state.tenantId });
     await this.#enqueue({
@@ -274,6 +277,7 @@ export class PlaitaClient {
       tenantId: state.tenantId,
       ...(options.reason ? { reason: options.reason } : {}),
     });
+    return true;
   }
 
   /** Re-runs an `error` execution from its last good checkpoint (bounded by maxManualRetries). */

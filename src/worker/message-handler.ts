@@ -77,12 +77,22 @@ export class MessageHandler {
   /** `outcomeDurable` is called once the outcome is stored, before the message is settled. */
   async handle(delivery: Delivery, outcomeDurable?: () => void): Promise<Decision> {
     const handling: Handling = { lease: null, writer: null };
+    const begun = this.#abandonments;
     let result: HandlingResult;
     try {
-      result = await this.process(delivery, handling);
+      result = await this.process(delivery, handling, begun);
     } catch (error) {
       result = { kind: 'failure', error };
     }
+    // Given up meanwhile (stop() past its drain timeout): a failure is not this handling's to
+    // act on (at its last delivery it would write delivery_exhausted); the message is left.
+    if (result.kind === 'failure' && this.#abandonments !== begun)
+      result = {
+        kind: 'failure',
+        error: new WorkerStoppedError(this.#abandonReason, {
+          executionId: delivery.parsed.ok ? delivery.parsed.message.executionId : undefined,
+        }),
+      };
     const decision = decide(result, {
       deliveryCount: delivery.deliveryCount,
       maxDeliveries: this.deps.settings.maxDeliveries,
@@ -95,10 +105,13 @@ export class MessageHandler {
     return decision;
   }
 
-  private async process(delivery: Delivery, handling: Handling): Promise<HandlingResult> {
+  private async process(
+    delivery: Delivery,
+    handling: Handling,
+    begun: number,
+  ): Promise<HandlingResult> {
     if (!delivery.parsed.ok) return { kind: 'malformed', reason: delivery.parsed.reason };
     const message = delivery.parsed.message;
-    const begun = this.#abandonments;
     const { store, settings } = this.deps;
     const scope = { tenantId: message.tenantId };
     // One owner per handling: two messages of one execution in this process exclude each other too.
@@ -111,7 +124,10 @@ export class MessageHandler {
       owner,
       ttlMs: settings.leaseTtlMs,
     });
-    if (claim.kind === 'held') return this.onLeaseConflict(message);
+    if (claim.kind === 'held') {
+      this.#throwIfAbandoned(begun, message.executionId);
+      return this.onLeaseConflict(message);
+    }
     if (claim.kind === 'absent') return { kind: 'unknown_execution' };
     const { lease, state } = claim;
     handling.lease = lease;

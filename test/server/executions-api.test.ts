@@ -79,6 +79,7 @@ describe('executions over HTTP', () => {
         json: { input: { d: 1 } },
       });
     const replays = await Promise.all([replay(), replay()]);
+    expect(replays.map((r) => r.status).sort()).toEqual([200, 201]);
     const ids = await Promise.all(
       replays.map(async (r) => (await body<{ executionId: string }>(r)).executionId),
     );
@@ -89,6 +90,16 @@ describe('executions over HTTP', () => {
       executionId: ids[0],
       replayOf: id,
     });
+    // Each write acted on once is audited once.
+    const audit = await body<{ items: Array<{ action: string }> }>(
+      await api.fetch('/v1/audit?limit=500'),
+    );
+    const count = (action: string) => audit.items.filter((e) => e.action === action).length;
+    expect([
+      count('execution.retry'),
+      count('execution.cancel'),
+      count('execution.replay'),
+    ]).toEqual([1, 1, 1]);
   });
 
   it('an event sent again with its eventId after it ended the execution is answered as sent, once', async () => {

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { overriding } from '../support/overriding.js';
 import { StateCorruptError, StoreUnavailableError } from '../../src/errors.js';
 import { BulkRunner } from '../../src/server/bulk/bulk-runner.js';
-import { bulkKey, type BulkOperation } from '../../src/server/bulk/bulk-operation.js';
+import { bulkIndexKey, bulkKey, type BulkOperation } from '../../src/server/bulk/bulk-operation.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { WorkerHeartbeat } from '../../src/worker/worker-heartbeat.js';
 import { type ApiHarness, body, startApi } from './support/api-harness.js';
@@ -297,7 +297,15 @@ describe('bulk operations', () => {
     const ids = await Promise.all(answers.map(async (r) => (await body<{ id: string }>(r)).id));
     expect(answers.map((r) => r.status)).toEqual([202, 202, 202]);
     expect(new Set(ids).size).toBe(1);
+    // The first died before indexing it (the runner finds work through the index): a repeat
+    // indexes it again.
+    await api.app.services.control.delete(bulkIndexKey('default', ids[0]!));
+    expect((await create('night-1')).status).toBe(202);
     await new BulkRunner(api.app.services, { log: silentLogger }).tick();
+    const op = await body<{ status: string; done: number }>(
+      await api.fetch(`/v1/bulk-operations/${ids[0]!}`),
+    );
+    expect(op).toMatchObject({ status: 'completed', done: 2 });
     expect((await create('night-1')).status).toBe(202); // later: still that one, done
     expect(await audited('bulk.cancel')).toBe(1);
     const other = await body<{ id: string }>(await create()); // no key: an operation of its own
@@ -532,8 +540,9 @@ describe('bulk operations', () => {
     let cancels = 0;
     let runner: BulkRunner | null = null;
     const client = overriding(services.client, 'cancel', (cancel) => async (...args) => {
-      await cancel(...args);
+      const asked = await cancel(...args);
       if (++cancels === 2) void runner!.stop(); // SIGTERM while the second is acted on
+      return asked;
     });
     runner = new BulkRunner({ ...services, client }, { log: silentLogger });
     await runner.tick();

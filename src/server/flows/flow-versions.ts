@@ -172,7 +172,15 @@ export class FlowVersions {
       updatedAt: at,
       publishedAt: at,
     };
-    await this.control.put(key, record);
+    // Compare-and-set against what was read: of two concurrent publications one writes, the
+    // other finds it published. Anything else that changed it meanwhile (a draft saved again)
+    // is overwritten, as before: the record shows what runs.
+    if (current === null || !(await this.control.replace(key, record, current.version))) {
+      const now = await this.control.get<FlowVersionRecord>(key);
+      if (now?.doc.status === 'published' && now.doc.hash === stored.flowHash)
+        return { record: now.doc, published: false };
+      await this.control.put(key, record);
+    }
     await this.refreshSummary(tenant, draft.flowId);
     return { record, published: true };
   }

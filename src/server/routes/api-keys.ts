@@ -70,7 +70,7 @@ const createKey = createRoute({
   },
   responses: {
     201: jsonResponse(z.object({ key: KeySchema, token: z.string() }), 'created'),
-    ...problems(),
+    ...problems(409),
   },
 });
 
@@ -125,13 +125,13 @@ export function registerApiKeyRoutes(app: OpenAPIHono<ServerEnv>, services: ApiS
           };
     if (
       claim !== null &&
-      !(await services.control.create(claim, {}, { ttlMs: IDEMPOTENCY_TTL_MS }))
+      !(await services.control.create(claim, { at: Date.now() }, { ttlMs: IDEMPOTENCY_TTL_MS }))
     ) {
       const made = (await services.control.get<{ keyId?: string }>(claim))?.doc.keyId;
       throw new ApiProblem(
         'conflict',
         made === undefined
-          ? 'a request with this Idempotency-Key is making a key now'
+          ? 'a request with this Idempotency-Key made or is making a key (it may exist: see GET /v1/api-keys, and revoke it if its token was lost)'
           : `this Idempotency-Key already made API key ${made}; its token was shown once: if it was lost, revoke ${made} and make another`,
       );
     }

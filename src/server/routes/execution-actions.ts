@@ -3,6 +3,7 @@ import { DEFAULT_LIMITS } from '../../flow/runtime-limits.js';
 
 import { sha256Hex } from '../../util/canonical-json.js';
 import { checkDepth } from '../../util/value-depth.js';
+import type { ExecutionState } from '../../state/execution-state.js';
 import type { ApiServices } from '../api-services.js';
 import { APPROVAL_EVENT_TYPE } from '../approvals/approval-event.js';
 import { refuseDecisionBypass } from '../approvals/pending-approval.js';
@@ -121,8 +122,8 @@ export function registerExecutionActionRoutes(
     const { id } = c.req.valid('param');
     const tenantId = c.get('tenant');
     await loadExecution(services, tenantId, id);
-    await services.client.cancel(id, { tenantId, reason: 'cancelled through the API' });
-    await services.audit.record(c, 'execution.cancel', id);
+    if (await services.client.cancel(id, { tenantId, reason: 'cancelled through the API' }))
+      await services.audit.record(c, 'execution.cancel', id);
     return c.json({ executionId: id, accepted: true as const }, 202);
   });
 
@@ -169,7 +170,15 @@ export function registerExecutionActionRoutes(
       key === undefined
         ? undefined
         : `replay-${sha256Hex(`${tenantId}\u0000${id}\u0000${key}`).slice(0, 32)}`;
-    const repeat = given === undefined ? null : await services.store.load(given, { tenantId });
+    // The first request with the key claims it: a concurrent repeat waits for its replay.
+    const claimed =
+      given === undefined ||
+      (await services.control.create(
+        { collection: 'idempotency', tenant: tenantId, id: `replay:${id}:${key!}` },
+        { executionId: given },
+        { ttlMs: IDEMPOTENCY_TTL_MS },
+      ));
+    const repeat = claimed ? null : await replayMadeBy(services, tenantId, given);
     const executionId =
       repeat?.executionId ?? (await replayExecution(services, original, body.input, given));
     if (repeat === null)
@@ -179,4 +188,22 @@ export function registerExecutionActionRoutes(
     const view = await viewOf(services, state);
     return repeat === null ? c.json(view, 201) : c.json(view, 200);
   });
+}
+
+/**
+ * The replay a first request with the same Idempotency-Key started: it may still be starting
+ * (concurrent requests), so it is waited for a little; null when it never appeared (the first
+ * failed), and this request then starts it with the same id (which starts one at most).
+ */
+async function replayMadeBy(
+  services: ApiServices,
+  tenantId: string,
+  executionId: string,
+): Promise<ExecutionState | null> {
+  for (let waited = 0; waited <= 5000; waited += 50) {
+    const state = await services.store.load(executionId, { tenantId });
+    if (state) return state;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return null;
 }

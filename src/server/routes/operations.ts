@@ -257,8 +257,14 @@ export function registerOperationsRoutes(app: OpenAPIHono<ServerEnv>, services: 
       updatedAt: now,
       completedAt: null,
     };
-    if (!(await services.control.create(bulkKey(tenantId, op.id), op)))
+    if (!(await services.control.create(bulkKey(tenantId, op.id), op))) {
+      // A repeat: the first may have died before indexing it (the runner finds work through
+      // the index), so the entry is written again; the write is idempotent.
+      const first = await services.control.get<BulkOperation>(bulkKey(tenantId, op.id));
+      if (first && first.doc.status !== 'completed')
+        await services.control.put(bulkIndexKey(tenantId, op.id), { at: first.doc.createdAt });
       return c.json({ id: op.id }, 202);
+    }
     await services.control.put(bulkIndexKey(tenantId, op.id), { at: now });
     await services.audit.record(c, `bulk.${body.action}`, op.id);
     return c.json({ id: op.id }, 202);
