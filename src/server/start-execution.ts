@@ -7,6 +7,7 @@ import { checkDepth } from '../util/value-depth.js';
 import type { ApiServices } from './api-services.js';
 import { FlowVersions } from './flows/flow-versions.js';
 import { ApiProblem } from './problem.js';
+import { IDEMPOTENCY_TTL_MS } from './idempotency.js';
 
 export interface StartBody {
   flowId?: string | undefined;
@@ -28,7 +29,6 @@ export interface Started {
 /** Execution ids of the API: what every store can hold, never `:` (docs/durable-contract.md §1). */
 export const EXECUTION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 /** How long an idempotency key is remembered. */
-export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 /** A winner that has not stored its execution after this long is presumed dead: take over. */
 const STALE_START_MS = 60_000;
 const REPEAT_WAIT_MS = 10_000;

@@ -16,6 +16,35 @@ afterEach(async () => {
   await api.close();
 });
 
+/** start → an event node waiting for `go` → end, returning what the event brought. */
+const waitsForGo = {
+  nodes: [
+    { type: 'start', id: 'start', next: 'hold' },
+    { type: 'event', id: 'hold', event_type: 'go', next: 'end' },
+    { type: 'end', id: 'end', output: '$NODE.hold' },
+  ],
+};
+
+interface Settled {
+  executionId: string;
+  status: string;
+  version: number;
+}
+
+/** Starts an inline flow and answers once it settles (`?wait`). */
+async function startSettled(flow: unknown, input: Record<string, unknown> = {}): Promise<Settled> {
+  return body<Settled>(
+    await api.fetch('/v1/executions?wait=10s', { method: 'POST', json: { flow, input } }),
+  );
+}
+
+/** An execution's view as it is now. */
+async function viewNow(id: string) {
+  return body<{ status: string; version: number; retries: number }>(
+    await api.fetch(`/v1/executions/${id}`),
+  );
+}
+
 describe('executions over HTTP', () => {
   it('retries, cancels and replays sent again (lost answers, double clicks) act once', async () => {
     const failing = {
@@ -25,14 +54,7 @@ describe('executions over HTTP', () => {
         { type: 'end', id: 'end', output: '$NODE.calc' },
       ],
     };
-    const view = async (id: string) =>
-      body<{ status: string; retries: number }>(await api.fetch(`/v1/executions/${id}`));
-    const failed = await body<{ executionId: string; status: string }>(
-      await api.fetch('/v1/executions?wait=10s', {
-        method: 'POST',
-        json: { flow: failing, input: { d: 0 } },
-      }),
-    );
+    const failed = await startSettled(failing, { d: 0 });
     expect(failed.status).toBe('error');
     const id = failed.executionId;
     const retry = () =>
@@ -42,32 +64,19 @@ describe('executions over HTTP', () => {
       });
     const retries = await Promise.all(Array.from({ length: 5 }, retry));
     expect(retries.map((r) => r.status)).toEqual([202, 202, 202, 202, 202]);
-    await expect.poll(async () => (await view(id)).retries, { timeout: 10_000 }).toBe(1);
-    await expect.poll(async () => (await view(id)).status, { timeout: 10_000 }).toBe('error');
+    await expect.poll(async () => (await viewNow(id)).retries, { timeout: 10_000 }).toBe(1);
+    await expect.poll(async () => (await viewNow(id)).status, { timeout: 10_000 }).toBe('error');
     expect((await retry()).status).toBe(202); // later, with the re-run failed again: the same
     await new Promise((resolve) => setTimeout(resolve, 300)); // anything enqueued is handled
-    const after = await view(id);
+    const after = await viewNow(id);
     expect(after.retries).toBe(1); // one re-run for one request, not six
 
-    const waiting = await body<{ executionId: string }>(
-      await api.fetch('/v1/executions?wait=10s', {
-        method: 'POST',
-        json: {
-          flow: {
-            nodes: [
-              { type: 'start', id: 'start', next: 'hold' },
-              { type: 'event', id: 'hold', event_type: 'go', next: 'end' },
-              { type: 'end', id: 'end' },
-            ],
-          },
-        },
-      }),
-    );
+    const waiting = await startSettled(waitsForGo);
     const cancel = () =>
       api.fetch(`/v1/executions/${waiting.executionId}/cancel`, { method: 'POST' });
     expect((await cancel()).status).toBe(202);
     await expect
-      .poll(async () => (await view(waiting.executionId)).status, { timeout: 10_000 })
+      .poll(async () => (await viewNow(waiting.executionId)).status, { timeout: 10_000 })
       .toBe('cancelled');
     expect((await cancel()).status).toBe(202); // cancelled already: done, as asked
 
@@ -103,20 +112,7 @@ describe('executions over HTTP', () => {
   });
 
   it('an event sent again with its eventId after it ended the execution is answered as sent, once', async () => {
-    const started = await body<{ executionId: string; status: string }>(
-      await api.fetch('/v1/executions?wait=10s', {
-        method: 'POST',
-        json: {
-          flow: {
-            nodes: [
-              { type: 'start', id: 'start', next: 'hold' },
-              { type: 'event', id: 'hold', event_type: 'go', next: 'end' },
-              { type: 'end', id: 'end', output: '$NODE.hold' },
-            ],
-          },
-        },
-      }),
-    );
+    const started = await startSettled(waitsForGo);
     expect(started.status).toBe('waiting');
     const id = started.executionId;
     const send = (eventId: string) =>
@@ -126,14 +122,9 @@ describe('executions over HTTP', () => {
       });
     expect((await send('delivery-1')).status).toBe(202);
     await expect
-      .poll(
-        async () =>
-          (await body<{ status: string }>(await api.fetch(`/v1/executions/${id}`))).status,
-        { timeout: 10_000 },
-      )
+      .poll(async () => (await viewNow(id)).status, { timeout: 10_000 })
       .toBe('completed');
-    const version = (await body<{ version: number }>(await api.fetch(`/v1/executions/${id}`)))
-      .version;
+    const { version } = await viewNow(id);
     // The caller lost the first answer and retries: the same event, already applied.
     const retried = await send('delivery-1');
     expect(retried.status).toBe(202);
@@ -141,25 +132,11 @@ describe('executions over HTTP', () => {
     const another = await send('delivery-2');
     expect(another.status).toBe(409);
     expect(await body(another)).toMatchObject({ code: 'execution_terminal' });
-    const after = await body<{ version: number }>(await api.fetch(`/v1/executions/${id}`));
-    expect(after.version).toBe(version);
+    expect((await viewNow(id)).version).toBe(version);
   });
 
   it('an event id only kept in the inbox (a mistyped type) can be sent again, corrected', async () => {
-    const started = await body<{ executionId: string; status: string; version: number }>(
-      await api.fetch('/v1/executions?wait=10s', {
-        method: 'POST',
-        json: {
-          flow: {
-            nodes: [
-              { type: 'start', id: 'start', next: 'hold' },
-              { type: 'event', id: 'hold', event_type: 'go', next: 'end' },
-              { type: 'end', id: 'end', output: '$NODE.hold' },
-            ],
-          },
-        },
-      }),
-    );
+    const started = await startSettled(waitsForGo);
     const id = started.executionId;
     const send = (type: string) =>
       api.fetch(`/v1/executions/${id}/events`, {
@@ -168,19 +145,11 @@ describe('executions over HTTP', () => {
       });
     expect((await send('og')).status).toBe(202);
     await expect
-      .poll(
-        async () =>
-          (await body<{ version: number }>(await api.fetch(`/v1/executions/${id}`))).version,
-        { timeout: 10_000 },
-      )
+      .poll(async () => (await viewNow(id)).version, { timeout: 10_000 })
       .toBeGreaterThan(started.version);
     expect((await send('go')).status).toBe(202);
     await expect
-      .poll(
-        async () =>
-          (await body<{ status: string }>(await api.fetch(`/v1/executions/${id}`))).status,
-        { timeout: 10_000 },
-      )
+      .poll(async () => (await viewNow(id)).status, { timeout: 10_000 })
       .toBe('completed');
   });
 

@@ -5,7 +5,12 @@ import { requireRole } from '../auth/authenticate.js';
 import { ROLES } from '../auth/roles.js';
 import { decodeCursor, encodeCursor, pageOfList } from '../cursor.js';
 import { ApiProblem } from '../problem.js';
-import { IDEMPOTENCY_TTL_MS } from '../start-execution.js';
+import {
+  claimIdempotencyKey,
+  IDEMPOTENCY_TTL_MS,
+  IdempotencyKeyHeader,
+  releaseIdempotencyKey,
+} from '../idempotency.js';
 import { jsonBody, jsonResponse, PageQuery, pageOf, problems } from '../schemas.js';
 import type { ServerEnv } from '../server-env.js';
 
@@ -59,7 +64,7 @@ const createKey = createRoute({
     'With an Idempotency-Key header a repeat makes no second key: 409 naming the key the first made (its token cannot be shown again).',
   middleware: [requireRole('admin')] as const,
   request: {
-    headers: z.object({ 'idempotency-key': z.string().min(1).max(255).optional() }),
+    headers: IdempotencyKeyHeader,
     body: jsonBody(
       z.strictObject({
         name: z.string().min(1).max(200),
@@ -115,19 +120,19 @@ export function registerApiKeyRoutes(app: OpenAPIHono<ServerEnv>, services: ApiS
     // A repeat with the same Idempotency-Key makes no second live key. Its token was in the
     // first answer only (only a hash is kept): the repeat is told which key that was.
     const idempotencyKey = c.req.valid('header')['idempotency-key'];
+    const claimId = `api_key:${principal.keyId ?? '-'}:${idempotencyKey ?? ''}`;
     const claim =
       idempotencyKey === undefined
-        ? null
-        : {
-            collection: 'idempotency' as const,
-            tenant,
-            id: `api_key:${principal.keyId ?? '-'}:${idempotencyKey}`,
-          };
-    if (
-      claim !== null &&
-      !(await services.control.create(claim, { at: Date.now() }, { ttlMs: IDEMPOTENCY_TTL_MS }))
-    ) {
-      const made = (await services.control.get<{ keyId?: string }>(claim))?.doc.keyId;
+        ? undefined
+        : await claimIdempotencyKey(services.control, tenant, claimId);
+    if (claim === null) {
+      const made = (
+        await services.control.get<{ keyId?: string }>({
+          collection: 'idempotency',
+          tenant,
+          id: claimId,
+        })
+      )?.doc.keyId;
       throw new ApiProblem(
         'conflict',
         made === undefined
@@ -139,11 +144,11 @@ export function registerApiKeyRoutes(app: OpenAPIHono<ServerEnv>, services: ApiS
     try {
       made = await services.keys.create({ name: body.name, role: body.role, tenant });
     } catch (error) {
-      if (claim !== null) await services.control.delete(claim).catch(() => undefined);
+      if (claim !== undefined) await releaseIdempotencyKey(services.control, claim);
       throw error;
     }
     const { key, token } = made;
-    if (claim !== null)
+    if (claim !== undefined)
       await services.control.put(claim, { keyId: key.id }, { ttlMs: IDEMPOTENCY_TTL_MS });
     await services.audit.record(c, 'api_key.create', key.id, ownTenant(key.tenant));
     return c.json({ key, token }, 201);

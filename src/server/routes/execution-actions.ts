@@ -1,7 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { DEFAULT_LIMITS } from '../../flow/runtime-limits.js';
 
-import { sha256Hex } from '../../util/canonical-json.js';
 import { checkDepth } from '../../util/value-depth.js';
 import type { ExecutionState } from '../../state/execution-state.js';
 import type { ApiServices } from '../api-services.js';
@@ -9,7 +8,12 @@ import { APPROVAL_EVENT_TYPE } from '../approvals/approval-event.js';
 import { refuseDecisionBypass } from '../approvals/pending-approval.js';
 import { requireRole } from '../auth/authenticate.js';
 import { loadExecution, viewOf } from '../execution-reads.js';
-import { IDEMPOTENCY_TTL_MS } from '../start-execution.js';
+import {
+  claimIdempotencyKey,
+  IdempotencyKeyHeader,
+  keyedId,
+  releaseIdempotencyKey,
+} from '../idempotency.js';
 import { replayExecution } from '../replay-execution.js';
 import {
   ExecutionIdParam,
@@ -66,7 +70,7 @@ const retry = createRoute({
   middleware: [requireRole('operator')] as const,
   request: {
     params: ExecutionIdParam,
-    headers: z.object({ 'idempotency-key': z.string().min(1).max(255).optional() }),
+    headers: IdempotencyKeyHeader,
   },
   responses: { 202: jsonResponse(Accepted, 'retry enqueued'), ...problems(404, 409) },
 });
@@ -81,7 +85,7 @@ const replay = createRoute({
   middleware: [requireRole('operator')] as const,
   request: {
     params: ExecutionIdParam,
-    headers: z.object({ 'idempotency-key': z.string().min(1).max(255).optional() }),
+    headers: IdempotencyKeyHeader,
     body: jsonBody(z.strictObject({ input: JsonObject.optional() }), false),
   },
   responses: {
@@ -135,23 +139,15 @@ export function registerExecutionActionRoutes(
     // With an Idempotency-Key a repeat (a lost answer, a double click) is answered as the first
     // and asks for nothing more: without one it could re-run a node that failed again meanwhile.
     const key = c.req.valid('header')['idempotency-key'];
-    const token =
+    const claim =
       key === undefined
-        ? null
-        : { collection: 'idempotency' as const, tenant: tenantId, id: `retry:${id}:${key}` };
-    if (
-      token !== null &&
-      !(await services.control.create(
-        token,
-        { retry: id, at: Date.now() },
-        { ttlMs: IDEMPOTENCY_TTL_MS },
-      ))
-    )
-      return accepted;
+        ? undefined
+        : await claimIdempotencyKey(services.control, tenantId, `retry:${id}:${key}`);
+    if (claim === null) return accepted;
     try {
       await services.client.retry(id, { tenantId });
     } catch (error) {
-      if (token !== null) await services.control.delete(token).catch(() => undefined);
+      if (claim !== undefined) await releaseIdempotencyKey(services.control, claim);
       throw error;
     }
     await services.audit.record(c, 'execution.retry', id);
@@ -166,18 +162,13 @@ export function registerExecutionActionRoutes(
     if (body.input !== undefined) checkDepth(body.input, DEFAULT_LIMITS.maxDepth, 'body.input');
     // With an Idempotency-Key the replay's id follows from it: a repeat finds the first's.
     const key = c.req.valid('header')['idempotency-key'];
-    const given =
-      key === undefined
-        ? undefined
-        : `replay-${sha256Hex(`${tenantId}\u0000${id}\u0000${key}`).slice(0, 32)}`;
+    const given = key === undefined ? undefined : keyedId('replay', tenantId, `${id}\u0000${key}`);
     // The first request with the key claims it: a concurrent repeat waits for its replay.
     const claimed =
       given === undefined ||
-      (await services.control.create(
-        { collection: 'idempotency', tenant: tenantId, id: `replay:${id}:${key!}` },
-        { executionId: given },
-        { ttlMs: IDEMPOTENCY_TTL_MS },
-      ));
+      (await claimIdempotencyKey(services.control, tenantId, `replay:${id}:${key!}`, {
+        executionId: given,
+      })) !== null;
     const repeat = claimed ? null : await replayMadeBy(services, tenantId, given);
     const executionId =
       repeat?.executionId ?? (await replayExecution(services, original, body.input, given));

@@ -7,6 +7,7 @@ import { API_STATUSES, storeStatus } from '../execution-status.js';
 import { drainingSignal } from '../draining.js';
 import { loadExecution, viewOf, waitToSettle } from '../execution-reads.js';
 import { summaryView } from '../execution-view.js';
+import { IdempotencyKeyHeader } from '../idempotency.js';
 import { ApiProblem } from '../problem.js';
 import {
   ExecutionIdParam,
@@ -47,7 +48,7 @@ const start = createRoute({
   request: {
     body: jsonBody(StartBody),
     query: z.object({ wait: z.string().optional() }),
-    headers: z.object({ 'idempotency-key': z.string().min(1).max(255).optional() }),
+    headers: IdempotencyKeyHeader,
   },
   responses: {
     201: jsonResponse(ExecutionViewSchema, 'started'),

@@ -10,7 +10,7 @@ import { requireRole } from '../auth/authenticate.js';
 import { bulkIndexKey, bulkKey, type BulkOperation } from '../bulk/bulk-operation.js';
 import { API_STATUSES, storeStatus } from '../execution-status.js';
 import { pageOfList } from '../cursor.js';
-import { keyedId } from '../keyed-id.js';
+import { IdempotencyKeyHeader, keyedId } from '../idempotency.js';
 import { ApiProblem } from '../problem.js';
 import { EXECUTION_ID } from '../start-execution.js';
 import { jsonBody, jsonResponse, PageQuery, pageOf, problems } from '../schemas.js';
@@ -102,7 +102,7 @@ const createBulk = createRoute({
     'With an Idempotency-Key header a repeat answers the operation the first request made.',
   middleware: [requireRole('operator')] as const,
   request: {
-    headers: z.object({ 'idempotency-key': z.string().min(1).max(255).optional() }),
+    headers: IdempotencyKeyHeader,
     body: jsonBody(
       z.strictObject({
         action: z.enum(['cancel', 'retry', 'replay']),

@@ -5,7 +5,7 @@ import type { ApiServices } from '../api-services.js';
 import { requireRole } from '../auth/authenticate.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { viewOf } from '../execution-reads.js';
-import { keyedId } from '../keyed-id.js';
+import { IdempotencyKeyHeader, keyedId } from '../idempotency.js';
 import { ApiProblem } from '../problem.js';
 import { CronSpec } from '../schedules/cron-spec.js';
 import {
@@ -76,7 +76,7 @@ const create = createRoute({
     'With an Idempotency-Key header a repeat returns the schedule the first request made, with 200.',
   middleware: [requireRole('admin')] as const,
   request: {
-    headers: z.object({ 'idempotency-key': z.string().min(1).max(255).optional() }),
+    headers: IdempotencyKeyHeader,
     body: jsonBody(
       z.strictObject({
         flowId: Fields.flowId,
