@@ -234,8 +234,9 @@ describe('bad input and configuration exit 2, an unreachable service 3 (from dis
   });
 
   it('a sqlite: file this process may not write exits 2 naming the path and what to check', () => {
-    // Made by this user, then written by one who may only read it: `nobody` when the tests run
-    // as root (root writes through any mode bits), else this user once the modes say read-only.
+    // Made by this user, then opened by a process that may only read it. As root the modes do not
+    // bind, so the process runs as root without the capabilities that bypass them (setpriv): still
+    // the checkout's owner, so the test works wherever the checkout lives (a 0700 folder too).
     const folder = mkdtempSync(join(tmpdir(), 'plaita-readonly-'));
     const file = join(folder, 'ro.db');
     const flow = join(folder, 'flow.json');
@@ -244,14 +245,19 @@ describe('bad input and configuration exit 2, an unreachable service 3 (from dis
     expect(run(['run', flow, '--store', `sqlite:${file}`]).code).not.toBe(2);
     chmodSync(file, 0o444);
     chmodSync(folder, 0o777); // the folder stays writable: the -wal and -shm files can be made
-    const asRoot = process.getuid?.() === 0;
-    const args = ['run', flow, '--json', '--store', `sqlite:${file}`];
-    const spawned = spawnSync(process.execPath, [`${ROOT}dist/cli.js`, ...args], {
+    const args = [`${ROOT}dist/cli.js`, 'run', flow, '--json', '--store', `sqlite:${file}`];
+    const [command, commandArgs]: [string, string[]] =
+      process.getuid?.() === 0
+        ? [
+            'setpriv',
+            ['--bounding-set=-dac_override,-dac_read_search', '--', process.execPath, ...args],
+          ]
+        : [process.execPath, args];
+    const spawned = spawnSync(command, commandArgs, {
       cwd: folder,
       encoding: 'utf8',
       env: { ...process.env, ...env, PLAITA_LOG_LEVEL: 'silent' },
       timeout: 60_000,
-      ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
     });
     const out = { code: spawned.status, stdout: spawned.stdout, stderr: spawned.stderr };
     expectTypedFailure(out, 2, /ro\.db cannot be written by this process \(SQLITE_READONLY/);
