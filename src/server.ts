@@ -3,6 +3,7 @@
 // needs (schedules, bulk operations, stream shutdown). No driver of its own: the stores and
 // the queue are passed in; the control store of each backend comes from its subpath.
 export { createApiApp, type ApiApp } from './server/api-app.js';
+export { listenApiApp, type HttpListenOptions } from './server/http-listener.js';
 export type { ApiAppOptions } from './server/api-services.js';
 export { startServerTasks, type ServerTask } from './server/server-tasks.js';
 export { Scheduler, type SchedulerOptions } from './server/schedules/scheduler.js';

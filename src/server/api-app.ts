@@ -19,7 +19,7 @@ import { validationProblem } from './validation-problem.js';
 
 export type ApiApp = OpenAPIHono<ServerEnv> & { services: ApiServices };
 
-const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * The HTTP API of docs/http-api.md as a Hono app (a standard `fetch` handler): mount it in any server, or

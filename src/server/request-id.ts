@@ -4,11 +4,15 @@ import type { ServerEnv } from './server-env.js';
 
 const VALID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** The id a request is answered with: a valid incoming `X-Request-Id`, else a new one. */
+export function requestIdFor(incoming: string | undefined): string {
+  return incoming !== undefined && VALID.test(incoming) ? incoming : randomUUID();
+}
+
 /** Every response carries X-Request-Id, echoing a valid incoming one (docs/http-api.md §3). */
 export function requestId(): MiddlewareHandler<ServerEnv> {
   return async (c, next) => {
-    const incoming = c.req.header('x-request-id');
-    const id = incoming !== undefined && VALID.test(incoming) ? incoming : randomUUID();
+    const id = requestIdFor(c.req.header('x-request-id'));
     c.set('requestId', id);
     c.header('X-Request-Id', id);
     await next();

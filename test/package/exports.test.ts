@@ -68,6 +68,7 @@ describe('package entry points', () => {
   it('plaita/server mounts the API with the control store of any backend', () => {
     expect(typeof server.createApiApp).toBe('function');
     expect(typeof server.startServerTasks).toBe('function');
+    expect(typeof server.listenApiApp).toBe('function');
     expect(typeof server.MemoryControlStore).toBe('function');
     expect(typeof sqlite.SqliteControlStore).toBe('function');
     expect(typeof postgres.PostgresControlStore).toBe('function');

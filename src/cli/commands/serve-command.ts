@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { serve, type ServerType } from '@hono/node-server';
-import { createApiApp } from '../../server/api-app.js';
+import type { Server } from 'node:http';
+import { createApiApp, type ApiApp } from '../../server/api-app.js';
+import { DEFAULT_KEEP_ALIVE_TIMEOUT_MS, listenApiApp } from '../../server/http-listener.js';
 import { clientAddressResolver, TRUSTED_PROXY_PRESETS } from '../../server/client-address.js';
 import { startServerTasks } from '../../server/server-tasks.js';
 import { getDefaultLogger } from '../../util/logger.js';
@@ -33,6 +34,8 @@ interface ServeFlags extends DurableFlags, WorkerSettingFlags {
   withWorker?: string;
   metricsPublic?: boolean;
   trustProxy?: string;
+  keepAliveTimeout: string;
+  headersTimeout?: string;
 }
 
 const env = process.env;
@@ -86,6 +89,16 @@ export function registerServe(program: Command, context: CommandContext): void {
         env.PLAITA_TRUST_PROXY,
       )
       .option(
+        '--keep-alive-timeout <ms>',
+        "how long an idle connection stays open; keep it above your load balancer's idle timeout (PLAITA_KEEP_ALIVE_TIMEOUT_MS)",
+        env.PLAITA_KEEP_ALIVE_TIMEOUT_MS ?? String(DEFAULT_KEEP_ALIVE_TIMEOUT_MS),
+      )
+      .option(
+        '--headers-timeout <ms>',
+        "how long a request's headers may take, above the keep-alive timeout (PLAITA_HEADERS_TIMEOUT_MS; default it + 1000)",
+        env.PLAITA_HEADERS_TIMEOUT_MS,
+      )
+      .option(
         '--metrics-public',
         'serve /metrics without a key (PLAITA_METRICS_PUBLIC=1)',
         env.PLAITA_METRICS_PUBLIC === '1',
@@ -96,6 +109,7 @@ export function registerServe(program: Command, context: CommandContext): void {
     const maxBodyBytes = positive(opts.maxBody, '--max-body');
     const perSecond = nonNegative(opts.rateLimit, '--rate-limit');
     const clientAddress = clientAddressFor(opts.trustProxy);
+    const timeouts = connectionTimeouts(opts);
     const withWorker =
       opts.withWorker === undefined ? undefined : positive(opts.withWorker, '--with-worker');
     // The in-process worker takes the worker's own settings, as `plaita worker` does.
@@ -159,7 +173,7 @@ export function registerServe(program: Command, context: CommandContext): void {
     });
     const url =
       opts.publicUrl ?? `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`;
-    let server: ServerType;
+    let server: Server;
     try {
       if (opts.auth) {
         const token = await app.services.keys.bootstrap();
@@ -173,7 +187,7 @@ export function registerServe(program: Command, context: CommandContext): void {
           `plaita: WARNING: --no-auth: every caller on ${opts.host} is an admin\n`,
         );
       }
-      server = await listen(app.fetch, opts.host, port);
+      server = await listen(app, opts.host, port, timeouts);
     } catch (error) {
       // A store down at start (exit 3) or a port taken (exit 2): nothing may keep the process
       // alive after the message, as a reconnecting client would.
@@ -223,24 +237,41 @@ export function registerServe(program: Command, context: CommandContext): void {
 }
 
 function listen(
-  fetch: (request: Request, env: unknown) => Response | Promise<Response>,
+  app: ApiApp,
   host: string,
   port: number,
-): Promise<ServerType> {
-  return new Promise((resolve, reject) => {
-    const server = serve({ fetch, hostname: host, port }, () => resolve(server));
-    server.once('error', (error: Error) =>
-      reject(new CliError(`cannot listen on ${host}:${port}: ${error.message}`, EXIT.usage)),
-    );
+  timeouts: { keepAliveTimeoutMs: number; headersTimeoutMs: number },
+): Promise<Server> {
+  return listenApiApp(app, { host, port, ...timeouts }).catch((error: Error) => {
+    throw new CliError(`cannot listen on ${host}:${port}: ${error.message}`, EXIT.usage);
   });
 }
 
+/** `--keep-alive-timeout` and `--headers-timeout`: the second must stay above the first. */
+function connectionTimeouts(opts: ServeFlags): {
+  keepAliveTimeoutMs: number;
+  headersTimeoutMs: number;
+} {
+  const keepAliveTimeoutMs = positive(opts.keepAliveTimeout, '--keep-alive-timeout');
+  const headersTimeoutMs =
+    opts.headersTimeout === undefined
+      ? keepAliveTimeoutMs + 1_000
+      : positive(opts.headersTimeout, '--headers-timeout');
+  if (headersTimeoutMs <= keepAliveTimeoutMs)
+    throw new CliError(
+      `--headers-timeout ${headersTimeoutMs} must be above --keep-alive-timeout ${keepAliveTimeoutMs}: ` +
+        'a request arriving as an idle connection times out would be cut off',
+      EXIT.usage,
+    );
+  return { keepAliveTimeoutMs, headersTimeoutMs };
+}
+
 /** Stops accepting; in-flight requests finish (streams get their final event from the tasks' stop). */
-function closeServer(server: ServerType): Promise<void> {
+function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
     server.close(() => resolve());
     // Keep-alive sockets would hold close() open: end the idle ones.
-    (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+    server.closeIdleConnections();
   });
 }
 
