@@ -27,8 +27,10 @@ export function guardRequestBodies(
   options: BodyGuardOptions,
 ): RequestListener {
   return (req: BufferedRequest, res) => {
-    if (req.method === 'GET' || req.method === 'HEAD') return void listener(req, res);
     const declared = declaredLength(req);
+    // No body to read: a GET, or a request framed with neither header (HTTP/1.1: no body).
+    if (req.method === 'GET' || req.method === 'HEAD' || declared === 0)
+      return void listener(req, res);
     if (declared !== null && declared > options.maxBodyBytes)
       return refuse(req, res, options, declared);
     const chunks: Buffer[] = [];
@@ -50,10 +52,13 @@ export function guardRequestBodies(
   };
 }
 
-/** Content-Length when it alone frames the body (a Transfer-Encoding overrides it). */
+/**
+ * The body's length when Content-Length frames it (0 with neither header), null when a
+ * Transfer-Encoding does (a chunked body is counted as it arrives).
+ */
 function declaredLength(req: IncomingMessage): number | null {
   if (req.headers['transfer-encoding'] !== undefined) return null;
-  const value = Number(req.headers['content-length']);
+  const value = Number(req.headers['content-length'] ?? 0);
   return Number.isFinite(value) ? value : null;
 }
 
