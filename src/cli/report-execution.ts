@@ -1,3 +1,4 @@
+import { nodeResult } from '../state/checkpoint-context.js';
 import type { ExecutionState } from '../state/execution-state.js';
 import type { CommandContext } from './command-context.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
@@ -63,11 +64,8 @@ export function describeError(state: ExecutionState): string {
 /** A sample payload for the resume command: what an approval service would publish. */
 function exampleEventData(state: ExecutionState): Record<string, unknown> {
   if (state.waiting?.eventType !== 'approval_decision') return {};
-  const node = (
-    state.context.$NODE as
-      | Record<string, { service_config?: { approver_config?: { approvers?: unknown[] } } }>
-      | undefined
-  )?.[state.waiting.nodeId];
+  const node = nodeResult(state.context, state.waiting.nodeId) as
+    { service_config?: { approver_config?: { approvers?: unknown[] } } } | undefined;
   const approver = node?.service_config?.approver_config?.approvers?.[0] ?? 'approver@example.com';
   return {
     final_decision: 'approve',

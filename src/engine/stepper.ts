@@ -3,6 +3,7 @@ import type { Context } from '../expression/scope.js';
 import type { Flow, LoadedNode } from '../flow/flow.js';
 import type { ResumeType } from '../flow/node-type.js';
 import { FlowError } from '../flow-errors.js';
+import { defaultFunctions } from '../expression/function-registry.js';
 import type { EngineOptions } from './engine-options.js';
 import type { Execution } from './execution.js';
 import { flatten, resumeError } from './flow-failures.js';
@@ -59,6 +60,21 @@ export class Stepper {
    */
   get nextNodeId(): string | null {
     return nextFrom(this.flow, this.#checkpoint);
+  }
+
+  /**
+   * The next step is a fresh execution's first and runs no host code (NodeType.inert): its
+   * node is inert and retries nothing, every `$F` function is a built-in, and no engine hook
+   * is set (hooks are host code, and they fire in that step). A host need not make the
+   * execution's start durable before such a step.
+   */
+  get firstStepIsInert(): boolean {
+    const nodeId = this.#fresh ? this.nextNodeId : null;
+    const node = nodeId === null ? undefined : this.flow.nodesById.get(nodeId);
+    if (node?.nodeType.inert !== true || node.def.errorHandler.retryTimes > 0) return false;
+    const hooks = this.#options?.hooks;
+    if (hooks !== undefined && (!Array.isArray(hooks) || hooks.length > 0)) return false;
+    return (this.#options?.functions ?? defaultFunctions).onlyBuiltins();
   }
 
   async step(resume: { type: ResumeKind; data?: unknown } | null = null): Promise<StepOutcome> {

@@ -24,6 +24,8 @@ export interface Waiting {
   /** A `delay` timer's event fields beyond the common ones (the type's `NodeWait.timerData`). */
   timerData: Record<string, unknown> | null;
   subscriptionId: string | null;
+  /** The visit of the node that waits (1 on its first). */
+  visit: number;
 }
 
 type NodeState = Record<string, unknown>;
@@ -79,6 +81,7 @@ export async function suspendNode(
       correlationId: execution.executionId,
       flowId: execution.flow.id,
       nodeId: id,
+      visit: execution.visitsOf(id),
       state,
     });
   } catch (error) {
@@ -110,6 +113,7 @@ export async function suspendNode(
       timer,
       timerData: timer === 'delay' ? timerDataOf(node, suspended) : null,
       subscriptionId,
+      visit: execution.visitsOf(id),
     },
   };
 }

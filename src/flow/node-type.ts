@@ -62,6 +62,8 @@ export interface EventSubscriptions {
     correlationId: string;
     flowId: string | null;
     nodeId: string;
+    /** The visit of the node that subscribes (1 on its first): one subscription per visit. */
+    visit: number;
     state: Record<string, unknown>;
   }): MaybePromise<string>;
   unsubscribe?(subscriptionId: string): MaybePromise<void>;

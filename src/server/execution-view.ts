@@ -1,3 +1,4 @@
+import { checkpointInput, nodeResults } from '../state/checkpoint-context.js';
 import type { Flow } from '../flow/flow.js';
 import type { ExecutionState, NodeTiming } from '../state/execution-state.js';
 import type { ExecutionSummary } from '../store/execution-store.js';
@@ -71,7 +72,7 @@ export function executionView(
     flowId: state.flowId,
     flowVersion: state.flowVersion,
     flowHash: state.flowHash,
-    input: jsonView(state.context.$INPUT ?? null),
+    input: jsonView(checkpointInput(state.context) ?? null),
     nodes: nodeTimeline(state, flow),
     createdAt: state.createdAt,
     updatedAt: state.updatedAt,
@@ -132,7 +133,7 @@ function errorView(error: NonNullable<ExecutionState['error']>): ErrorView {
  * a node a loop revisited carries its latest start.
  */
 function nodeTimeline(state: ExecutionState, flow: Flow | null): NodeView[] {
-  const results = (state.context.$NODE ?? {}) as Record<string, unknown>;
+  const results = nodeResults(state.context);
   const entries = Object.entries(state.timings).sort(([, a], [, b]) =>
     a.startedAt < b.startedAt ? -1 : a.startedAt > b.startedAt ? 1 : 0,
   );

@@ -1,3 +1,4 @@
+import { checkpointInput } from '../state/checkpoint-context.js';
 import { randomUUID } from 'node:crypto';
 import type { ExecutionState } from '../state/execution-state.js';
 import type { ApiServices } from './api-services.js';
@@ -30,7 +31,7 @@ export async function replayExecution(
   );
   await services.client.start(
     pinned.document,
-    input ?? ((original.context.$INPUT ?? {}) as Record<string, unknown>),
+    input ?? ((checkpointInput(original.context) ?? {}) as Record<string, unknown>),
     { executionId, tenantId },
   );
   return executionId;

@@ -49,6 +49,15 @@ export interface WaitingOn {
    * not finished: the crash-loop guard of a resume, as `timings[node].attempts` is of a start.
    */
   resumes?: number;
+  /** The visit of `nodeId` that waits: its timers and subscription are this visit's. */
+  visit?: number;
+  /**
+   * What fires at `dueAt`: a `delay` (delivered as the node's event) or a `timeout`. Records
+   * written before the wait kept it have neither field: the engine derives them from the flow.
+   */
+  timer?: 'delay' | 'timeout' | null;
+  /** A `delay` timer's event fields beyond the common ones (the node type's declaration). */
+  timerData?: Record<string, unknown> | null;
 }
 
 export interface NodeTiming {
@@ -172,6 +181,9 @@ export const executionStateSchema = z.object({
       dueAt: isoTime.nullable(),
       subscriptionId: z.string().optional(),
       resumes: count.optional(),
+      visit: count.optional(),
+      timer: z.enum(['delay', 'timeout']).nullable().optional(),
+      timerData: z.record(z.string(), z.unknown()).nullable().optional(),
     })
     .nullable(),
   result: z.unknown(),

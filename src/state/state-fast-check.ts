@@ -136,7 +136,10 @@ function isWaiting(value: unknown): boolean {
     isRecord(w.filter) &&
     (w.dueAt === null || isIsoTime(w.dueAt)) &&
     (w.subscriptionId === undefined || typeof w.subscriptionId === 'string') &&
-    (w.resumes === undefined || isCount(w.resumes))
+    (w.resumes === undefined || isCount(w.resumes)) &&
+    (w.visit === undefined || isCount(w.visit)) &&
+    (w.timer === undefined || w.timer === null || w.timer === 'delay' || w.timer === 'timeout') &&
+    (w.timerData === undefined || w.timerData === null || isRecord(w.timerData))
   );
 }
 

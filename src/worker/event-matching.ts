@@ -1,4 +1,4 @@
-import type { WaitingOn } from '../state/execution-state.js';
+import type { ExecutionState, InboxEvent, WaitingOn } from '../state/execution-state.js';
 
 /** An event as the worker delivers it to a suspended node (docs/flow-format.md §3.17 envelope). */
 export interface EventEnvelope {
@@ -59,4 +59,17 @@ function jsonEqual(a: unknown, b: unknown): boolean {
         jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
     )
   );
+}
+
+/** Whether an event of `type` with `data` goes to `state`'s waiting node now. */
+export function isDeliverable(state: ExecutionState, type: string, data: unknown): boolean {
+  const waiting = state.waiting;
+  return state.status === 'suspended' && waiting !== null && eventMatches(waiting, type, data);
+}
+
+/** The first inbox event `state`'s waiting node waits for, in arrival order. */
+export function inboxEventFor(state: ExecutionState): InboxEvent | undefined {
+  const waiting = state.waiting;
+  if (state.status !== 'suspended' || !waiting) return undefined;
+  return state.inbox.find((e) => eventMatches(waiting, e.type, e.data));
 }

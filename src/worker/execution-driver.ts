@@ -1,19 +1,17 @@
 import type { EngineOptions } from '../engine/engine-options.js';
 import type { ResumeKind, StepOutcome } from '../engine/run-step.js';
 import { Stepper } from '../engine/stepper.js';
-import { isPendingIn, timerKind } from '../engine/suspension.js';
-import { defaultFunctions } from '../expression/function-registry.js';
+import { isPendingIn } from '../engine/suspension.js';
 import type { Flow } from '../flow/flow.js';
 import type { FlowError } from '../flow-errors.js';
-import type { TaskMessage } from '../queue/task-message.js';
+import { checkpointInput, hasStarted } from '../state/checkpoint-context.js';
 import {
   type ExecutionState,
   type InboxEvent,
   rememberAppliedEventId,
 } from '../state/execution-state.js';
-import { getOwn } from '../util/own-record.js';
 import type { HandlingResult } from './decide.js';
-import { envelope, eventMatches } from './event-matching.js';
+import { envelope, inboxEventFor } from './event-matching.js';
 import type { FencedWriter } from './fenced-writer.js';
 import type { LeaseKeeper } from './lease-keeper.js';
 import {
@@ -26,15 +24,15 @@ import {
   withEntryTiming,
   withResumeCounted,
 } from './state-transitions.js';
-import { timerId, visitOf } from './wait-timers.js';
 import type { WorkerDeps } from './worker-deps.js';
 
 /** Longest stretch of steps without giving the event loop a turn (ms). */
 const YIELD_EVERY_MS = 10;
 
 /**
- * The step loop of one execution while this worker holds its lease: runs one node per step and
- * hands each outcome to the FencedWriter, which writes every state.
+ * The step loop of one execution while this worker holds its lease: runs one node per step
+ * (or delivers a resume to the waiting one) and hands each outcome to the FencedWriter, which
+ * writes every state. Its one job; the handler talks to the writer and the timers itself.
  */
 export class ExecutionDriver {
   constructor(
@@ -52,21 +50,8 @@ export class ExecutionDriver {
     return this.writer.now();
   }
 
-  persist(next: ExecutionState, changedNodes: readonly string[] | null): Promise<void> {
+  private persist(next: ExecutionState, changedNodes: readonly string[] | null): Promise<void> {
     return this.writer.persist(next, changedNodes);
-  }
-
-  /** Adopts `next` unsaved: the next step's checkpoint writes it (see FencedWriter.stage). */
-  stage(next: ExecutionState): void {
-    this.writer.stage(next);
-  }
-
-  cancel(reason: string): Promise<HandlingResult> {
-    return this.writer.cancel(reason);
-  }
-
-  keepInInbox(event: InboxEvent): Promise<HandlingResult> {
-    return this.writer.keepInInbox(event);
   }
 
   /** Steps until the execution ends, suspends with nothing to resume it, fails, or is cancelled. */
@@ -80,7 +65,7 @@ export class ExecutionDriver {
         await new Promise((resolve) => setImmediate(resolve));
         yieldedAt = performance.now();
       }
-      if (this.keeper.cancelRequested) return this.cancel('cancelled by request');
+      if (this.keeper.cancelRequested) return this.writer.cancel('cancelled by request');
       this.keeper.throwIfLost();
       const fresh = this.#isFresh();
       const outcome = await this.step(null);
@@ -124,50 +109,6 @@ export class ExecutionDriver {
     return stillWaiting ? { kind: 'suspended' } : this.run();
   }
 
-  /** A suspended execution whose timer may not have been enqueued (a crash between save and enqueue). */
-  async ensureTimers(): Promise<void> {
-    const waiting = this.state.waiting;
-    if (this.state.status !== 'suspended' || !waiting?.dueAt) return;
-    const delayMs = Math.max(0, Date.parse(waiting.dueAt) - this.deps.clock.now());
-    // The rule the engine armed it by (engine/suspension.ts): a delay resumes with an event.
-    const node = this.flow.nodesById.get(waiting.nodeId);
-    const suspended = getOwn(
-      (this.state.context.$NODE ?? {}) as Record<string, unknown>,
-      waiting.nodeId,
-    );
-    const kind = (node && timerKind(node, suspended)) ?? 'timeout';
-    const id = timerId(
-      this.state.tenantId,
-      this.state.executionId,
-      waiting.nodeId,
-      visitOf(this.state, waiting.nodeId),
-      kind,
-    );
-    const message: TaskMessage = {
-      v: 1,
-      kind: 'timer',
-      executionId: this.state.executionId,
-      tenantId: this.state.tenantId,
-      nodeId: waiting.nodeId,
-      timerId: id,
-    };
-    await this.deps.queue.enqueue(message, { delayMs, dedupId: id });
-  }
-
-  /** The first inbox event the suspended node waits for, in arrival order. */
-  matchingInboxEvent(): InboxEvent | undefined {
-    const waiting = this.state.waiting;
-    if (this.state.status !== 'suspended' || !waiting) return undefined;
-    return this.state.inbox.find((e) => eventMatches(waiting, e.type, e.data));
-  }
-
-  deliverable(type: string, data: unknown): boolean {
-    const waiting = this.state.waiting;
-    return (
-      this.state.status === 'suspended' && waiting !== null && eventMatches(waiting, type, data)
-    );
-  }
-
   async deliverFromInbox(event: InboxEvent): Promise<HandlingResult> {
     return this.resume(
       'event',
@@ -188,19 +129,11 @@ export class ExecutionDriver {
   }
 
   /**
-   * The first step of a fresh execution runs no host code, so its start need not be durable
-   * before it runs (NodeType.inert): its node is inert and retries nothing (a retry waits with
-   * the record still `queued`), every `$F` function is a built-in, and no engine hook is set
-   * (hooks are host code, and they fire in that step).
+   * The first step of a fresh execution runs no host code (Stepper.firstStepIsInert), so its
+   * start need not be durable before it runs.
    */
   get freshStepIsInert(): boolean {
-    const nodeId = this.nextNodeId;
-    if (!this.#isFresh() || nodeId === null) return false;
-    const node = this.flow.nodesById.get(nodeId);
-    if (node?.nodeType.inert !== true || node.def.errorHandler.retryTimes > 0) return false;
-    const { hooks, functions } = this.deps.engine;
-    if (hooks !== undefined && (!Array.isArray(hooks) || hooks.length > 0)) return false;
-    return (functions ?? defaultFunctions).onlyBuiltins();
+    return this.#isFresh() && this.#stepper().firstStepIsInert;
   }
 
   /** Ends the delivery's live execution. */
@@ -218,16 +151,16 @@ export class ExecutionDriver {
     this.#live ??= new Stepper(
       this.flow,
       this.#isFresh()
-        ? { input: this.state.context.$INPUT ?? {}, executionId: this.state.executionId }
+        ? { input: checkpointInput(this.state.context) ?? {}, executionId: this.state.executionId }
         : { checkpoint: this.state.context },
       this.engineOptions(),
     );
     return this.#live;
   }
 
-  /** No step has run yet: the context is the queued execution's, with only `$INPUT`. */
+  /** No step has run yet: the context is the queued execution's, with only its input. */
   #isFresh(): boolean {
-    return typeof this.state.context.$EXECUTION_ID !== 'string';
+    return !hasStarted(this.state.context);
   }
 
   /**
@@ -276,8 +209,7 @@ export class ExecutionDriver {
             throw error;
           }),
       events: {
-        subscribe: (r) =>
-          `sub:${this.state.executionId}:${r.nodeId}:${visitOf(this.state, r.nodeId) + 1}`,
+        subscribe: (r) => `sub:${this.state.executionId}:${r.nodeId}:${r.visit}`,
       },
     };
     return this.#engineOptions;
@@ -313,12 +245,12 @@ export class ExecutionDriver {
       case 'suspended': {
         const { dueAt: planned, timeoutMs } = outcome.waiting;
         const dueAt = planned ?? (timeoutMs === null ? null : now.getTime() + timeoutMs);
+        // Stored, its timer armed (FencedWriter.persist); an event already in the inbox goes in.
         await this.persist(
           toSuspended(this.state, outcome.context, outcome.waiting, dueAt, now),
           changed,
         );
-        await this.ensureTimers();
-        const early = this.matchingInboxEvent();
+        const early = inboxEventFor(this.state);
         return early ? this.deliverFromInbox(early) : { kind: 'suspended' };
       }
       case 'advanced':
@@ -333,7 +265,7 @@ export class ExecutionDriver {
   private async fail(error: FlowError): Promise<HandlingResult> {
     // Lease loss and cancellation surface as a cancelled step: they are not the flow's failure.
     this.keeper.throwIfLost();
-    if (this.keeper.cancelRequested) return this.cancel('cancelled by request');
+    if (this.keeper.cancelRequested) return this.writer.cancel('cancelled by request');
     await this.writer.writeError(flowErrorRecord(error));
     return { kind: 'node_failed' };
   }

@@ -5,7 +5,8 @@ import type { HandlingResult } from './decide.js';
 import { isStoredAsEntries } from '../store/checkpoint-parts.js';
 import { changedTimings } from './changed-timings.js';
 import { toCancelled, toError } from './state-transitions.js';
-import { timerId, visitOf } from './wait-timers.js';
+import { waitVisit } from '../engine/wait-timer.js';
+import { checkpointInput, hasCheckpointInput, lastNode } from '../state/checkpoint-context.js';
 import type { WorkerDeps } from './worker-deps.js';
 
 /**
@@ -48,8 +49,13 @@ export class FencedWriter {
   readonly #observeBytes = (bytes: number): void =>
     this.deps.metrics?.checkpointBytes.observe(bytes);
 
-  /** Fenced save; `changedNodes` null = rewrite the whole context. */
+  /**
+   * Fenced save; `changedNodes` null = rewrite the whole context. A save that begins a wait
+   * arms its timer once it is stored (a crash in between: `run` on the suspended execution
+   * arms it again).
+   */
   async persist(next: ExecutionState, changedNodes: readonly string[] | null): Promise<void> {
+    const previous = this.state;
     const state = { ...next, version: this.state.version + 1 };
     const started = performance.now();
     // After a failed save what is stored is unknown (a timeout may come after the server
@@ -85,7 +91,7 @@ export class FencedWriter {
         tenantId: state.tenantId,
         flowId: state.flowId,
         status: state.status,
-        node: state.error?.node ?? state.context.$LAST_NODE ?? null,
+        node: state.error?.node ?? lastNode(state.context),
         version: state.version,
         deliveryCount: this.deliveryCount,
         checkpointMs: +ms.toFixed(2),
@@ -100,6 +106,7 @@ export class FencedWriter {
     this.state = state;
     this.#stored = state;
     this.#diffable = true;
+    if (beginsWait(previous, state)) await this.deps.timers.arm(state, null);
   }
 
   /** The last save failed: it may still have been applied (a timeout after the server wrote it). */
@@ -146,25 +153,27 @@ export class FencedWriter {
     return { kind: 'no_op' };
   }
 
-  /** Withdraws the timers of the current wait (either kind; a missing one is fine). */
-  async cancelTimers(): Promise<void> {
-    const waiting = this.state.waiting;
-    if (!waiting?.dueAt) return;
-    const visit = visitOf(this.state, waiting.nodeId);
-    for (const kind of ['delay', 'timeout'] as const) {
-      await this.deps.queue
-        .cancelDelayed(
-          timerId(this.state.tenantId, this.state.executionId, waiting.nodeId, visit, kind),
-        )
-        .catch(() => false);
-    }
+  /** Withdraws the timer of the current wait (a missing one is fine). */
+  cancelTimers(): Promise<void> {
+    return this.deps.timers.cancel(this.state);
   }
+}
+
+/** `next` waits where `previous` did not: another node, another visit, or no wait at all. */
+function beginsWait(previous: ExecutionState, next: ExecutionState): boolean {
+  const waiting = next.waiting;
+  if (next.status !== 'suspended' || !waiting?.dueAt) return false;
+  const before = previous.status === 'suspended' ? previous.waiting : null;
+  return (
+    before?.nodeId !== waiting.nodeId || waitVisit(previous, before) !== waitVisit(next, waiting)
+  );
 }
 
 /** The engine never changes a context value in place (a mutating `$F` call detaches it first). */
 function sameInput(saved: ExecutionState, next: ExecutionState): boolean {
-  const had = Object.hasOwn(saved.context, '$INPUT');
+  const had = hasCheckpointInput(saved.context);
   return (
-    had === Object.hasOwn(next.context, '$INPUT') && saved.context.$INPUT === next.context.$INPUT
+    had === hasCheckpointInput(next.context) &&
+    checkpointInput(saved.context) === checkpointInput(next.context)
   );
 }

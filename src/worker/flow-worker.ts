@@ -12,6 +12,7 @@ import { getDefaultLogger, type Logger } from '../util/logger.js';
 import { FlowResolver } from './flow-resolver.js';
 import { MessageHandler } from './message-handler.js';
 import type { WorkerDeps, WorkerSettings } from './worker-deps.js';
+import { WaitTimers } from './wait-timers.js';
 import { WorkerMetrics } from './worker-metrics.js';
 
 /** After a drain times out, how long abandoned handlings get to unwind before stop() returns. */
@@ -113,6 +114,7 @@ export class FlowWorker {
       log,
       metrics: this.metrics,
       clock,
+      timers: new WaitTimers(options.queue, clock),
     };
     this.#handler = new MessageHandler(this.#deps);
     this.#concurrency = Math.max(1, options.concurrency ?? 16);

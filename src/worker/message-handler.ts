@@ -1,12 +1,10 @@
 import { WorkerStoppedError } from '../errors.js';
-import { getOwn } from '../util/own-record.js';
-import { timerDataOf } from '../engine/suspension.js';
 import type { TaskMessage } from '../queue/task-message.js';
 import type { Delivery } from '../queue/task-queue.js';
 import { isTerminal, type ExecutionState } from '../state/execution-state.js';
 import { claimExecution, type Lease } from '../store/execution-store.js';
 import { decide, type Decision, type ExecutionErrorCode, type HandlingResult } from './decide.js';
-import { envelope } from './event-matching.js';
+import { envelope, inboxEventFor, isDeliverable } from './event-matching.js';
 import { ExecutionDriver } from './execution-driver.js';
 import { FencedWriter } from './fenced-writer.js';
 import { heldWork, LeaseKeeper } from './lease-keeper.js';
@@ -18,7 +16,6 @@ import {
   toRunning,
   unfinishedStarts,
 } from './state-transitions.js';
-import { parseTimerId, visitOf } from './wait-timers.js';
 import type { WorkerDeps } from './worker-deps.js';
 
 type EventMessage = Extract<TaskMessage, { kind: 'event' }>;
@@ -170,11 +167,11 @@ export class MessageHandler {
   private async apply(message: TaskMessage, driver: ExecutionDriver): Promise<HandlingResult> {
     const state = driver.state;
     if (driver.keeper.cancelRequested && message.kind !== 'retry')
-      return driver.cancel('cancelled by request');
+      return driver.writer.cancel('cancelled by request');
     let result: HandlingResult;
     switch (message.kind) {
       case 'cancel':
-        return driver.cancel(message.reason ?? 'cancelled by request');
+        return driver.writer.cancel(message.reason ?? 'cancelled by request');
       case 'retry':
         result = await this.retry(message, driver);
         break;
@@ -199,8 +196,9 @@ export class MessageHandler {
 
   private async run(driver: ExecutionDriver, state: ExecutionState): Promise<HandlingResult> {
     if (state.status === 'suspended') {
-      await driver.ensureTimers();
-      const early = driver.matchingInboxEvent();
+      // Its timer may never have been armed (a crash between the save and the enqueue).
+      await this.deps.timers.arm(state, driver.flow);
+      const early = inboxEventFor(state);
       return early ? driver.deliverFromInbox(early) : { kind: 'no_op' };
     }
     const nextNode = driver.nextNodeId;
@@ -213,8 +211,8 @@ export class MessageHandler {
     const running = toRunning(state, nextNode, this.#now());
     // A fresh execution whose first step runs no host code: that step's checkpoint also
     // records the move to `running`, one save fewer per execution.
-    if (driver.freshStepIsInert) driver.stage(running);
-    else await driver.persist(running, []);
+    if (driver.freshStepIsInert) driver.writer.stage(running);
+    else await driver.writer.persist(running, []);
     return driver.run();
   }
 
@@ -233,11 +231,11 @@ export class MessageHandler {
     // It failed while waiting (the event could not be delivered or stored): wait again, timers
     // re-armed and the inbox looked at, as for any suspended execution.
     if (pendingWait(state) !== null) {
-      await driver.persist(toRewaiting(state, this.#now()), []);
+      await driver.writer.persist(toRewaiting(state, this.#now()), []);
       return this.run(driver, driver.state);
     }
     const nextNode = driver.nextNodeId;
-    await driver.persist(toRetried(state, nextNode, this.#now()), []);
+    await driver.writer.persist(toRetried(state, nextNode, this.#now()), []);
     return driver.run();
   }
 
@@ -245,12 +243,12 @@ export class MessageHandler {
     const { eventId } = message;
     const { type } = message;
     if (driver.state.appliedEventIds.includes(eventId)) return { kind: 'no_op' }; // a repeated event id is applied once
-    if (driver.deliverable(type, message.data)) {
+    if (isDeliverable(driver.state, type, message.data)) {
       return driver.resume('event', envelope(eventId, type, message.data, driver.state.waiting!), {
         eventId,
       });
     }
-    return driver.keepInInbox({
+    return driver.writer.keepInInbox({
       eventId,
       type,
       data: message.data ?? null,
@@ -259,47 +257,11 @@ export class MessageHandler {
   }
 
   private async timer(message: TimerMessage, driver: ExecutionDriver): Promise<HandlingResult> {
-    const state = driver.state;
-    const timer = parseTimerId(message.timerId);
-    const waiting = state.waiting;
-    // Fires once: only for the same visit of the same node, still waiting.
-    if (
-      !timer ||
-      state.status !== 'suspended' ||
-      !waiting ||
-      waiting.nodeId !== timer.nodeId ||
-      visitOf(state, timer.nodeId) !== timer.visit
-    )
-      return { kind: 'no_op' };
-    if (timer.kind === 'timeout') return driver.resume('timeout', null, {});
-    const now = this.deps.clock.now();
-    const planned = waiting.dueAt ? Date.parse(waiting.dueAt) : now;
-    const node = driver.flow.nodesById.get(waiting.nodeId);
-    const suspended = getOwn(
-      (state.context.$NODE ?? {}) as Record<string, unknown>,
-      waiting.nodeId,
-    );
-    const head = {
-      node_id: waiting.nodeId,
-      execution_id: state.executionId,
-      flow_id: state.flowId,
-      tenant_id: state.tenantId,
-      trigger_type: 'delay_completed',
-      delay_ms: null as unknown,
-    };
-    const tail = {
-      actual_trigger_timestamp: now,
-      planned_trigger_timestamp: planned,
-      success: true,
-    };
-    // The type's fields go between; it may set delay_ms, never the fields the runtime owns.
-    const extra = Object.entries((node && timerDataOf(node, suspended)) ?? {}).filter(
-      ([key]) => key === 'delay_ms' || !(key in head || key in tail),
-    );
-    const payload = { ...head, ...Object.fromEntries(extra), ...tail };
-    return driver.resume('event', envelope(message.timerId, waiting.eventType, payload, waiting), {
-      eventId: message.timerId,
-    });
+    const resume = this.deps.timers.fired(message, driver.state, driver.flow);
+    if (resume === null) return { kind: 'no_op' };
+    return resume.type === 'timeout'
+      ? driver.resume('timeout', null, {})
+      : driver.resume('event', resume.data, { eventId: message.timerId });
   }
 
   private async onLeaseConflict(message: TaskMessage): Promise<HandlingResult> {

@@ -164,6 +164,9 @@ export function toSuspended(
     eventType: waiting.eventType,
     filter: waiting.filter,
     dueAt: dueAt === null ? null : new Date(dueAt).toISOString(),
+    visit: waiting.visit,
+    timer: dueAt === null ? null : (waiting.timer ?? 'timeout'),
+    timerData: waiting.timerData,
   };
   if (waiting.subscriptionId !== null) on.subscriptionId = waiting.subscriptionId;
   return next(state, { status: 'suspended', context, waiting: on }, now);

@@ -4,6 +4,7 @@ import type { ExecutionStore } from '../store/execution-store.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
 import type { FlowResolver } from './flow-resolver.js';
+import type { WaitTimers } from './wait-timers.js';
 import type { WorkerMetrics } from './worker-metrics.js';
 
 export interface WorkerSettings {
@@ -31,4 +32,6 @@ export interface WorkerDeps {
   metrics: WorkerMetrics | null;
   /** The worker's clock, shared with the engine (`engine.clock`): state timestamps, due times, leases. */
   clock: Clock;
+  /** Arms, withdraws and fires the durable timers of waits. */
+  timers: WaitTimers;
 }

@@ -7,7 +7,7 @@ import { MemoryExecutionStore } from '../../src/store/memory/memory-execution-st
 import { FakeClock } from '../../src/util/fake-clock.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { FencedWriter } from '../../src/worker/fenced-writer.js';
-import { timerId } from '../../src/worker/wait-timers.js';
+import { timerId, WaitTimers } from '../../src/worker/wait-timers.js';
 import type { WorkerDeps } from '../../src/worker/worker-deps.js';
 
 /**
@@ -19,7 +19,15 @@ async function setup() {
   const store = new MemoryExecutionStore();
   const queue = new LocalQueue({ path: ':memory:' }, { visibilityTimeoutMs: 2000 });
   const clock = new FakeClock(Date.UTC(2030, 0, 1));
-  const deps = { store, queue, clock, log: silentLogger, metrics: null } as unknown as WorkerDeps;
+  const timers = new WaitTimers(queue, clock);
+  const deps = {
+    store,
+    queue,
+    clock,
+    timers,
+    log: silentLogger,
+    metrics: null,
+  } as unknown as WorkerDeps;
   const state = newExecutionState({ executionId: 'e1', flowHash: 'h', context: { $INPUT: {} } });
   await store.save(state);
   const lease = await store.acquireLease('e1', { owner: 'w1', ttlMs: 50 });

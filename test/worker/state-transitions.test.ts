@@ -15,7 +15,8 @@ import {
   unfinishedStarts,
   withResumeCounted,
 } from '../../src/worker/state-transitions.js';
-import { parseTimerId, timerId, visitOf } from '../../src/worker/wait-timers.js';
+import { parseTimerId, timerId } from '../../src/worker/wait-timers.js';
+import { nodeVisit } from '../../src/state/checkpoint-context.js';
 
 /**
  * The pure state builders the worker persists (fenced). Time is pinned: `now` is passed in.
@@ -78,6 +79,7 @@ describe('state transitions', () => {
         timer: 'timeout',
         timerData: null,
         subscriptionId: 's1',
+        visit: 1,
       },
       at(5_000).getTime(),
       T0,
@@ -89,6 +91,9 @@ describe('state transitions', () => {
       filter: { k: 1 },
       dueAt: at(5_000).toISOString(),
       subscriptionId: 's1',
+      visit: 1,
+      timer: 'timeout',
+      timerData: null,
     });
     for (const ended of [
       toCompleted(suspended, { $LAST_NODE: 'end' }, 'end', { ok: true }, at(9)),
@@ -202,10 +207,10 @@ describe('wait timers', () => {
       expect(parseTimerId(bad)).toBeNull();
   });
 
-  it('visitOf reads $VISITS (0 when the node never ran), never the prototype', () => {
+  it("a node's visit is read from $VISITS (0 when the node never ran), never the prototype", () => {
     const state = { ...fresh(), context: { $VISITS: { n: 2 } } };
-    expect(visitOf(state, 'n')).toBe(2);
-    expect(visitOf(state, 'other')).toBe(0);
-    expect(visitOf(state, 'constructor')).toBe(0);
+    expect(nodeVisit(state.context, 'n')).toBe(2);
+    expect(nodeVisit(state.context, 'other')).toBe(0);
+    expect(nodeVisit(state.context, 'constructor')).toBe(0);
   });
 });

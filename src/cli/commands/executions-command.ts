@@ -1,3 +1,4 @@
+import { lastNode } from '../../state/checkpoint-context.js';
 import type { Command } from 'commander';
 import { errorCode, UnknownExecutionError } from '../../errors.js';
 import { EXECUTION_STATUSES, type ExecutionStatus } from '../../state/execution-state.js';
@@ -30,11 +31,9 @@ export function registerStatus(program: Command, context: CommandContext): void 
           : []),
         ...(state.status === 'completed' ? [`result: ${humanValue(state.result)}`] : []),
         ...(state.error ? [`error: ${describeError(state)}`] : []),
-        `last node: ${typeof checkpoint.$LAST_NODE === 'string' ? checkpoint.$LAST_NODE : '-'}  attempts: ${JSON.stringify(state.attempts)}`,
+        `last node: ${lastNode(checkpoint) ?? '-'}  attempts: ${JSON.stringify(state.attempts)}`,
       ];
-      context
-        .output()
-        .result({ ...record, lastNode: checkpoint.$LAST_NODE ?? null }, lines.join('\n'));
+      context.output().result({ ...record, lastNode: lastNode(checkpoint) }, lines.join('\n'));
       context.exit(EXIT.ok);
     });
   });

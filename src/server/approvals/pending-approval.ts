@@ -1,3 +1,4 @@
+import { nodeResult } from '../../state/checkpoint-context.js';
 import { z } from 'zod';
 import { errorCode } from '../../errors.js';
 import type { Flow } from '../../flow/flow.js';
@@ -77,8 +78,7 @@ export function approvalAt(
   if (isTerminal(state.status)) return { kind: 'terminal' };
   if (state.status !== 'suspended' || state.waiting?.nodeId !== nodeId)
     return { kind: 'not_waiting' };
-  const nodes = (state.context.$NODE ?? {}) as Record<string, unknown>;
-  const stored = StoredApproval.safeParse(getOwn(nodes, nodeId));
+  const stored = StoredApproval.safeParse(nodeResult(state.context, nodeId));
   if (!stored.success) return { kind: 'not_waiting' };
   const config = stored.data.service_config;
   const timing = getOwn(state.timings, nodeId);
