@@ -39,7 +39,27 @@ export function limitsFromEnv(
       throw invalid('PLAITA_NESTED_DATA_EXPRESSIONS', nested, 'on | off');
     limits.nestedDataExpressions = nested === 'on';
   }
+  const secrets = secretEnvFromEnv(env);
+  if (secrets !== undefined) limits.exposeSecretEnv = secrets;
   return limits;
+}
+
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * `PLAITA_EXPOSE_SECRET_ENV=NAME,NAME`: secret-looking names (flow/secret-env.ts) a flow's
+ * `exposeEnv` may read after all. Exact names only, no patterns: each one is a decision.
+ */
+function secretEnvFromEnv(env: NodeJS.ProcessEnv): string[] | undefined {
+  const raw = env.PLAITA_EXPOSE_SECRET_ENV?.trim();
+  if (!raw) return undefined;
+  const names = raw
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  if (names.some((name) => !VARIABLE_NAME.test(name)))
+    throw invalid('PLAITA_EXPOSE_SECRET_ENV', raw, 'a comma-separated list of variable names');
+  return [...new Set(names)];
 }
 
 function invalid(name: string, value: string, expected: string): CliError {

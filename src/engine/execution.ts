@@ -1,6 +1,7 @@
 import type { FunctionRegistry } from '../expression/function-registry.js';
 import type { Context, EvaluationScope } from '../expression/scope.js';
 import type { Flow, LoadedNode } from '../flow/flow.js';
+import { exposedEnv } from '../flow/secret-env.js';
 import type { ExecutionMode } from '../flow/node-type.js';
 import type { Clock } from '../util/clock.js';
 import { childExecutionId, randomExecutionId } from '../util/ids.js';
@@ -224,14 +225,9 @@ export function initialContext(
   input: unknown,
   parentSnapshot: Context = {},
 ): Context {
-  const env: Record<string, string> = {};
-  for (const name of flow.exposeEnv) {
-    const value = options.env[name];
-    if (value !== undefined) env[name] = value;
-  }
   return {
     $EXECUTION_ID: executionId ?? randomExecutionId(),
-    $ENV: env,
+    $ENV: exposedEnv(flow.exposeEnv, options.env, options.limits.exposeSecretEnv),
     $INPUT: input,
     $PARENT: parentSnapshot,
     // A copy per execution: a mutating `$F` on `$GLOBAL.x` must not reach the parsed flow's

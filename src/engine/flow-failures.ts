@@ -31,11 +31,14 @@ export function nodeTimeout(
   message: string | null,
   budgetMs: number | null,
 ): FlowError {
+  // Names the strategy, as the original does ("timeout handler strategy ... is abort"), and the
+  // node's id even when it has a name: the id is what a reader searches the document for.
+  const label = node.def.name === null ? `'${node.def.id}'` : `'${node.def.name}' (${node.def.id})`;
   const text =
     message ??
     (flowBinding
-      ? `node '${nodeLabel(node)}' ran out of the flow's time budget`
-      : `node '${nodeLabel(node)}' timed out after ${budgetMs ?? '?'} ms`);
+      ? `node ${label} ran out of the flow's time budget; its timeoutHandler strategy is abort`
+      : `node ${label} timed out after ${budgetMs ?? '?'} ms; its timeoutHandler strategy is abort`);
   return new FlowError({
     code: -1,
     type: flowBinding ? 'flow_error' : 'node_error',

@@ -62,10 +62,7 @@ class NodeContextImpl implements NodeContext {
 
   matches(condition: Condition | null, extraRoots?: Context): MaybePromise<boolean> {
     if (condition === null) return false;
-    const scope: EvaluationScope = extraRoots
-      ? extendedScope(this.#execution, extraRoots)
-      : this.#execution;
-    return matchCondition(condition, scope, this.#meter());
+    return matchCondition(condition, conditionScope(this.#execution, extraRoots), this.#meter());
   }
 
   /** One evaluation's budget: the node's remaining time on the clock, capped by the operator's bound. */
@@ -173,21 +170,25 @@ function entry(context: Context, key: string): unknown {
   return Object.hasOwn(context, key) ? context[key] : undefined;
 }
 
-/** A copy of the context with extra roots, e.g. `$LOOP-ITEM` (docs/flow-format.md §3.9). */
-function extendedScope(execution: Execution, extraRoots: Context): EvaluationScope {
-  let ownRoots: Context | undefined;
+/**
+ * Where a condition is evaluated (docs/flow-format.md §4): it must leave the state as it was, as
+ * the original's loop and while conditions do by evaluating on a deep copy. Ours copies only on
+ * write: the scope reads the live context (plus extra roots such as `$LOOP-ITEM`), and the first
+ * mutating `$F` call swaps in a private deep copy that is dropped with the scope. A condition
+ * without one — nearly all — costs this object and nothing more.
+ */
+function conditionScope(execution: Execution, extraRoots: Context | undefined): EvaluationScope {
+  let copied = false;
   const scope = {
-    context: { ...execution.context, ...extraRoots },
+    context: extraRoots ? { ...execution.context, ...extraRoots } : execution.context,
     functions: execution.functions,
     timeZone: execution.timeZone,
     clock: execution.clock,
     beforeMutation: () => {
-      execution.beforeMutation();
-      // What a mutating function changes next must be the live context (a copy now, detached
-      // from the checkpoint) and this scope's own copy of the extra roots: `$LOOP-ITEM` is an
-      // element of a collection the checkpoint still holds.
-      ownRoots ??= cloneContext(extraRoots);
-      scope.context = { ...execution.context, ...ownRoots };
+      if (copied) return;
+      copied = true;
+      // `$PARENT` too: it is the parent's values, which a condition must not change either.
+      scope.context = cloneContext(scope.context);
     },
     warn: (m: string) => execution.warn(m),
   };

@@ -53,6 +53,7 @@ function attempts(execution: Execution, node: LoadedNode): unknown {
   const flowBudget = execution.budget;
   // No budget left at the start is a FlowTimeout, not this node's timeout (docs/flow-format.md §6.3).
   flowBudget.check();
+  if (def.errorHandler.retryTimes < 0) return notAttempted(execution, node);
   if (def.timeoutMs === null) {
     let value: unknown;
     try {
@@ -155,6 +156,19 @@ async function waitBeforeRetry(
 ): Promise<void> {
   if (delayMs > 0) await sleep(delayMs, budget);
   execution.log.debug({ node: node.def.id, attempt: nextAttempt }, 'retrying node');
+}
+
+/**
+ * `retryTimes` below zero allows no attempt at all (docs/flow-format.md §7.4): the original's
+ * attempt loop runs `retryTimes + 1` times and then falls back to the strategy's value, which is
+ * null for `abort` too: no error ever happened.
+ */
+function notAttempted(execution: Execution, node: LoadedNode): unknown {
+  const handler = node.def.errorHandler;
+  execution.warn(
+    `node '${node.def.id}' was not run: its errorHandler.retryTimes (${handler.retryTimes}) allows no attempt`,
+  );
+  return handler.strategy === 'continue-with' ? copyValue(handler.defaultValue) : null;
 }
 
 function handleError(node: LoadedNode, handler: HandlerDef, error: unknown): unknown {

@@ -88,7 +88,7 @@ function loadInSession(document: unknown, prefix: string, session: LoadSession):
   if (!startNode && rawNodes.length > 0)
     warnings.push('the flow has no start node: it will fail when run');
   const exposeEnv = top?.exposeEnv ?? top?.expose_env ?? [];
-  warnings.push(...envWarnings(doc, exposeEnv));
+  warnings.push(...envWarnings(doc, exposeEnv, session.limits.exposeSecretEnv));
   const durationAt = (raw: unknown, field: string): number | null =>
     duration(raw, formatPath(prefix, [field]), issue);
   const flow: Flow = {

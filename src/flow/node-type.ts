@@ -16,6 +16,7 @@ export interface HandlerDef {
   defaultValue: unknown;
   code: number | null;
   message: string | null;
+  /** Attempts are `retryTimes + 1`; a negative value means none (docs/flow-format.md §7.4). */
   retryTimes: number;
   retryDelayMs: number | null;
   retryBackoff: number;

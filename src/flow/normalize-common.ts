@@ -23,6 +23,17 @@ export interface NormalizeReport {
 
 /** docs/flow-format.md §2.1: the common fields, with handler defaults and spellings resolved. */
 export function normalizeCommon(raw: RawCommon, report: NormalizeReport): CommonNodeDef {
+  const errorField = raw.errorHandler ? 'errorHandler' : 'error_handler';
+  const errorHandler = normalizeHandler(
+    raw.errorHandler ?? raw.error_handler,
+    errorField,
+    DEFAULT_ABORT_CODE,
+    report,
+  );
+  if (errorHandler.retryTimes < 0)
+    report.warn(
+      `${errorField}.retryTimes is negative (${errorHandler.retryTimes}): the node is never run and its result is ${errorHandler.strategy === 'continue-with' ? 'its defaultValue' : 'null'}`,
+    );
   return {
     type: raw.type,
     id: String(raw.id),
@@ -31,12 +42,7 @@ export function normalizeCommon(raw: RawCommon, report: NormalizeReport): Common
     next: raw.next === undefined || raw.next === null || raw.next === '' ? null : String(raw.next),
     output: raw.output ?? null,
     timeoutMs: report.duration(raw.timeout, 'timeout'),
-    errorHandler: normalizeHandler(
-      raw.errorHandler ?? raw.error_handler,
-      raw.errorHandler ? 'errorHandler' : 'error_handler',
-      DEFAULT_ABORT_CODE,
-      report,
-    ),
+    errorHandler,
     timeoutHandler: normalizeHandler(
       raw.timeoutHandler ?? raw.timeout_handler,
       raw.timeoutHandler ? 'timeoutHandler' : 'timeout_handler',
@@ -65,7 +71,8 @@ function normalizeHandler(
     defaultValue: handler.defaultValue ?? null,
     code: handler.code ?? defaultCode,
     message: handler.message ?? null,
-    retryTimes: Math.max(0, handler.retryTimes ?? 0),
+    // Negative is kept: the node is then never attempted, as in the original (§7.4).
+    retryTimes: handler.retryTimes ?? 0,
     retryDelayMs: report.duration(handler.retryDelay, `${field}.retryDelay`),
     retryBackoff: handler.retryBackoff ?? 1,
   };

@@ -50,6 +50,12 @@ export interface RuntimeLimits {
   subprocessTimeoutMs: number;
   /** Address space of a subprocess (`RLIMIT_AS`), bytes. */
   subprocessMemoryBytes: number;
+  /**
+   * Secret-looking variable names (flow/secret-env.ts: `AWS_SECRET…`, `TOKEN…`, `PASSWORD…`)
+   * a flow's `exposeEnv` may still read. Without this, `$ENV` leaves them out even when a flow
+   * lists them: a flow document alone cannot reach a secret.
+   */
+  exposeSecretEnv: readonly string[];
 }
 
 export const CODE_BACKENDS = ['quickjs', 'python'] as const;
@@ -70,6 +76,7 @@ export const DEFAULT_LIMITS: Readonly<RuntimeLimits> = Object.freeze({
   codeOutputBytes: 1024 * 1024,
   subprocessTimeoutMs: 10 * 60_000,
   subprocessMemoryBytes: 1024 * 1024 * 1024,
+  exposeSecretEnv: Object.freeze([] as string[]),
 });
 
 /** Defaults overlaid with what the caller set (unset fields keep the default). */

@@ -5,9 +5,9 @@ import { parseFlow, runFlow } from '../../src/index.js';
 /**
  * A `$F` function with side effects (`pop`, `setListItem`, …) changes a value in place; the
  * engine detaches the live context from the checkpoints it handed out first (§6.6: a checkpoint
- * never changes after it was taken). A condition evaluated with extra roots (`$LOOP-ITEM`,
- * `$LOOP-INDEX`) used to keep the context from before that copy, so the function changed the
- * checkpoint's objects and not the live ones.
+ * never changes after it was taken). In a condition it changes nothing the flow keeps (§4, the
+ * original's loop and while conditions run on a deep copy): it works on the condition's own
+ * copy, made at the first such call.
  */
 describe('a mutating $F function in a condition with extra roots (while)', () => {
   const flow = parseFlow({
@@ -22,16 +22,16 @@ describe('a mutating $F function in a condition with extra roots (while)', () =>
         childFlow: {
           nodes: [
             { type: 'start', id: 's', next: 'e' },
-            { type: 'end', id: 'e', output: 1 },
+            { type: 'end', id: 'e', output: '$INPUT.index' },
           ],
         },
         next: 'e',
       },
-      { type: 'end', id: 'e', output: '$NODE.a.list' },
+      { type: 'end', id: 'e', output: { list: '$NODE.a.list', last: '$NODE.w' } },
     ],
   });
 
-  it('changes the live context, never the checkpoint taken before', async () => {
+  it('changes neither the live context nor a checkpoint: each check pops from a fresh copy', async () => {
     const stepper = new Stepper(flow, { input: {}, executionId: 'x' });
     const lists: unknown[] = [];
     const changed: Array<string[] | null> = [];
@@ -42,13 +42,18 @@ describe('a mutating $F function in a condition with extra roots (while)', () =>
       changed.push(outcome.changedNodes);
       if (outcome.status === 'completed') {
         stepper.dispose();
-        // Each condition check pops once: 1 (go on), then 2 (stop).
-        expect(outcome.result).toEqual([3]);
+        // Every check pops 1 from its own copy, so the loop runs to maxIterations (index 9).
+        expect(outcome.result).toEqual({ list: [1, 2, 3], last: 9 });
         break;
       }
     }
-    expect(lists).toEqual([[1, 2, 3], [3], [3]]);
-    expect(changed[1]).toBeNull();
+    expect(lists).toEqual([
+      [1, 2, 3],
+      [1, 2, 3],
+      [1, 2, 3],
+    ]);
+    // Nothing but the while's own result changed: the checkpoint can be written incrementally.
+    expect(changed[1]).toEqual(['w']);
   });
 });
 

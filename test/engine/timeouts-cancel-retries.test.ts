@@ -78,6 +78,26 @@ describe('timeouts', () => {
     expect(error).toMatchObject({ code: -1, type: 'flow_error', name: 'NodeTimeout' });
   });
 
+  it('the abort message names the strategy, the node (name and id) and the duration', async () => {
+    const { registry } = probes();
+    const messageOf = async (node: Record<string, unknown>, extra = {}): Promise<string> =>
+      (
+        (await runFlow(parseFlow(chain(node, extra), { registry }), {}).catch(
+          (e: unknown) => e,
+        )) as FlowError
+      ).message;
+    expect(await messageOf({ type: 'wait', name: 'Slow one', timeout: 30 })).toBe(
+      "node 'Slow one' (n) timed out after 30 ms; its timeoutHandler strategy is abort",
+    );
+    expect(await messageOf({ type: 'wait', timeout: 'PT5S' }, { timeout: 30 })).toBe(
+      "node 'n' ran out of the flow's time budget; its timeoutHandler strategy is abort",
+    );
+    // A handler message replaces it, as before.
+    expect(
+      await messageOf({ type: 'wait', timeout: 30, timeoutHandler: { message: 'too slow' } }),
+    ).toBe('too slow');
+  });
+
   it('the run option timeout combines with the flow timeout as the smaller', async () => {
     const { registry } = probes();
     const error = await runFlow(
@@ -157,6 +177,27 @@ describe('retries', () => {
     expect(await runFlow(flow, {}, { executionId: 'x' })).toBe(3);
     expect(seen.attempts).toEqual([1, 2, 3]);
     expect(new Set(seen.keys)).toEqual(new Set(['x:n:1']));
+  });
+
+  it('a negative retryTimes allows no attempt: the node never runs, hooks still see it', async () => {
+    const { seen, registry } = probes();
+    const events: string[] = [];
+    const hooks = {
+      onNodeStart: ({ node }: { node: string }) => void events.push(`start ${node}`),
+      onNodeEnd: ({ node }: { node: string }) => void events.push(`end ${node}`),
+    };
+    for (const [handler, expected] of [
+      [{ strategy: 'continue', retryTimes: -1 }, null],
+      [{ strategy: 'continue-with', defaultValue: { d: 1 }, retryTimes: -3 }, { d: 1 }],
+      [{ strategy: 'abort', code: 5, retryTimes: -1 }, null],
+    ] as const) {
+      const flow = parseFlow(chain({ type: 'flaky', errorHandler: handler }), { registry });
+      expect(await runFlow(flow, {}, { hooks })).toEqual(expected);
+    }
+    expect(seen.attempts).toEqual([]);
+    expect(events.filter((e) => e.endsWith(' n'))).toEqual(
+      Array.from({ length: 3 }, () => ['start n', 'end n']).flat(),
+    );
   });
 
   it('retryDelay with retryBackoff spaces the attempts', async () => {

@@ -207,6 +207,20 @@ nodes:
     expect(flow.nodesById.get('a')!.def.output).toBe(2); // the last definition wins
   });
 
+  it('keeps a negative retryTimes (the node is never run, §7.4) and warns about it', () => {
+    const flow = parseFlow({
+      nodes: [
+        { type: 'start', id: 's', next: 'a' },
+        { type: 'assignment', id: 'a', output: 1, errorHandler: { retryTimes: -2 }, next: 'e' },
+        { type: 'end', id: 'e' },
+      ],
+    });
+    expect(flow.nodesById.get('a')!.def.errorHandler.retryTimes).toBe(-2);
+    expect(flow.warnings).toEqual([
+      'nodes[1]: errorHandler.retryTimes is negative (-2): the node is never run and its result is null',
+    ]);
+  });
+
   it('accepts every spelling, first wins', async () => {
     const flow = parseFlow({
       flowId: 'camel',

@@ -2,6 +2,7 @@ import { defaultFunctions, type FunctionRegistry } from '../../expression/functi
 import type { Flow, LoadedNode } from '../flow.js';
 import { childFlowsOf } from './child-flows.js';
 import { envReadIssues, exposeEnvIssues } from './env-issues.js';
+import { handlerIssues } from './handler-issues.js';
 import { evaluatedSites } from './evaluated-sites.js';
 import { ExpressionChecker } from './expression-checker.js';
 import { FlowGraph } from './flow-graph.js';
@@ -146,7 +147,7 @@ class AnalysisSession {
         message: `node '${id}' is unreachable: no path from the start node leads to it`,
       });
     }
-    this.issues.push(...successorIssues(scope, node, raw, path));
+    this.issues.push(...successorIssues(scope, node, raw, path), ...handlerIssues(node, raw, path));
     this.checkExpressions(scope, node, raw, path, graph, reachable);
     const reference = referenceSite(node, raw, path);
     if (reference !== null) this.references.push(reference);

@@ -1,28 +1,36 @@
-import { SECRET_LOOKING } from '../env-warnings.js';
+import { secretEnvStatus } from '../secret-env.js';
 import { closestName } from './closest-name.js';
 import type { RootRead } from './expression-checker.js';
 import type { FlowIssue } from './flow-issue.js';
 import { type FlowScope, pathTo } from './flow-scope.js';
 
-/** docs/flow-format.md §5.4: exposing a secret-looking variable puts it in every checkpoint. */
+/**
+ * docs/flow-format.md §5.4: a secret-looking name in `exposeEnv`. One with a sensitive prefix is
+ * left out of `$ENV` unless the operator allows it; any other is exposed, and so in every
+ * checkpoint. The analysis does not know the operator of the host that will run the flow.
+ */
 export function exposeEnvIssues(scope: FlowScope): FlowIssue[] {
   const doc = scope.flow.document;
   const key = doc.exposeEnv !== undefined && doc.exposeEnv !== null ? 'exposeEnv' : 'expose_env';
-  return scope.flow.exposeEnv.flatMap((name, i) =>
-    SECRET_LOOKING.test(name)
-      ? [
-          {
-            severity: 'warning' as const,
-            code: 'secret_env_exposed' as const,
-            path: pathTo(scope.prefix, key, i),
-            nodeId: null,
-            message:
-              `exposeEnv lists "${name}", which looks like a secret: every expression can read it ` +
-              'and it is stored in checkpoints',
-          },
-        ]
-      : [],
-  );
+  return scope.flow.exposeEnv.flatMap((name, i) => {
+    const status = secretEnvStatus(name, []);
+    if (status === null) return [];
+    const message =
+      status === 'withheld'
+        ? `exposeEnv lists "${name}", which looks like a secret: $ENV leaves it out, so ` +
+          `$ENV.${name} reads null, unless the operator allows the name (PLAITA_EXPOSE_SECRET_ENV)`
+        : `exposeEnv lists "${name}", which looks like a secret: every expression can read it ` +
+          'and it is stored in checkpoints';
+    return [
+      {
+        severity: 'warning' as const,
+        code: 'secret_env_exposed' as const,
+        path: pathTo(scope.prefix, key, i),
+        nodeId: null,
+        message,
+      },
+    ];
+  });
 }
 
 /**

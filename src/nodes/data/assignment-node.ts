@@ -16,7 +16,8 @@ export class OutputTypeMismatchError extends Error {
 /**
  * docs/flow-format.md §3.3: one upstreamOutput entry → its value; several → the entry whose upstream is
  * `$LAST_NODE` (none → []); otherwise `output` (0, false and "" are values); the evaluated
- * result must match `outputType` when one is declared.
+ * result must match `outputType` when one is declared. With none of these the result is null,
+ * unchecked.
  */
 export const assignmentNode = builtinNode({
   type: 'assignment',
@@ -50,6 +51,8 @@ export const assignmentNode = builtinNode({
       const match = upstreamOutput.find((e) => e.upstream === last);
       value = match === undefined ? [] : match.value;
     } else if (output !== null) value = output;
+    // Nothing to assign: null, with no type check (the original returns before its check).
+    else return null;
     // Synchronous unless a function returned a promise: no promise per node on the hot path.
     return whenReady(ctx.evaluate(value), (result) => {
       if (outputType && !matchesType(outputType, result)) {

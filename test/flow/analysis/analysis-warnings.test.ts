@@ -199,6 +199,37 @@ describe('warnings: probable mistakes', () => {
     expect(issues[1]?.suggestion).toBe('REGON');
   });
 
+  it('secret_env_exposed: a name with a sensitive prefix is left out of $ENV, and says so', async () => {
+    const issues = await analyze(
+      flowOf([{ type: 'assignment', id: 'a', output: '$ENV.AWS_SECRET_ACCESS_KEY', next: 'end' }], {
+        exposeEnv: ['AWS_SECRET_ACCESS_KEY', 'APP_REGION'],
+      }),
+    );
+    expect(summary(issues)).toEqual(['warning secret_env_exposed exposeEnv[0]']);
+    expect(issues[0]?.message).toMatch(
+      /\$ENV leaves it out, so \$ENV\.AWS_SECRET_ACCESS_KEY reads null, unless the operator allows the name \(PLAITA_EXPOSE_SECRET_ENV\)/,
+    );
+  });
+
+  it('node_warning: a negative retryTimes means the node never runs', async () => {
+    const issues = await analyze(
+      flowOf([
+        {
+          type: 'assignment',
+          id: 'a',
+          output: 1,
+          errorHandler: { strategy: 'continue-with', defaultValue: 0, retryTimes: -1 },
+          next: 'b',
+        },
+        { type: 'assignment', id: 'b', output: 1, errorHandler: { retryTimes: 0 }, next: 'end' },
+      ]),
+    );
+    expect(summary(issues)).toEqual(['warning node_warning nodes[1].errorHandler.retryTimes']);
+    expect(issues[0]?.message).toBe(
+      "retryTimes is negative (-1): node 'a' is never run and its result is its defaultValue",
+    );
+  });
+
   it('condition_ignored: a condition the parser drops can never match', async () => {
     const issues = await analyze(
       flowOf([
