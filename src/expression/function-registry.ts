@@ -16,6 +16,12 @@ export interface FunctionOptions {
   category?: FunctionCategory;
   /** The function mutates an argument in place; the engine detaches snapshots before it runs. */
   sideEffects?: boolean;
+  /**
+   * Its result is a function of its arguments alone (no clock, randomness or environment), so
+   * a node calling only such functions can be recomputed after a crash instead of stored first
+   * (docs/durable-contract.md §5). Only plaita's own functions can be: a host's never is.
+   */
+  deterministic?: boolean;
   description?: string;
   /** Replace an existing registration instead of throwing. */
   override?: boolean;
@@ -39,6 +45,7 @@ export interface RegisteredFunction {
   readonly fn: ExpressionFunction;
   readonly category: FunctionCategory | undefined;
   readonly sideEffects: boolean;
+  readonly deterministic: boolean;
   readonly description: string | undefined;
   readonly minArgs?: number;
   readonly maxArgs?: number;
@@ -141,6 +148,7 @@ function describe(
     fn,
     category: options.category,
     sideEffects: options.sideEffects === true,
+    deterministic: isBuiltin(fn) && options.deterministic !== false,
     description: options.description,
     ...(minArgs === undefined ? {} : { minArgs }),
     ...(maxArgs === undefined ? {} : { maxArgs }),

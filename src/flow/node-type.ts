@@ -154,6 +154,13 @@ export interface NodeType<Fields = Record<string, unknown>> {
    */
   readonly inert?: boolean | undefined;
   /**
+   * Its only work is running the child flows it embeds, inline (a loop body, a branch): it
+   * evaluates its own expressions and nothing else. A durable worker may recompute such a node
+   * after a crash instead of storing it first when its expressions and every node of those
+   * flows are replayable (docs/durable-contract.md §5; src/flow/analysis/replayability.ts).
+   */
+  readonly runsOnlyChildren?: boolean | undefined;
+  /**
    * Its `run` and `resume` never change in place a value they read through `ctx.input`,
    * `ctx.get` or `ctx.evaluate` (those are the execution's own values, not copies). The
    * built-ins set it. Without it, such a read by the node (host code, which may change what it

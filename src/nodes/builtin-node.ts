@@ -12,6 +12,7 @@ export interface BuiltinSpec<S extends z.ZodObject, F> {
   targets?(def: NodeDef<NoInfer<F>>): string[];
   suspending?: boolean;
   inert?: boolean;
+  runsOnlyChildren?: boolean;
   resume?(
     ctx: NodeContext<NoInfer<F>>,
     type: ResumeType,
@@ -30,6 +31,7 @@ export function builtinNode<S extends z.ZodObject, F>(spec: BuiltinSpec<S, F>): 
     branchNameAsTarget: spec.branching ? true : undefined,
     suspending: spec.suspending,
     inert: spec.inert,
+    runsOnlyChildren: spec.runsOnlyChildren,
     leavesValuesAlone: true,
     load: (raw, loader) => spec.load(raw as z.infer<S>, loader) as Record<string, unknown>,
     run: (ctx) => spec.run(ctx as unknown as NodeContext<F>),

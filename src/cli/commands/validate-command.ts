@@ -3,6 +3,8 @@ import { FlowDefinitionError } from '../../errors.js';
 import { analyzeDocument } from '../../flow/analysis/analyze-document.js';
 import { type FlowIssue, hasErrors } from '../../flow/analysis/flow-issue.js';
 import { readDocumentFile } from '../../flow/parse-document.js';
+import { loadFlowDocument } from '../../flow/load-flow.js';
+import { type NodeReplayView, replayView } from '../../flow/analysis/replayability.js';
 import type { CommandContext } from '../command-context.js';
 import { EXIT } from '../exit-codes.js';
 import { cliPlugins } from '../flow-args.js';
@@ -51,17 +53,37 @@ export function registerValidate(program: Command, context: CommandContext): voi
       const errors = issues.filter((i) => i.severity === 'error').length;
       const warnings = issues.length - errors;
       const failed = hasErrors(issues) || (opts.strict === true && warnings > 0);
+      const nodes = hasErrors(issues)
+        ? null
+        : replayView(loadFlowDocument(document, { registry }), functions);
       const summary = failed
         ? `${file}: invalid (${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'})`
         : `${file}: valid${warnings > 0 ? ` (${warnings} warning${warnings === 1 ? '' : 's'})` : ''}`;
-      const text = [summary, ...issues.map((issue) => indent(issueText(issue, document)))].join(
-        '\n',
-      );
+      const text = [
+        summary,
+        ...issues.map((issue) => indent(issueText(issue, document))),
+        ...(nodes ? replayLines(nodes) : []),
+      ].join('\n');
       // A failing report goes to stderr, like every other failure; --json keeps stdout.
       if (failed && !out.json) out.note(text);
-      else out.result({ valid: !failed, errors, warnings, issues }, text);
+      else
+        out.result({ valid: !failed, errors, warnings, issues, ...(nodes ? { nodes } : {}) }, text);
       context.exit(failed ? EXIT.usage : EXIT.ok);
     });
+}
+
+/**
+ * What a retry or replay runs again: an effectful node's result is stored before the next node
+ * runs; a replayable one's may be recomputed after a crash (docs/durable-runtime.md).
+ */
+function replayLines(nodes: readonly NodeReplayView[]): string[] {
+  const replayable = nodes.filter((n) => n.replayable).map((n) => n.nodeId);
+  const effectful = nodes.filter((n) => !n.replayable);
+  return [
+    `  replayable (recomputed after a crash): ${replayable.length > 0 ? replayable.join(', ') : 'none'}`,
+    `  effectful (stored before the next node runs): ${effectful.length > 0 ? '' : 'none'}`,
+    ...effectful.map((n) => `    ${n.nodeId}: ${n.reason ?? ''}`),
+  ];
 }
 
 function indent(text: string): string {

@@ -36,7 +36,19 @@ function today(this: CallInfo | undefined, fmt: unknown = '%Y-%m-%d'): string {
 
 export function registerDatetimeFunctions(registry: FunctionRegistry): void {
   defineBuiltins(registry, 'datetime', {
-    now: { fn: now, minArgs: 0, maxArgs: 1, description: 'Current local date-time, formatted' },
-    today: { fn: today, minArgs: 0, maxArgs: 1, description: 'Current local date, formatted' },
+    now: {
+      fn: now,
+      minArgs: 0,
+      maxArgs: 1,
+      deterministic: false,
+      description: 'Current local date-time, formatted',
+    },
+    today: {
+      fn: today,
+      minArgs: 0,
+      maxArgs: 1,
+      deterministic: false,
+      description: 'Current local date, formatted',
+    },
   });
 }

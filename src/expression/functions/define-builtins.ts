@@ -11,6 +11,8 @@ export interface BuiltinSpec {
   /** Absent: variadic. */
   readonly maxArgs?: number;
   readonly sideEffects?: boolean;
+  /** False for a function that reads the clock: see FunctionOptions.deterministic. */
+  readonly deterministic?: false;
   readonly description: string;
   /** See FunctionOptions.cost. */
   readonly cost?: (args: readonly unknown[], limit: number) => number;
@@ -27,6 +29,7 @@ export function defineBuiltins(
       category,
       description: spec.description,
       sideEffects: spec.sideEffects === true,
+      deterministic: spec.deterministic !== false,
       minArgs: spec.minArgs,
       ...(spec.maxArgs === undefined ? {} : { maxArgs: spec.maxArgs }),
       ...(spec.cost === undefined ? {} : { cost: markBuiltin(spec.cost) }),

@@ -45,6 +45,10 @@ export interface RootRead {
 export class ExpressionChecker {
   readonly nodeReads: RootRead[] = [];
   readonly envReads: RootRead[] = [];
+  /** Every `$F` function called, registered or not. */
+  readonly calls = new Set<string>();
+  /** `$ENV` is read, as a whole or by name. */
+  readsEnv = false;
 
   constructor(
     private readonly functions: FunctionRegistry,
@@ -143,10 +147,12 @@ export class ExpressionChecker {
       case 'literal':
         return;
       case 'call':
+        this.calls.add(expr.name);
         this.call(expr.name, expr.args.length, path, site);
         for (const arg of expr.args) this.visit(arg, path, site);
         return;
       case 'path':
+        if (expr.root === '$ENV') this.readsEnv = true;
         this.root(expr.root, path, site);
         if (expr.segments[0]?.type === 'field' && !ROOT_FIELDS.has(expr.segments[0].name)) {
           const read = { name: expr.segments[0].name, path };

@@ -6,6 +6,7 @@ import { checkChildInput } from './child-input.js';
 /** docs/flow-format.md §3.7: runs the embedded flow with the evaluated `input`; result: its result. */
 export const childNode = builtinNode({
   type: 'child',
+  runsOnlyChildren: true,
   schema: z.looseObject({
     input: z.unknown().optional(),
     childFlow: z.unknown().optional(),

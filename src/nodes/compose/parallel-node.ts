@@ -46,6 +46,7 @@ function errorText(error: unknown): string {
 
 export const parallelNode = builtinNode({
   type: 'parallel',
+  runsOnlyChildren: true,
   schema: z.looseObject({
     branches: z.array(branchShape).optional(),
     joinBranches: z.array(z.string()).nullable().optional(),

@@ -6,6 +6,7 @@ import { childFlowOf, collectionShape, evaluateItems, loadChildFlow } from './co
 /** docs/flow-format.md §3.12: the items whose child result is truthy (Python truthiness, §5.7). */
 export const filterNode = builtinNode({
   type: 'filter',
+  runsOnlyChildren: true,
   schema: z.looseObject(collectionShape),
   load: (raw, loader) => ({
     collection: raw.collection ?? null,
@@ -27,6 +28,7 @@ export const filterNode = builtinNode({
 /** docs/flow-format.md §3.12: the first item whose child result is truthy, else null. */
 export const findNode = builtinNode({
   type: 'find',
+  runsOnlyChildren: true,
   schema: z.looseObject(collectionShape),
   load: (raw, loader) => ({
     collection: raw.collection ?? null,

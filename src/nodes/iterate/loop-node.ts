@@ -9,6 +9,7 @@ import { childFlowOf, collectionShape, evaluateItems, loadChildFlow } from './co
  */
 export const loopNode = builtinNode({
   type: 'loop',
+  runsOnlyChildren: true,
   schema: z.looseObject({
     ...collectionShape,
     condition: z.unknown().optional(),

@@ -17,6 +17,7 @@ interface MapFields {
  */
 export const mapNode = builtinNode({
   type: 'map',
+  runsOnlyChildren: true,
   schema: z.looseObject({
     ...collectionShape,
     concurrent: z.boolean().optional(),

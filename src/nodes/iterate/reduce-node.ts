@@ -13,6 +13,7 @@ export class EmptyReduceError extends Error {
  */
 export const reduceNode = builtinNode({
   type: 'reduce',
+  runsOnlyChildren: true,
   schema: z.looseObject({ ...collectionShape, initial: z.unknown().optional() }),
   load: (raw, loader) => ({
     collection: raw.collection ?? null,

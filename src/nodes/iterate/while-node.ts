@@ -24,6 +24,7 @@ export class IterationLimitError extends Error {
  */
 export const whileNode = builtinNode({
   type: 'while',
+  runsOnlyChildren: true,
   schema: z.looseObject({
     childFlow: collectionShape.childFlow,
     child_flow: collectionShape.child_flow,
