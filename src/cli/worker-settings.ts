@@ -8,6 +8,7 @@ export interface WorkerSettingFlags {
   leaseTtlMs?: string;
   visibilityTimeoutMs?: string;
   drainTimeoutMs?: string;
+  checkpointIntervalMs?: string;
 }
 
 export interface WorkerSettings {
@@ -15,6 +16,7 @@ export interface WorkerSettings {
   leaseTtlMs?: number;
   visibilityTimeoutMs?: number;
   drainTimeoutMs?: number;
+  checkpointIntervalMs?: number;
 }
 
 export function withWorkerSettingOptions(command: Command): Command {
@@ -22,7 +24,11 @@ export function withWorkerSettingOptions(command: Command): Command {
     .option('--max-deliveries <n>', 'PLAITA_MAX_DELIVERIES (default 5)')
     .option('--lease-ttl-ms <ms>', 'PLAITA_LEASE_TTL_MS (default 30000)')
     .option('--visibility-timeout-ms <ms>', 'PLAITA_VISIBILITY_TIMEOUT_MS (default 30000)')
-    .option('--drain-timeout-ms <ms>', 'PLAITA_DRAIN_TIMEOUT_MS (default 30000)');
+    .option('--drain-timeout-ms <ms>', 'PLAITA_DRAIN_TIMEOUT_MS (default 30000)')
+    .option(
+      '--checkpoint-interval-ms <ms>',
+      'longest run of replayable nodes left unsaved; 0 saves every node (PLAITA_CHECKPOINT_INTERVAL_MS, default 200)',
+    );
 }
 
 /** The flag a variable stands for: PLAITA_MAX_DELIVERIES → --max-deliveries. */
@@ -56,5 +62,10 @@ export function workerSettingsFrom(flags: WorkerSettingFlags): WorkerSettings {
   if (leaseTtlMs !== undefined) settings.leaseTtlMs = leaseTtlMs;
   if (visibilityTimeoutMs !== undefined) settings.visibilityTimeoutMs = visibilityTimeoutMs;
   if (drainTimeoutMs !== undefined) settings.drainTimeoutMs = drainTimeoutMs;
+  const checkpointIntervalMs = numberSetting(
+    flags.checkpointIntervalMs,
+    'PLAITA_CHECKPOINT_INTERVAL_MS',
+  );
+  if (checkpointIntervalMs !== undefined) settings.checkpointIntervalMs = checkpointIntervalMs;
   return settings;
 }

@@ -76,10 +76,15 @@ export function encodeCheckpoint(
   const timingEntries: EncodedEntry[] = [];
   const openTimings = encodeTimings(state.timings, changed?.timings, timingEntries, removedKeys);
   // encodeState validates every field and tags the header with `state.` paths.
-  const header = encodeState(
-    { ...state, context: headerContext(state.context, hasInput) },
-    { maxStateBytes, omitTimings: true, openTimings },
-  );
+  let header: string;
+  try {
+    header = encodeState(
+      { ...state, context: headerContext(state.context, hasInput) },
+      { maxStateBytes, omitTimings: true, openTimings },
+    );
+  } catch (error) {
+    throw withLargestResults(error, nodeMap);
+  }
   if (changed?.inputUnchanged !== true) {
     if (hasInput) entries.push(encodeInput(state.context.$INPUT));
     else if (changed !== undefined) removedKeys.push(INPUT_KEY);
@@ -134,6 +139,20 @@ function encodeEntry(key: string, path: string, value: unknown): EncodedEntry {
 
 function encodeInput(input: unknown): EncodedEntry {
   return encodeEntry(INPUT_KEY, '$INPUT', input);
+}
+
+/**
+ * A header over the limit by itself (a large `result`) names no entry: the error then names
+ * the largest node results too, so whoever reads it can tell which node made the state large.
+ */
+function withLargestResults(error: unknown, nodeMap: Record<string, unknown>): unknown {
+  if (!(error instanceof StateTooLargeError) || error.largest.length > 0) return error;
+  const sizes = Object.keys(nodeMap).map((id) => {
+    const entry = encodeNode(id, nodeMap[id]);
+    return { path: entry.path, bytes: entry.bytes };
+  });
+  const largest = sizes.sort((a, b) => b.bytes - a.bytes).slice(0, 3);
+  return new StateTooLargeError(error.bytes, error.limitBytes, largest, { cause: error });
 }
 
 export function encodeNode(nodeId: string, value: unknown): EncodedEntry {

@@ -224,8 +224,23 @@ export class ExecutionDriver {
     const changed = fresh ? null : outcome.changedNodes;
     const nodeId = outcome.step.nodeId;
     this.writer.failedNode = nodeId; // until the checkpoint below is stored
-    const result = await this.persistOutcome(outcome, changed, nodeId, now);
+    let result: HandlingResult | null;
+    try {
+      result = await this.persistOutcome(outcome, changed, nodeId, now);
+    } catch (error) {
+      if (!this.#carried || !isUnstorable(error)) throw error;
+      // It carried the results of replayable nodes: which node made the state unstorable, and
+      // what the last good checkpoint holds, are what saving every node would have said. So
+      // from the last checkpoint again, saving every node (the replayable ones recompute).
+      this.#carried = false;
+      this.#rideAlong = false;
+      this.writer.unstage();
+      this.close();
+      this.#live = undefined; // restored from the last checkpoint by the next step
+      return null;
+    }
     this.writer.failedNode = null;
+    this.#carried = this.writer.hasStaged;
     return result;
   }
 
@@ -253,13 +268,36 @@ export class ExecutionDriver {
         const early = inboxEventFor(this.state);
         return early ? this.deliverFromInbox(early) : { kind: 'suspended' };
       }
-      case 'advanced':
-        await this.persist(
-          afterStep(this.state, outcome.context, nodeId, outcome.nextNodeId, now),
-          changed,
-        );
+      case 'advanced': {
+        const next = afterStep(this.state, outcome.context, nodeId, outcome.nextNodeId, now);
+        if (this.#ridesAlong(nodeId, outcome.nextNodeId)) this.writer.stage(next, changed);
+        else await this.persist(next, changed);
         return null;
+      }
     }
+  }
+
+  /** Replayable results may ride along unsaved (until a save carrying some was refused). */
+  #rideAlong = true;
+  /** The state staged since the last save carries results of replayable nodes. */
+  #carried = false;
+
+  /**
+   * docs/durable-contract.md §5 step 5: a replayable node's result need not be stored before
+   * the next node runs when that node is replayable too (an effectful node's start is stored
+   * before it runs: the crash-loop guard counts it), unless the run has gone unsaved for
+   * `checkpointIntervalMs`. A redelivery saves every node, so a node that keeps killing its
+   * worker is the one the guard names.
+   */
+  #ridesAlong(done: string | null, next: string | null): boolean {
+    const { settings, replayable } = this.deps;
+    return (
+      this.#rideAlong &&
+      this.writer.deliveryCount === 1 &&
+      this.writer.msSinceSave < settings.checkpointIntervalMs &&
+      replayable.has(this.flow, done) &&
+      replayable.has(this.flow, next)
+    );
   }
 
   private async fail(error: FlowError): Promise<HandlingResult> {
@@ -269,4 +307,10 @@ export class ExecutionDriver {
     await this.writer.writeError(flowErrorRecord(error));
     return { kind: 'node_failed' };
   }
+}
+
+/** A save refused for good because of what it holds (state_too_large, state_not_serializable). */
+function isUnstorable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'state_too_large' || code === 'state_not_serializable';
 }

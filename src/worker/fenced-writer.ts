@@ -35,11 +35,38 @@ export class FencedWriter {
   }
 
   /**
-   * Adopts `next` without saving it: the next save writes it with that save's own change. For
-   * a transition that need not be durable by itself (an inert node's start: NodeType.inert).
+   * `$NODE` entries changed by staged states and not saved yet (null: any may have): the next
+   * save writes them with its own.
    */
-  stage(next: ExecutionState): void {
+  #unsaved: Set<string> | null = new Set();
+  /** When the last save was stored (performance.now()), or this writer was made. */
+  #savedAt = performance.now();
+
+  /**
+   * Adopts `next` without saving it: the next save writes it with that save's own change. For
+   * a transition that need not be durable by itself: an inert node's start (NodeType.inert), a
+   * replayable node's result (docs/durable-contract.md §5 step 5).
+   */
+  stage(next: ExecutionState, changedNodes: readonly string[] | null = []): void {
     this.state = next;
+    if (changedNodes === null) this.#unsaved = null;
+    else if (this.#unsaved !== null) for (const id of changedNodes) this.#unsaved.add(id);
+  }
+
+  /** States were staged since the last save: a save now would also write their changes. */
+  get hasStaged(): boolean {
+    return this.state !== this.#stored;
+  }
+
+  /** Drops what was staged since the last save: the state is the stored one again. */
+  unstage(): void {
+    this.state = this.#stored;
+    this.#unsaved = new Set();
+  }
+
+  /** Milliseconds since the last save (or since this writer was made). */
+  get msSinceSave(): number {
+    return performance.now() - this.#savedAt;
   }
 
   now(): Date {
@@ -56,15 +83,16 @@ export class FencedWriter {
    */
   async persist(next: ExecutionState, changedNodes: readonly string[] | null): Promise<void> {
     const previous = this.state;
-    const state = { ...next, version: this.state.version + 1 };
+    const state = { ...next, version: this.#stored.version + 1 };
     const started = performance.now();
+    const changed = withUnsaved(changedNodes, this.#unsaved);
     // After a failed save what is stored is unknown (a timeout may come after the server
     // applied it), so nothing can be said unchanged: the next save rewrites the whole state.
-    const incremental = changedNodes !== null && !this.#storedUnknown;
+    const incremental = changed !== null && !this.#storedUnknown;
     try {
       await this.deps.store.save(state, {
         fence: { generation: this.lease.generation },
-        ...(incremental ? { changedNodes } : {}),
+        ...(incremental ? { changedNodes: changed } : {}),
         // Not against a state loaded from a record of the layout before timing and input
         // entries (both in its header): its first save writes them out whole.
         ...(incremental && this.#diffable
@@ -80,7 +108,9 @@ export class FencedWriter {
       throw error;
     }
     this.#storedUnknown = false;
-    const ms = performance.now() - started;
+    this.#unsaved = new Set();
+    this.#savedAt = performance.now();
+    const ms = this.#savedAt - started;
     this.deps.metrics?.checkpointSeconds.observe(ms / 1000);
     // An execution ending in error is an operator's business at the default level (warn), with
     // what failed and where; every checkpoint is there at info. Execution ids are per tenant.
@@ -127,6 +157,7 @@ export class FencedWriter {
       this.#stored = stored;
       this.#diffable = isStoredAsEntries(stored);
       this.#storedUnknown = false;
+      this.#unsaved = new Set();
     }
     return stored;
   }
@@ -157,6 +188,16 @@ export class FencedWriter {
   cancelTimers(): Promise<void> {
     return this.deps.timers.cancel(this.state);
   }
+}
+
+/** A save's changed entries with those staged before it (null: write them all). */
+function withUnsaved(
+  changed: readonly string[] | null,
+  unsaved: ReadonlySet<string> | null,
+): readonly string[] | null {
+  if (changed === null || unsaved === null) return null;
+  if (unsaved.size === 0) return changed;
+  return [...new Set([...unsaved, ...changed])];
 }
 
 /** `next` waits where `previous` did not: another node, another visit, or no wait at all. */

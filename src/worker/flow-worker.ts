@@ -13,7 +13,11 @@ import { FlowResolver } from './flow-resolver.js';
 import { MessageHandler } from './message-handler.js';
 import type { WorkerDeps, WorkerSettings } from './worker-deps.js';
 import { WaitTimers } from './wait-timers.js';
+import { ReplayableNodes } from './replayable-nodes.js';
 import { WorkerMetrics } from './worker-metrics.js';
+
+/** docs/durable-contract.md §5 step 5: the longest a replayable run goes unsaved. */
+export const DEFAULT_CHECKPOINT_INTERVAL_MS = 200;
 
 /** After a drain times out, how long abandoned handlings get to unwind before stop() returns. */
 const ABANDON_GRACE_MS = 1000;
@@ -99,22 +103,25 @@ export class FlowWorker {
       visibilityTimeoutMs,
       maxManualRetries: options.maxManualRetries ?? 3,
       conflictDelayMs: options.conflictDelayMs ?? 250,
+      checkpointIntervalMs: options.checkpointIntervalMs ?? DEFAULT_CHECKPOINT_INTERVAL_MS,
+    };
+    const engine: EngineOptions = {
+      ...options.engine,
+      ...(options.registry ? { registry: options.registry } : {}),
+      logger: options.engine?.logger ?? log,
+      clock,
     };
     this.#deps = {
       store: options.store,
       queue: options.queue,
       resolver: new FlowResolver(options.flows, options.registry),
       settings,
-      engine: {
-        ...options.engine,
-        ...(options.registry ? { registry: options.registry } : {}),
-        logger: options.engine?.logger ?? log,
-        clock,
-      },
+      engine,
       log,
       metrics: this.metrics,
       clock,
       timers: new WaitTimers(options.queue, clock),
+      replayable: new ReplayableNodes(engine),
     };
     this.#handler = new MessageHandler(this.#deps);
     this.#concurrency = Math.max(1, options.concurrency ?? 16);

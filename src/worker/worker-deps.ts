@@ -4,6 +4,7 @@ import type { ExecutionStore } from '../store/execution-store.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
 import type { FlowResolver } from './flow-resolver.js';
+import type { ReplayableNodes } from './replayable-nodes.js';
 import type { WaitTimers } from './wait-timers.js';
 import type { WorkerMetrics } from './worker-metrics.js';
 
@@ -18,6 +19,12 @@ export interface WorkerSettings {
   maxManualRetries: number;
   /** Delay before a lease-conflicting message is delivered again. */
   conflictDelayMs: number;
+  /**
+   * Longest run of replayable nodes whose results ride along unsaved (docs/durable-contract.md
+   * §5 step 5): a checkpoint is saved once this long has passed since the last. 0: every node
+   * is saved before the next runs.
+   */
+  checkpointIntervalMs: number;
 }
 
 /** What message handling needs; assembled once per worker. */
@@ -34,4 +41,6 @@ export interface WorkerDeps {
   clock: Clock;
   /** Arms, withdraws and fires the durable timers of waits. */
   timers: WaitTimers;
+  /** Which nodes need not be saved before the next runs. */
+  replayable: ReplayableNodes;
 }

@@ -65,6 +65,9 @@ async function run(
     registry,
     pollBlockMs: 20,
     engine,
+    // Every node saved before the next runs: the pickup is what is looked at here (replayable
+    // nodes riding along unsaved: test/worker/ride-along.test.ts).
+    checkpointIntervalMs: 0,
   });
   const client = new PlaitaClient({ store, flows, queue, registry });
   worker.start();
