@@ -7,11 +7,12 @@ import { type ApiHarness, body, startApi } from './support/api-harness.js';
  * A plugin type whose targets sit in a field of its own (`routes`: label → node id): no client
  * could draw its edges from the document without knowing the type.
  */
-const router = defineNode<{ routes: Record<string, string> }>({
+const routesOf = (def: Record<string, unknown>) => def.routes as Record<string, string>;
+const router = defineNode({
   type: 'router',
   branching: true,
-  targets: (def) => Object.entries(def.routes).map(([label, to]) => ({ to, label })),
-  run: (ctx) => Object.values(ctx.def.routes)[0] ?? null,
+  targets: (def) => Object.entries(routesOf(def)).map(([label, to]) => ({ to, label })),
+  run: (ctx) => Object.values(routesOf(ctx.def))[0] ?? null,
 });
 
 const document = {
