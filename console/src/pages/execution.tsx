@@ -10,7 +10,8 @@ import {
   type NodeView,
   type PinnedFlow,
 } from '../api/types';
-import { ApprovalCard, findApproval } from '../components/approval-card';
+import { ApprovalCard } from '../components/approval/approval-card';
+import { findApproval } from '../components/approval/find-approval';
 import { CopyId } from '../components/copy-id';
 import { describedBy, Field } from '../components/field';
 import { JsonView } from '../components/json-view';
