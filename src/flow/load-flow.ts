@@ -19,6 +19,7 @@ import { checkDocumentDepth, MAX_DOCUMENT_DEPTH, parseDocumentText } from './par
 import { checkDepth } from '../util/value-depth.js';
 import { parseTypeSchema, type TypeSchema, TypeSchemaError } from './type-schema.js';
 import { envWarnings } from './env-warnings.js';
+import { declaredTargets } from './node-edges.js';
 import { resolveLimits, type RuntimeLimits } from './runtime-limits.js';
 
 export interface LoadOptions {
@@ -45,12 +46,27 @@ export function isLoadedFlow(value: unknown): value is Flow {
 
 /** Loads a parsed document; throws FlowDefinitionError listing every issue with its path. */
 export function loadFlowDocument(document: unknown, options: LoadOptions): Flow {
+  const { flow, issues } = loadFlowPartly(document, options);
+  if (issues.length > 0) throw new FlowDefinitionError(issues);
+  return flow;
+}
+
+/**
+ * What loads of a document, with every issue (a draft being written, drawn as far as it can
+ * be): nodes that do not load are left out. With issues the flow is a copy that runFlow and
+ * the analysis do not take as loaded. Throws only when the document is nested too deep.
+ */
+export function loadFlowPartly(
+  document: unknown,
+  options: LoadOptions,
+): { flow: Flow; issues: DefinitionIssue[] } {
   // An object handed over directly was never parsed here: its depth is checked all the same.
   checkDocumentDepth(() => checkDepth(document, MAX_DOCUMENT_DEPTH, ''));
   const session = new LoadSession(options.registry);
   const flow = loadInSession(document, '', session);
-  if (session.issues.length > 0) throw new FlowDefinitionError(session.issues);
-  return flow;
+  return session.issues.length > 0
+    ? { flow: { ...flow }, issues: session.issues }
+    : { flow, issues: [] };
 }
 
 function loadInSession(document: unknown, prefix: string, session: LoadSession): Flow {
@@ -225,7 +241,9 @@ function warnUnknownKeys(
 }
 
 function makeLoadedNode(def: NodeDef, nodeType: NodeType, index: number): LoadedNode {
-  const targets = nodeType.branching ? new Set(branchTargets(nodeType, def)) : null;
+  const targets = nodeType.branching
+    ? new Set(declaredTargets(nodeType, def).map((target) => target.to))
+    : null;
   return {
     def,
     nodeType,
@@ -237,19 +255,6 @@ function makeLoadedNode(def: NodeDef, nodeType: NodeType, index: number): Loaded
       return nodeType.resume(ctx, type, data, state);
     },
   };
-}
-
-/** Default for branching plugins: `branches[].next`, else their `name` when allowed. */
-function branchTargets(nodeType: NodeType, def: NodeDef): string[] {
-  if (nodeType.targets) return nodeType.targets(def);
-  const branches = (def as Record<string, unknown>).branches;
-  if (!Array.isArray(branches)) return [];
-  const out: string[] = [];
-  for (const b of branches as Array<Record<string, unknown>>) {
-    if (typeof b.next === 'string' && b.next) out.push(b.next);
-    else if (nodeType.branchNameAsTarget && typeof b.name === 'string' && b.name) out.push(b.name);
-  }
-  return out;
 }
 
 function makeLoader(path: string, session: LoadSession, warnings: string[]): FlowLoader {

@@ -39,6 +39,12 @@ export interface CommonNodeDef {
 
 export type NodeDef<Fields = Record<string, unknown>> = CommonNodeDef & Fields;
 
+/** A branching node's target with the label of its edge in a drawn graph. */
+export interface LabelledTarget {
+  readonly to: string;
+  readonly label: string | null;
+}
+
 /** Options of the run that nodes may read. */
 export interface NodeRunOptions {
   timeZone: string | undefined;
@@ -185,8 +191,11 @@ export interface NodeType<Fields = Record<string, unknown>> {
     | undefined;
   /** Warnings only: never fails a load. */
   readonly validate?: ((def: NodeDef<Fields>) => string[] | undefined | void) | undefined;
-  /** The ids a branching node may return (docs/flow-format.md §2.2 rule 3). */
-  readonly targets?: ((def: NodeDef<Fields>) => string[]) | undefined;
+  /**
+   * The ids a branching node may return (docs/flow-format.md §2.2 rule 3), each optionally with
+   * the words a drawn graph puts on its edge (`true`, a branch's name).
+   */
+  readonly targets?: ((def: NodeDef<Fields>) => Array<string | LabelledTarget>) | undefined;
   /** Suspending types: how long a suspension waits, and whether its due time is a delay. */
   readonly wait?: ((def: NodeDef<Fields>) => NodeWait) | undefined;
   /** Known keys, for the unknown-key warning. */

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import type { FlowLoader } from '../flow/flow-loader.js';
-import type { NodeContext, NodeDef, NodeType, NodeWait, ResumeType } from '../flow/node-type.js';
+import type {
+  LabelledTarget,
+  NodeContext,
+  NodeDef,
+  NodeType,
+  NodeWait,
+  ResumeType,
+} from '../flow/node-type.js';
 
 /** A built-in node type: a zod shape for its raw fields (all spellings) and a typed `load`. */
 export interface BuiltinSpec<S extends z.ZodObject, F> {
@@ -9,7 +16,7 @@ export interface BuiltinSpec<S extends z.ZodObject, F> {
   load(raw: z.infer<S>, loader: FlowLoader): F;
   run(ctx: NodeContext<NoInfer<F>>): unknown;
   branching?: boolean;
-  targets?(def: NodeDef<NoInfer<F>>): string[];
+  targets?(def: NodeDef<NoInfer<F>>): Array<string | LabelledTarget>;
   suspending?: boolean;
   inert?: boolean;
   runsOnlyChildren?: boolean;

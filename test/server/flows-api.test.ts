@@ -324,8 +324,22 @@ describe('flow versions over HTTP', () => {
     const yaml = await body<{ valid: boolean; issues: unknown[] }>(
       await api.fetch('/v1/flows/validate', { method: 'POST', json: { flow: greetingYaml } }),
     );
-    expect(yaml).toEqual({ valid: true, issues: [] });
-    const broken = await body<{ valid: boolean; issues: Array<{ code: string }> }>(
+    expect(yaml).toEqual({
+      valid: true,
+      issues: [],
+      graph: {
+        nodes: [
+          { id: 'start', type: 'start', missing: false },
+          { id: 'end', type: 'end', missing: false },
+        ],
+        edges: [{ from: 'start', to: 'end', kind: 'next', label: null }],
+      },
+    });
+    const broken = await body<{
+      valid: boolean;
+      issues: Array<{ code: string }>;
+      graph: unknown;
+    }>(
       await api.fetch('/v1/flows/validate', {
         method: 'POST',
         json: { flow: 'nodes: [\n  - {type: start' },
@@ -333,6 +347,7 @@ describe('flow versions over HTTP', () => {
     );
     expect(broken.valid).toBe(false);
     expect(broken.issues[0]!.code).toBe('definition_error');
+    expect(broken.graph).toBeNull(); // not a document at all: nothing to draw
 
     const badJson = await api.fetch('/v1/flows/y/versions/1', {
       method: 'PUT',

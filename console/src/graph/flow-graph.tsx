@@ -2,6 +2,9 @@ import { useState } from 'preact/hooks';
 import type { FlowIssue } from '../api/types';
 import type { Layout, PlacedEdge, PlacedNode } from './layout';
 
+/** What a node's outline shows of an issue on it. */
+type MarkedIssue = Pick<FlowIssue, 'severity'>;
+
 /** What a node shows: its state in an execution or a dry run, or "not reached". */
 export type NodeState =
   'done' | 'running' | 'waiting' | 'failed' | 'cancelled' | 'pinned' | 'not reached';
@@ -20,7 +23,7 @@ export interface FlowGraphProps {
   layout: Layout;
   label: string;
   states?: ReadonlyMap<string, NodeState>;
-  issues?: ReadonlyMap<string, FlowIssue[]>;
+  issues?: ReadonlyMap<string, readonly MarkedIssue[]>;
   selected?: string | null;
   onSelect?: (nodeId: string) => void;
 }
@@ -99,7 +102,7 @@ function Edge({ edge }: { edge: PlacedEdge }) {
     .map((p, i) => `${i === 0 ? 'M' : 'L'} ${p.x.toFixed(1)} ${p.y.toFixed(1)}`)
     .join(' ');
   return (
-    <g class="graph-edge">
+    <g class="graph-edge" data-edge={`${edge.from}>${edge.to}`}>
       <path d={d} markerEnd="url(#arrow)" />
       {edge.label && edge.labelAt ? (
         <text
@@ -118,7 +121,7 @@ function Edge({ edge }: { edge: PlacedEdge }) {
 function Node(props: {
   node: PlacedNode;
   state: NodeState | null;
-  issues: FlowIssue[];
+  issues: readonly MarkedIssue[];
   selected: boolean;
   onSelect: ((id: string) => void) | undefined;
 }) {

@@ -1,5 +1,5 @@
 import { Graph, layout } from '@dagrejs/dagre';
-import type { FlowShape, GraphEdge, GraphNode } from './flow-edges';
+import type { FlowGraph, GraphEdge, GraphNode } from '../api/types';
 
 export interface PlacedNode {
   id: string;
@@ -34,6 +34,11 @@ interface Point {
 const NODE_HEIGHT = 46;
 const RANK_SEP = 44;
 
+/** The type a node shows: `missing` for a target naming no node, `?` when none is written. */
+function typeLabel(node: GraphNode): string {
+  return node.type ?? (node.missing ? 'missing' : '?');
+}
+
 /** Wide enough for the id (monospace) and for "type · ○ not reached" (the longest state). */
 function nodeWidth(id: string, type: string): number {
   return Math.min(240, Math.max(120, id.length * 7.6 + 28, (type.length + 16) * 6.3 + 24));
@@ -45,7 +50,7 @@ function nodeWidth(id: string, type: string): number {
  * ONE tall block and are stacked inside it afterwards: most of a flow is such runs, and
  * dagre's cost grows much faster than the node count (a 200-step chain: ~300 ms → ~1 ms).
  */
-export function layoutFlow(shape: FlowShape): Layout {
+export function layoutFlow(shape: FlowGraph): Layout {
   const chains = findChains(shape);
   const blockOf = new Map<string, Chain>();
   for (const chain of chains) for (const node of chain.nodes) blockOf.set(node.id, chain);
@@ -81,9 +86,11 @@ export function layoutFlow(shape: FlowShape): Layout {
     const box = graph.node(chain.key) as Point & { height: number };
     let top = box.y - box.height / 2;
     for (const node of chain.nodes) {
-      const width = nodeWidth(node.id, node.type);
+      const type = typeLabel(node);
+      const width = nodeWidth(node.id, type);
       placed.set(node.id, {
         ...node,
+        type,
         x: box.x,
         y: top + NODE_HEIGHT / 2,
         width,
@@ -149,7 +156,7 @@ function isInner(edge: GraphEdge, blockOf: ReadonlyMap<string, Chain>): boolean 
  * source and the only one entering its target (unlabelled, not a self loop); every other node
  * is a run of one. Runs keep document order of their first node.
  */
-function findChains(shape: FlowShape): Chain[] {
+function findChains(shape: FlowGraph): Chain[] {
   const outs = new Map<string, GraphEdge[]>();
   const ins = new Map<string, GraphEdge[]>();
   for (const edge of shape.edges) {
@@ -182,7 +189,7 @@ function findChains(shape: FlowShape): Chain[] {
     chains.push({
       key: `chain:${first.id}`,
       nodes: members,
-      width: Math.max(...members.map((n) => nodeWidth(n.id, n.type))),
+      width: Math.max(...members.map((n) => nodeWidth(n.id, typeLabel(n)))),
       height: members.length * NODE_HEIGHT + (members.length - 1) * RANK_SEP,
     });
   };

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api/client';
 import type { Approval, Page } from '../api/types';
-import { ApprovalCard } from '../components/approval-card';
+import { ApprovalCard } from '../components/approval/approval-card';
 import { Pager } from '../components/pager';
 import { Loading, ProblemBox } from '../components/problem-box';
 import { setQuery, useLocation } from '../router';

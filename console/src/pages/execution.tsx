@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, ApiError, messageOf, seg } from '../api/client';
 import {
+  flowNodes,
   TERMINAL,
   type Approval,
   type ErrorView,
@@ -9,7 +10,8 @@ import {
   type NodeView,
   type PinnedFlow,
 } from '../api/types';
-import { ApprovalCard, findApproval } from '../components/approval-card';
+import { ApprovalCard } from '../components/approval/approval-card';
+import { findApproval } from '../components/approval/find-approval';
 import { CopyId } from '../components/copy-id';
 import { describedBy, Field } from '../components/field';
 import { JsonView } from '../components/json-view';
@@ -18,7 +20,6 @@ import { LoadFailed, Loading, ProblemBox } from '../components/problem-box';
 import { StatusBadge } from '../components/status-badge';
 import { Time } from '../components/time';
 import { formatDuration } from '../format';
-import { flowShape } from '../graph/flow-edges';
 import { FlowGraph, type NodeState } from '../graph/flow-graph';
 import { layoutFlow } from '../graph/layout';
 import { navigate } from '../router';
@@ -40,18 +41,14 @@ export default function ExecutionPage({ params }: { params: Record<string, strin
   const flow = useResource(() => api.get<PinnedFlow>(`/v1/executions/${seg(id)}/flow`), [id]);
   const [selected, setSelected] = useState<string | null>(null);
 
-  const layout = useMemo(
-    () => (flow.data ? layoutFlow(flowShape(flow.data.document)) : null),
-    [flow.data],
-  );
+  const layout = useMemo(() => (flow.data ? layoutFlow(flow.data.graph) : null), [flow.data]);
   const states = useMemo(() => {
     const map = new Map<string, NodeState>();
     for (const node of view?.nodes ?? []) map.set(node.nodeId, node.status);
     // The engine records no visit for a start node: once anything ran, it was passed.
     if (map.size > 0)
-      for (const node of flow.data?.document.nodes ?? [])
-        if (node?.type === 'start' && typeof node.id === 'string' && !map.has(node.id))
-          map.set(node.id, 'done');
+      for (const node of flow.data?.graph.nodes ?? [])
+        if (node.type === 'start' && !map.has(node.id)) map.set(node.id, 'done');
     return map;
   }, [view, flow.data]);
 
@@ -68,8 +65,8 @@ export default function ExecutionPage({ params }: { params: Record<string, strin
   if (!view || (flow.loading && !flow.data && !flow.error))
     return <Loading label="Loading the execution" />;
   const nodeDefs = new Map<string, FlowNode>();
-  for (const node of flow.data?.document.nodes ?? [])
-    if (node && typeof node.id === 'string') nodeDefs.set(node.id, node);
+  for (const node of flowNodes(flow.data?.document))
+    if (typeof node.id === 'string') nodeDefs.set(node.id, node);
 
   return (
     <section

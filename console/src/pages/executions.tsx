@@ -359,7 +359,11 @@ function BulkBar(props: {
   onDone: () => void;
 }) {
   const caller = useCaller();
-  const [operation, setOperation] = useState<BulkOperation | null>(null);
+  // Until its first read, what the page knows of an operation it just started.
+  const [operation, setOperation] = useState<Pick<
+    BulkOperation,
+    'id' | 'action' | 'status' | 'matched' | 'done' | 'failed'
+  > | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [polls, setPolls] = useState(0);
 
@@ -408,7 +412,7 @@ function BulkBar(props: {
     setError(null);
     try {
       const { id } = await api.post<{ id: string }>('/v1/bulk-operations', { action, filter });
-      setOperation({ id, action, status: 'pending', matched: 0, done: 0, failed: 0, failures: [] });
+      setOperation({ id, action, status: 'pending', matched: 0, done: 0, failed: 0 });
     } catch (e) {
       setError(e);
       notify(`Bulk ${action} refused: ${messageOf(e)}`, 'error');

@@ -1,13 +1,9 @@
 import type { Flow, LoadedNode } from '../flow.js';
+import { nodeEdges } from '../node-edges.js';
 
-/**
- * The ids a node can hand over to (docs/flow-format.md §2.2): none after an `end`; `next` for a
- * non-branching node; every declared target for a branching one. Ids naming no node included.
- */
+/** The ids a node can hand over to (its edges, node-edges.ts); ids naming no node included. */
 export function successorIds(node: LoadedNode): string[] {
-  if (node.def.type === 'end') return [];
-  if (node.targets === null) return node.def.next === null ? [] : [node.def.next];
-  return [...node.targets];
+  return nodeEdges(node).map((edge) => edge.to);
 }
 
 /**

@@ -19,7 +19,7 @@ export const caseNode = builtinNode({
     default: z.string().nullable().optional(),
   }),
   load(raw, loader) {
-    const cases: Array<{ id: string; condition: Condition }> = [];
+    const cases: Array<{ id: string; condition: Condition; label: string }> = [];
     (raw.cases ?? []).forEach((c, i) => {
       if (c.id === undefined)
         loader.issue(`cases[${i}].id`, 'a case needs an "id" (the target node)');
@@ -27,6 +27,7 @@ export const caseNode = builtinNode({
       if (c.id !== undefined && 'value' in c) {
         cases.push({
           id: String(c.id),
+          label: `= ${JSON.stringify(c.value ?? null)}`,
           condition: { kind: 'leaf', field: raw.target ?? null, operator: 'eq', value: c.value },
         });
       }
@@ -34,7 +35,10 @@ export const caseNode = builtinNode({
     // An empty default is unset, as the original's truth test has it.
     return { cases, defaultTarget: raw.default || 'default' };
   },
-  targets: (def) => [...def.cases.map((c) => c.id), def.defaultTarget],
+  targets: (def) => [
+    ...def.cases.map((c) => ({ to: c.id, label: c.label })),
+    { to: def.defaultTarget, label: 'default' },
+  ],
   async run(ctx) {
     for (const c of ctx.def.cases) if (await ctx.matches(c.condition)) return c.id;
     return ctx.def.defaultTarget;

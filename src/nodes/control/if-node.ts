@@ -19,7 +19,10 @@ export const ifNode = builtinNode({
       whenFalse: targetOf(raw.else_next) ?? 'false',
     };
   },
-  targets: (def) => [def.whenTrue, def.whenFalse],
+  targets: (def) => [
+    { to: def.whenTrue, label: 'true' },
+    { to: def.whenFalse, label: 'false' },
+  ],
   async run(ctx) {
     const { condition, whenTrue, whenFalse } = ctx.def;
     return condition && (await ctx.matches(condition)) ? whenTrue : whenFalse;

@@ -51,7 +51,9 @@ export const switchNode = builtinNode({
     return { branches, ordered };
   },
   targets: (def) =>
-    def.branches.map((b) => b.target).filter((t): t is string => t !== null && t !== ''),
+    def.branches.flatMap((b) =>
+      b.target ? [{ to: b.target, label: b.isDefault ? 'default' : b.name }] : [],
+    ),
   async run(ctx) {
     for (const branch of ctx.def.ordered) {
       if (branch.condition && (await ctx.matches(branch.condition))) return branch.target;

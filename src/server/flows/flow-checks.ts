@@ -2,9 +2,11 @@ import { FlowDefinitionError } from '../../errors.js';
 import { analyzeDocument } from '../../flow/analysis/analyze-document.js';
 import { hasErrors, type FlowIssue } from '../../flow/analysis/flow-issue.js';
 import type { FlowExists } from '../../flow/analysis/reference-issues.js';
+import { flowShape, type FlowShape } from '../../flow/flow-shape.js';
 import type { ApiServices } from '../api-services.js';
 import { ApiProblem } from '../problem.js';
-import { documentFromField } from './flow-document.js';
+import { loadForDrawing } from './document-graph.js';
+import { documentFromField, type FlowDocument } from './flow-document.js';
 
 export interface CheckScope {
   tenantId: string;
@@ -36,24 +38,44 @@ export async function checkDocument(
   );
 }
 
-/** `POST /v1/flows/validate`: a document that cannot even be read gives its reasons as issues. */
+export interface Validation {
+  issues: FlowIssue[];
+  /** The document's graph as far as it loads; null when it cannot be read at all. */
+  graph: FlowShape | null;
+}
+
+/**
+ * `POST /v1/flows/validate`: a document that cannot even be read gives its reasons as issues.
+ * It is loaded once: that load is analysed (when it has no issue) and drawn.
+ */
 export async function validateField(
   services: ApiServices,
   flow: unknown,
   scope: CheckScope,
-): Promise<FlowIssue[]> {
+): Promise<Validation> {
+  let document: FlowDocument;
   try {
-    return await checkDocument(services, documentFromField(flow), scope);
+    document = documentFromField(flow);
   } catch (error) {
     if (!(error instanceof FlowDefinitionError)) throw error;
-    return error.issues.map((issue) => ({
-      severity: 'error',
-      code: 'definition_error',
-      path: issue.path,
-      nodeId: null,
-      message: issue.message,
-    }));
+    return { issues: unreadable(error), graph: null };
   }
+  const loaded = loadForDrawing(document, services.registry);
+  const analysed = loaded && loaded.issues.length === 0 ? loaded.flow : document;
+  return {
+    issues: await checkDocument(services, analysed, scope),
+    graph: loaded ? flowShape(loaded.flow) : null,
+  };
+}
+
+function unreadable(error: FlowDefinitionError): FlowIssue[] {
+  return error.issues.map((issue) => ({
+    severity: 'error',
+    code: 'definition_error',
+    path: issue.path,
+    nodeId: null,
+    message: issue.message,
+  }));
 }
 
 /** 422 `invalid_flow` when any issue is an error; every issue is listed, errors first. */

@@ -61,9 +61,42 @@ export const FlowSchema = FlowSummarySchema.extend({
   versions: z.array(VersionSummarySchema).openapi({ description: 'newest first' }),
 }).openapi('Flow');
 
+export const FlowGraphSchema = z
+  .object({
+    nodes: z
+      .array(
+        z.object({
+          id: z.string(),
+          type: z.string().nullable(),
+          missing: z.boolean().openapi({
+            description: 'an id an edge names but no node has (an unknown_target); type null',
+          }),
+        }),
+      )
+      .openapi({ description: 'document order, one per id; then the missing ones' }),
+    edges: z.array(
+      z.object({
+        from: z.string(),
+        to: z.string(),
+        kind: z.enum(['next', 'branch']).openapi({
+          description: '`next` of a non-branching node, or a target of a branching one',
+        }),
+        label: z
+          .string()
+          .nullable()
+          .openapi({ description: 'the words on the edge (`true`, a branch name), or null' }),
+      }),
+    ),
+  })
+  .openapi('FlowGraph', {
+    description:
+      'The nodes and the edges the engine can follow between them, as the node types (plugins included) declare them. A node that does not load is listed without edges.',
+  });
+
 export const VersionSchema = VersionSummarySchema.extend({
   document: JsonObject,
   issues: z.array(FlowIssueSchema).openapi({ description: 'warnings found when it was saved' }),
+  graph: FlowGraphSchema,
 }).openapi('FlowVersion');
 
 /** A document in a JSON field: the object itself, or its JSON or YAML text. */
@@ -74,7 +107,13 @@ const DocumentField = z
 export const ValidateBody = z.strictObject({ flow: DocumentField }).openapi('ValidateFlow');
 
 export const ValidateResultSchema = z
-  .object({ valid: z.boolean(), issues: z.array(FlowIssueSchema) })
+  .object({
+    valid: z.boolean(),
+    issues: z.array(FlowIssueSchema),
+    graph: FlowGraphSchema.nullable().openapi({
+      description: 'the document drawn as far as it loads; null when it cannot be read',
+    }),
+  })
   .openapi('FlowValidation');
 
 export const DryRunBody = z

@@ -1,6 +1,8 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { ApiServices } from '../api-services.js';
 import { loadExecution } from '../execution-reads.js';
+import { documentGraph } from '../flows/document-graph.js';
+import { FlowGraphSchema } from '../flows/flow-schemas.js';
 import { ApiProblem } from '../problem.js';
 import { ExecutionIdParam, JsonObject, jsonResponse, problems } from '../schemas.js';
 import type { ServerEnv } from '../server-env.js';
@@ -12,6 +14,7 @@ const PinnedFlowSchema = z
     flowVersion: z.string().nullable(),
     flowHash: z.string(),
     document: JsonObject,
+    graph: FlowGraphSchema,
   })
   .openapi('PinnedFlow');
 
@@ -19,7 +22,8 @@ const pinnedFlow = createRoute({
   method: 'get',
   path: '/v1/executions/{id}/flow',
   tags: ['executions'],
-  summary: 'The flow document the execution runs (the definition pinned by its flowHash)',
+  summary:
+    'The flow document the execution runs (the definition pinned by its flowHash), and its graph',
   description:
     'What the console draws as the execution’s graph. 404 when the execution is unknown, or its definition is no longer stored.',
   request: { params: ExecutionIdParam },
@@ -46,6 +50,7 @@ export function registerExecutionFlowRoutes(
         flowVersion: state.flowVersion,
         flowHash: state.flowHash,
         document: stored.document,
+        graph: documentGraph(stored.document, services.registry),
       },
       200,
     );

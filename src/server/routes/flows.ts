@@ -5,6 +5,7 @@ import { requireRole } from '../auth/authenticate.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { dryRun } from '../flows/dry-run.js';
 import { dryRunDocument } from '../flows/dry-run-document.js';
+import { documentGraph } from '../flows/document-graph.js';
 import { checkDocument, refuseErrors, validateField } from '../flows/flow-checks.js';
 import { documentFromBody, flowHash, withIdentity } from '../flows/flow-document.js';
 import {
@@ -149,14 +150,14 @@ export function registerFlowsRoutes(app: OpenAPIHono<ServerEnv>, services: ApiSe
     const { record, outcome } = await catalog.saveDraft(tenantId, draft);
     if (outcome !== 'unchanged') await services.audit.record(c, 'flow.save', target(record));
     c.header('Location', versionPath(record));
-    return c.json(versionView(record), outcome === 'created' ? 201 : 200);
+    return c.json(versionView(services, record), outcome === 'created' ? 201 : 200);
   });
 
   app.openapi(getVersion, async (c) => {
     const { flowId, version } = c.req.valid('param');
     const record = await catalog.get(c.get('tenant'), flowId, version);
     if (!record) throw versionNotFound(flowId, version);
-    return c.json(versionView(record), 200);
+    return c.json(versionView(services, record), 200);
   });
 
   app.openapi(deleteVersion, async (c) => {
@@ -171,7 +172,7 @@ export function registerFlowsRoutes(app: OpenAPIHono<ServerEnv>, services: ApiSe
     const tenantId = c.get('tenant');
     const draft = await catalog.get(tenantId, flowId, version);
     if (!draft) throw versionNotFound(flowId, version);
-    if (draft.status === 'published') return c.json(versionView(draft), 200);
+    if (draft.status === 'published') return c.json(versionView(services, draft), 200);
     const issues = await checkDocument(services, draft.document, {
       tenantId,
       self: { flowId, version },
@@ -180,15 +181,15 @@ export function registerFlowsRoutes(app: OpenAPIHono<ServerEnv>, services: ApiSe
     refuseErrors(issues);
     const { record, published } = await catalog.publish(tenantId, draft, issues);
     if (published) await services.audit.record(c, 'flow.publish', target(record));
-    return c.json(versionView(record), 200);
+    return c.json(versionView(services, record), 200);
   });
 
   app.openapi(validate, async (c) => {
-    const issues = await validateField(services, c.req.valid('json').flow, {
+    const { issues, graph } = await validateField(services, c.req.valid('json').flow, {
       tenantId: c.get('tenant'),
       references: 'error',
     });
-    return c.json({ valid: !hasErrors(issues), issues }, 200);
+    return c.json({ valid: !hasErrors(issues), issues, graph }, 200);
   });
 
   app.openapi(dryRunRoute, async (c) => {
@@ -233,8 +234,13 @@ function versionSummary(record: FlowVersionRecord) {
   };
 }
 
-function versionView(record: FlowVersionRecord) {
-  return { ...versionSummary(record), document: record.document, issues: record.issues };
+function versionView(services: ApiServices, record: FlowVersionRecord) {
+  return {
+    ...versionSummary(record),
+    document: record.document,
+    issues: record.issues,
+    graph: documentGraph(record.document, services.registry),
+  };
 }
 
 function target(record: FlowVersionRecord): string {

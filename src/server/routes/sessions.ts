@@ -4,6 +4,7 @@ import { PLATFORM_TENANT } from '../../store/control-store.js';
 import { DEFAULT_TENANT } from '../../store/execution-store.js';
 import type { ApiServices } from '../api-services.js';
 import { principalOf } from '../auth/authenticate.js';
+import { ROLES } from '../auth/roles.js';
 import { SESSION_COOKIE, SESSION_TTL_MS } from '../auth/sessions.js';
 import { ApiProblem } from '../problem.js';
 import { jsonBody, jsonResponse, problems } from '../schemas.js';
@@ -26,12 +27,14 @@ const whoAmI = createRoute({
   summary: 'The caller: key, role and tenant',
   responses: {
     200: jsonResponse(
-      z.object({
-        keyId: z.string().nullable(),
-        role: z.string(),
-        tenant: z.string(),
-        keyTenant: z.string(),
-      }),
+      z
+        .object({
+          keyId: z.string().nullable(),
+          role: z.enum(ROLES),
+          tenant: z.string(),
+          keyTenant: z.string(),
+        })
+        .openapi('Caller'),
       'the caller',
     ),
     ...problems(),
