@@ -87,13 +87,14 @@ function runScript(script, args = []) {
 
 const log = (...parts) => console.log(`  ${parts.map((p) => p ?? '?').join(' ')}`);
 
+const T0 = performance.now();
+
 function section(name, title) {
   if (!SECTIONS.has(name)) return false;
-  console.log(`\n## ${title}`);
+  console.log(`\n## ${title} (at ${Math.round((performance.now() - T0) / 1000)} s)`);
   return true;
 }
 
-const T0 = performance.now();
 console.log(
   `bench:worker${QUICK ? ' (BENCH_QUICK: a smoke run, figures not comparable)' : ''}: ${[...SECTIONS].join(', ')}`,
 );
