@@ -1,4 +1,5 @@
-// Runs a peer benchmark from ../shared/anchors-bench (installing it once with npm ci) and returns its JSON line.
+// Runs a peer benchmark from ../shared/anchors-bench (installing it once with npm ci) and returns
+// its JSON line (runAnchor: the last one; runAnchorLines: every one, for floor-redis.mjs).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -8,7 +9,7 @@ export const ANCHORS_DIR =
   process.env.PLAITA_ANCHORS_DIR ??
   resolve(dirname(fileURLToPath(import.meta.url)), '../../shared/anchors-bench');
 
-export function runAnchor(script, args, { timeoutMs = 600_000, env = {} } = {}) {
+export function runAnchorLines(script, args, { timeoutMs = 600_000, env = {} } = {}) {
   if (!existsSync(join(ANCHORS_DIR, script)))
     return { error: `anchor ${script} not found in ${ANCHORS_DIR}` };
   if (!existsSync(join(ANCHORS_DIR, 'node_modules'))) {
@@ -22,15 +23,20 @@ export function runAnchor(script, args, { timeoutMs = 600_000, env = {} } = {}) 
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    const line = out
+    const lines = out
       .trim()
       .split('\n')
       .filter((l) => l.startsWith('{'))
-      .pop();
-    return line ? JSON.parse(line) : { error: 'anchor printed no JSON line' };
+      .map((l) => JSON.parse(l));
+    return lines.length ? { lines } : { error: 'anchor printed no JSON line' };
   } catch (error) {
     return { error: String(error.message ?? error) };
   }
+}
+
+export function runAnchor(script, args, options) {
+  const result = runAnchorLines(script, args, options);
+  return result.lines ? result.lines.at(-1) : result;
 }
 
 export function ratio(ours, theirs) {

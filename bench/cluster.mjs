@@ -13,13 +13,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
-import { parseFlow } from '../dist/index.js';
-import { PlaitaClient } from '../dist/client/plaita-client.js';
-import { FlowWorker } from '../dist/worker/flow-worker.js';
-import { RedisExecutionStore } from '../dist/store/redis/redis-execution-store.js';
-import { RedisFlowStore } from '../dist/store/redis/redis-flow-store.js';
-import { RedisStreamQueue } from '../dist/queue/redis-stream/redis-stream-queue.js';
-import { silentLogger } from '../dist/util/logger.js';
+import { parseFlow, PlaitaClient } from '../dist/index.js';
+import { RedisExecutionStore, RedisFlowStore, RedisStreamQueue } from '../dist/redis.js';
+import { FlowWorker } from '../dist/worker.js';
+import { silentLogger } from './worker-harness.mjs';
 import { chainFlowDocument } from './chain-flow.mjs';
 import { onCompleted } from './on-completed.mjs';
 

@@ -2,8 +2,13 @@
 // stay within 2x of JSON.stringify). Prints figures only; build first
 // (`npx tsc -p tsconfig.build.json`, or `npm run build`).
 // Usage: node bench/codec.mjs
-import { decodeState, decodeValue, encodeState, encodeValue } from '../dist/state/codec.js';
-import { newExecutionState } from '../dist/state/execution-state.js';
+import {
+  decodeState,
+  decodeValue,
+  encodeState,
+  encodeValue,
+  newExecutionState,
+} from '../dist/index.js';
 
 const TARGET_BYTES = 100 * 1024;
 

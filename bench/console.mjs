@@ -17,8 +17,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { newExecutionState } from '../dist/state/execution-state.js';
-import { SqliteExecutionStore } from '../dist/store/sqlite/sqlite-execution-store.js';
+import { newExecutionState } from '../dist/index.js';
+import { SqliteExecutionStore } from '../dist/sqlite.js';
 
 const ROOT = new URL('../', import.meta.url).pathname;
 const CHROMIUM = process.env.PLAITA_CHROMIUM ?? '/usr/bin/chromium';

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { parseFlow, newExecutionState } from '../dist/index.js';
 import { Stepper } from '../dist/engine/stepper.js';
-import { SqliteExecutionStore } from '../dist/store/sqlite/sqlite-execution-store.js';
-import { PostgresExecutionStore } from '../dist/store/postgres/postgres-execution-store.js';
+import { SqliteExecutionStore } from '../dist/sqlite.js';
+import { PostgresExecutionStore } from '../dist/postgres.js';
 import { runAnchor, ratio } from './anchors.mjs';
 import { chainFlowDocument } from './chain-flow.mjs';
 

@@ -1,6 +1,7 @@
 // Engine benchmark (issue 2): µs per node on 100-node and 5-node assignment chains, ours beside
 // LangGraph.js on the same chain in the same run; heap growth over 10,000 runs; expression rate.
-// Run: npm run bench:engine   (node --expose-gc for exact heap figures)
+// Run: npm run bench:engine   (node --expose-gc for exact heap figures); bench:worker runs it too
+// for its summary row (target ≥ 500x, issue 31).
 import { parseFlow, runFlow } from '../dist/index.js';
 import { runAnchor, ratio } from './anchors.mjs';
 
@@ -61,13 +62,19 @@ async function heapGrowth(flow, runs) {
   };
 }
 
-const RUNS_100 = Number(process.env.BENCH_RUNS_100 ?? 400);
-const RUNS_5 = Number(process.env.BENCH_RUNS_5 ?? 4000);
+// BENCH_QUICK=1: a smoke run (bench:worker's quick mode), figures not meant to be compared.
+const QUICK = process.env.BENCH_QUICK === '1';
+const knob = (name, full, quick) => Number(process.env[name] ?? (QUICK ? quick : full));
+const RUNS_100 = knob('BENCH_RUNS_100', 400, 40);
+const RUNS_5 = knob('BENCH_RUNS_5', 4000, 400);
+const HEAP_RUNS = knob('BENCH_ENGINE_HEAP_RUNS', 10_000, 1000);
+const LANGGRAPH_RUNS_100 = knob('BENCH_LANGGRAPH_RUNS_100', 60, 10);
+const LANGGRAPH_RUNS_5 = knob('BENCH_LANGGRAPH_RUNS_5', 300, 30);
 const ours100 = await usPerNode(chain(100), 100, RUNS_100);
 const ours5 = await usPerNode(chain(5), 5, RUNS_5);
-const heap = await heapGrowth(chain(5), 10_000);
-const lg100 = runAnchor('langgraph-steps.mjs', ['none', 60, 100]);
-const lg5 = runAnchor('langgraph-steps.mjs', ['none', 300, 5]);
+const heap = await heapGrowth(chain(5), HEAP_RUNS);
+const lg100 = runAnchor('langgraph-steps.mjs', ['none', LANGGRAPH_RUNS_100, 100]);
+const lg5 = runAnchor('langgraph-steps.mjs', ['none', LANGGRAPH_RUNS_5, 5]);
 
 const report = {
   bench: 'engine',

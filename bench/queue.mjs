@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
-import { LocalQueue } from '../dist/queue/local/local-queue.js';
-import { RedisStreamQueue } from '../dist/queue/redis-stream/redis-stream-queue.js';
+import { LocalQueue } from '../dist/sqlite.js';
+import { RedisStreamQueue } from '../dist/redis.js';
 import { queueKeys } from '../dist/queue/redis-stream/redis-stream-keys.js';
 
 const SECONDS = Number(process.argv[2] ?? 3);

@@ -10,11 +10,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { decodeState, encodeState } from '../dist/state/codec.js';
-import { newExecutionState } from '../dist/state/execution-state.js';
-import { MemoryExecutionStore } from '../dist/store/memory/memory-execution-store.js';
-import { PostgresExecutionStore } from '../dist/store/postgres/postgres-execution-store.js';
-import { SqliteExecutionStore } from '../dist/store/sqlite/sqlite-execution-store.js';
+import {
+  decodeState,
+  encodeState,
+  MemoryExecutionStore,
+  newExecutionState,
+} from '../dist/index.js';
+import { PostgresExecutionStore } from '../dist/postgres.js';
+import { SqliteExecutionStore } from '../dist/sqlite.js';
 
 const POSTGRES_URL =
   process.env.PLAITA_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
