@@ -52,6 +52,8 @@ describe('FunctionRegistry', () => {
       fn,
       category: 'math',
       sideEffects: false,
+      // A host's function is never trusted to be deterministic (replayability analysis).
+      deterministic: false,
       description: 'd',
     });
     expect(registry.names()).toEqual(['double']);
