@@ -1,3 +1,4 @@
+import { classifyReplay } from './analysis/replayability.js';
 import type { Flow } from './flow.js';
 import { nodeEdges, type FlowEdge } from './node-edges.js';
 
@@ -6,6 +7,14 @@ export interface ShapeNode {
   readonly id: string;
   readonly type: string | null;
   readonly missing: boolean;
+  /**
+   * What a retry or replay runs again (docs/durable-runtime.md): true when a durable worker may
+   * recompute the node after a crash, false when its result is stored before the next node
+   * runs; null for a node that did not load (or is missing).
+   */
+  readonly replayable: boolean | null;
+  /** Why it is effectful, for people; null when replayable or unknown. */
+  readonly effect: string | null;
 }
 
 /** A flow's nodes and the edges the engine can follow between them, for drawing. */
@@ -27,18 +36,26 @@ export function flowShape(flow: Flow): FlowShape {
   const nodes: ShapeNode[] = [];
   const edges: FlowEdge[] = [];
   const seen = new Set<string>();
+  const replay = classifyReplay(flow);
   raw.forEach((entry, index) => {
     const id = loadedAt.get(index)?.def.id ?? rawField(entry, 'id');
     if (id === null || seen.has(id)) return;
     seen.add(id);
     const node = flow.nodesById.get(id);
-    nodes.push({ id, type: node?.def.type ?? rawField(entry, 'type'), missing: false });
+    const verdict = node ? replay.get(id) : undefined;
+    nodes.push({
+      id,
+      type: node?.def.type ?? rawField(entry, 'type'),
+      missing: false,
+      replayable: verdict?.replayable ?? null,
+      effect: verdict?.reason ?? null,
+    });
     if (node) edges.push(...nodeEdges(node));
   });
   for (const edge of edges)
     if (!seen.has(edge.to)) {
       seen.add(edge.to);
-      nodes.push({ id: edge.to, type: null, missing: true });
+      nodes.push({ id: edge.to, type: null, missing: true, replayable: null, effect: null });
     }
   return { nodes, edges };
 }

@@ -43,7 +43,13 @@ describe('flowShape: a flow as a graph draws it', () => {
       { from: 'f', to: 'end', kind: 'branch', label: 'left' },
       { from: 'f', to: 'right', kind: 'branch', label: 'right' },
     ]);
-    expect(flowShape(flow).nodes.at(-1)).toEqual({ id: 'right', type: null, missing: true });
+    expect(flowShape(flow).nodes.at(-1)).toEqual({
+      id: 'right',
+      type: null,
+      missing: true,
+      replayable: null,
+      effect: null,
+    });
   });
 
   it('a flow loaded partly is drawn, and is never taken for a loaded flow that can run', () => {
@@ -60,8 +66,8 @@ describe('flowShape: a flow as a graph draws it', () => {
     expect(isLoadedFlow(flow)).toBe(false);
     expect(flowShape(flow)).toEqual({
       nodes: [
-        { id: 'start', type: 'start', missing: false },
-        { id: 'x', type: 'nope', missing: false },
+        { id: 'start', type: 'start', missing: false, replayable: true, effect: null },
+        { id: 'x', type: 'nope', missing: false, replayable: null, effect: null },
       ],
       edges: [{ from: 'start', to: 'x', kind: 'next', label: null }],
     });

@@ -39,14 +39,20 @@ const document = {
 
 const expectedGraph = {
   nodes: [
-    { id: 'start', type: 'start', missing: false },
-    { id: 'check', type: 'if', missing: false },
-    { id: 'true', type: 'router', missing: false },
-    { id: 'pick', type: 'switch', missing: false },
-    { id: 'false', type: 'case', missing: false },
-    { id: 'on', type: 'assignment', missing: false },
-    { id: 'done', type: 'end', missing: false },
-    { id: 'default', type: 'end', missing: false },
+    { id: 'start', type: 'start', missing: false, replayable: true, effect: null },
+    { id: 'check', type: 'if', missing: false, replayable: true, effect: null },
+    {
+      id: 'true',
+      type: 'router',
+      missing: false,
+      replayable: false,
+      effect: 'a node of type router may act on the world (its type does not declare it pure)',
+    },
+    { id: 'pick', type: 'switch', missing: false, replayable: true, effect: null },
+    { id: 'false', type: 'case', missing: false, replayable: true, effect: null },
+    { id: 'on', type: 'assignment', missing: false, replayable: true, effect: null },
+    { id: 'done', type: 'end', missing: false, replayable: true, effect: null },
+    { id: 'default', type: 'end', missing: false, replayable: true, effect: null },
   ],
   edges: [
     { from: 'start', to: 'check', kind: 'next', label: null },
@@ -108,12 +114,12 @@ describe('the flow graph the API answers with (docs/http-api.md §4 Flows)', () 
     expect(answer.valid).toBe(false);
     expect(answer.graph).toEqual({
       nodes: [
-        { id: 'start', type: 'start', missing: false },
-        { id: 'call', type: 'http', missing: false },
-        { id: 'beam', type: 'teleport', missing: false },
-        { id: 'typo', type: 'assignment', missing: false },
-        { id: 'end', type: 'end', missing: false },
-        { id: 'ned', type: null, missing: true },
+        { id: 'start', type: 'start', missing: false, replayable: true, effect: null },
+        { id: 'call', type: 'http', missing: false, replayable: null, effect: null },
+        { id: 'beam', type: 'teleport', missing: false, replayable: null, effect: null },
+        { id: 'typo', type: 'assignment', missing: false, replayable: true, effect: null },
+        { id: 'end', type: 'end', missing: false, replayable: true, effect: null },
+        { id: 'ned', type: null, missing: true, replayable: null, effect: null },
       ],
       edges: [
         { from: 'start', to: 'call', kind: 'next', label: null },

@@ -329,8 +329,8 @@ describe('flow versions over HTTP', () => {
       issues: [],
       graph: {
         nodes: [
-          { id: 'start', type: 'start', missing: false },
-          { id: 'end', type: 'end', missing: false },
+          { id: 'start', type: 'start', missing: false, replayable: true, effect: null },
+          { id: 'end', type: 'end', missing: false, replayable: true, effect: null },
         ],
         edges: [{ from: 'start', to: 'end', kind: 'next', label: null }],
       },

@@ -4546,6 +4546,10 @@ export interface components {
         type: string | null;
         /** @description an id an edge names but no node has (an unknown_target); type null */
         missing: boolean;
+        /** @description true: a durable worker may recompute it after a crash (a retry or replay runs it again for free); false: effectful, its result is stored before the next node runs; null: the node did not load */
+        replayable: boolean | null;
+        /** @description why the node is effectful; null when replayable */
+        effect: string | null;
       }[];
       edges: {
         from: string;

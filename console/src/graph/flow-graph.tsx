@@ -48,6 +48,7 @@ export function FlowGraph(props: FlowGraphProps) {
           {fit ? 'Actual size' : 'Fit to width'}
         </button>
         <Legend states={props.states} />
+        {layout.nodes.some((node) => node.replayable === false) ? <EffectLegend /> : null}
       </div>
       {/* Focusable, so a keyboard can scroll a graph taller than the box (axe: scrollable-region-focusable). */}
       <div
@@ -142,8 +143,9 @@ function Node(props: {
     node.width,
     6.3,
   );
+  const effectful = node.replayable === false;
   // The name starts with the visible text (WCAG 2.5.3); the issue count is added in words.
-  const described = `${idText} ${typeText}${
+  const described = `${idText} ${typeText}${effectful ? ', effectful' : ''}${
     issues.length > 0 ? `, ${issues.length} issue${issues.length === 1 ? '' : 's'}` : ''
   }`;
   const select = () => onSelect?.(node.id);
@@ -174,6 +176,14 @@ function Node(props: {
           {typeText}
         </tspan>
       </text>
+      {effectful ? (
+        <g class="graph-effect" aria-hidden="true">
+          <title>{`effectful: ${node.effect ?? 'its result is stored before the next node runs'}`}</title>
+          <text x={x + 9} y={y + 15}>
+            {EFFECT_GLYPH}
+          </text>
+        </g>
+      ) : null}
       {issues.length > 0 ? (
         <g class="graph-issue-count" aria-hidden="true">
           <circle cx={x + node.width - 4} cy={y + 4} r="10" />
@@ -183,6 +193,21 @@ function Node(props: {
         </g>
       ) : null}
     </g>
+  );
+}
+
+/** Marks an effectful node: a retry or replay runs it again; its result is stored first. */
+const EFFECT_GLYPH = 'ϟ';
+
+function EffectLegend() {
+  return (
+    <p class="effect-legend">
+      <span class="effect-glyph" aria-hidden="true">
+        {EFFECT_GLYPH}
+      </span>{' '}
+      effectful: stored before the next node runs, run again by a retry or replay; the others are
+      recomputed
+    </p>
   );
 }
 

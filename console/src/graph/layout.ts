@@ -5,6 +5,9 @@ export interface PlacedNode {
   id: string;
   type: string;
   missing: boolean;
+  /** False: effectful (stored before the next node runs); null when it did not load. */
+  replayable: boolean | null;
+  effect: string | null;
   x: number;
   y: number;
   width: number;

@@ -71,6 +71,14 @@ export const FlowGraphSchema = z
           missing: z.boolean().openapi({
             description: 'an id an edge names but no node has (an unknown_target); type null',
           }),
+          replayable: z.boolean().nullable().openapi({
+            description:
+              'true: a durable worker may recompute it after a crash (a retry or replay runs it again for free); false: effectful, its result is stored before the next node runs; null: the node did not load',
+          }),
+          effect: z
+            .string()
+            .nullable()
+            .openapi({ description: 'why the node is effectful; null when replayable' }),
         }),
       )
       .openapi({ description: 'document order, one per id; then the missing ones' }),
