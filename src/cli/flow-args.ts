@@ -16,17 +16,22 @@ export async function cliRegistry(nodes: string | undefined): Promise<NodeRegist
   return (await cliPlugins(nodes)).registry;
 }
 
-/** Node types and `$F` functions: built-ins plus what the plugin modules export. */
-export async function cliPlugins(
-  nodes: string | undefined,
-): Promise<{ registry: NodeRegistry; functions: FunctionRegistry }> {
-  const modules = [
+/** The plugin modules of `--nodes` and then PLAITA_NODE_MODULES, as given. */
+export function pluginModuleList(nodes: string | undefined): string[] {
+  return [
     ...(nodes ?? '')
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
     ...nodeModulesFromEnv(),
   ];
+}
+
+/** Node types and `$F` functions: built-ins plus what the plugin modules export. */
+export async function cliPlugins(
+  nodes: string | undefined,
+): Promise<{ registry: NodeRegistry; functions: FunctionRegistry }> {
+  const modules = pluginModuleList(nodes);
   // The operator's limits reach the node types at load: a code node whose backend is off
   // (PLAITA_CODE_BACKENDS) fails validation, never halfway through a run.
   const limits = limitsFromEnv();

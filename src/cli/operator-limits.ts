@@ -6,6 +6,12 @@ import { CliError, EXIT } from './exit-codes.js';
  * flows for other people (`worker`, `serve`) pass stricter defaults than a terminal `run`.
  * A value that does not parse is exit 2 naming the variable, never silently ignored.
  */
+/**
+ * Code threads of the long-running commands (serve, worker): two keep a runaway code node off
+ * the event loop (leases, heartbeats, HTTP) and let a second tenant run while one computes.
+ */
+export const DEFAULT_CODE_THREADS = 2;
+
 export function limitsFromEnv(
   defaults: Partial<RuntimeLimits> = {},
   env: NodeJS.ProcessEnv = process.env,
@@ -96,6 +102,13 @@ function codeLimitsFromEnv(env: NodeJS.ProcessEnv): Partial<RuntimeLimits> {
     ['subprocessTimeoutMs', 'PLAITA_SUBPROCESS_TIMEOUT_MS', 1],
     ['subprocessMemoryBytes', 'PLAITA_SUBPROCESS_MEMORY_MB', 1024 * 1024],
   ];
+  const threads = env.PLAITA_CODE_THREADS?.trim();
+  if (threads) {
+    const value = Number(threads);
+    if (!Number.isInteger(value) || value < 0 || value > 64)
+      throw invalid('PLAITA_CODE_THREADS', threads, 'an integer from 0 to 64');
+    limits.codeThreads = value;
+  }
   for (const [field, name, unit] of scaled) {
     const raw = env[name]?.trim();
     if (!raw) continue;

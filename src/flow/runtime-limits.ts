@@ -46,6 +46,12 @@ export interface RuntimeLimits {
   codeMemoryBytes: number;
   /** Largest result of a code node (its encoded form), and of each captured output stream. */
   codeOutputBytes: number;
+  /**
+   * Threads JavaScript code nodes run on, off the calling thread's event loop (tenants take
+   * turns; docs/code-node.md "Threads"). 0: on the calling thread, as a library does by
+   * default; `plaita serve` and `plaita worker` use 2.
+   */
+  codeThreads: number;
   /** Wall-clock ceiling of a subprocess (a Python code node, a `capture` command). */
   subprocessTimeoutMs: number;
   /** Address space of a subprocess (`RLIMIT_AS`), bytes. */
@@ -74,6 +80,7 @@ export const DEFAULT_LIMITS: Readonly<RuntimeLimits> = Object.freeze({
   codeTimeoutMs: 1_000,
   codeMemoryBytes: 32 * 1024 * 1024,
   codeOutputBytes: 1024 * 1024,
+  codeThreads: 0,
   subprocessTimeoutMs: 10 * 60_000,
   subprocessMemoryBytes: 1024 * 1024 * 1024,
   exposeSecretEnv: Object.freeze([] as string[]),

@@ -9,7 +9,7 @@ import { authenticate } from './auth/authenticate.js';
 import { registerConsole } from './console-static.js';
 import { registerDocs } from './openapi-docs.js';
 import { ApiProblem, problemResponse } from './problem.js';
-import { rateLimit } from './rate-limit.js';
+import { DEFAULT_MAX_IN_FLIGHT, inFlightLimit, rateLimit } from './rate-limit.js';
 import { requestId } from './request-id.js';
 import { accessLog } from './access-log.js';
 import { ROUTE_GROUPS } from './routes/index.js';
@@ -87,10 +87,15 @@ export function createApiApp(options: ApiAppOptions): ApiApp {
     options.rateLimit !== null
       ? rateLimit(options.rateLimit ?? { perSecond: 50, burst: 100 }, options.clientAddress)
       : null;
+  const inFlight =
+    options.maxInFlight === null
+      ? null
+      : inFlightLimit(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, options.clientAddress);
   for (const path of guarded) {
     if (failedCredentials) app.use(path, failedCredentials);
     app.use(path, guard);
     if (requests) app.use(path, requests);
+    if (inFlight) app.use(path, inFlight);
   }
 
   for (const register of ROUTE_GROUPS) register(app, services);

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { PlaitaClient } from '../client/plaita-client.js';
 import type { RuntimeLimits } from '../flow/runtime-limits.js';
+import { DryRunThreads } from './flows/dry-run-threads.js';
 import { defaultRegistry } from '../nodes/default-registry.js';
 import type { NodeRegistry } from '../nodes/node-registry.js';
 import type { TaskQueue } from '../queue/task-queue.js';
@@ -29,6 +30,8 @@ export interface ApiAppOptions {
   maxBodyBytes?: number;
   /** Per key; null turns it off. Default 50/s, burst 100. */
   rateLimit?: RateLimitOptions | null;
+  /** Requests one key may have in flight at once (default 32); null turns it off. */
+  maxInFlight?: number | null;
   /** Failed credentials allowed per client address (default 50, then 5/s); off with `rateLimit: null`. */
   failedCredentialLimit?: RateLimitOptions;
   /** An origin allowed to call the API from a browser (CORS); default none. */
@@ -37,6 +40,11 @@ export interface ApiAppOptions {
   publicUrl?: string | null;
   /** Limits of flows the server runs itself (dry-runs): private networks denied by default. */
   limits?: Partial<RuntimeLimits>;
+  /**
+   * Dry-runs on worker threads, off the server's event loop (`plaita serve` sets it, with its
+   * plugin modules); absent: they run in process, on the loop.
+   */
+  dryRunThreads?: { threads: number; nodeModules: readonly string[] };
   /** `/metrics` without a key. */
   metricsPublic?: boolean;
   /** Text of `/metrics` (Prometheus exposition); default none (404). */
@@ -65,12 +73,23 @@ export interface ApiServices {
   audit: AuditLog;
   log: Logger;
   limits: Partial<RuntimeLimits>;
+  /** Where dry-runs run when not on the loop (ApiAppOptions.dryRunThreads). */
+  dryRunThreads: DryRunThreads | null;
 }
 
 export function createServices(options: ApiAppOptions): ApiServices {
   const registry = options.registry ?? defaultRegistry;
   const keys = new ApiKeys(options.control);
   const secret = new ServerSecret(options.control);
+  // Code nodes in a dry-run are remote code execution by whoever may dry-run: off unless the
+  // operator enabled a backend for the server itself (docs/code-node.md).
+  const limits: Partial<RuntimeLimits> = {
+    privateNetworks: 'deny',
+    nestedDataExpressions: false,
+    codeBackends: [],
+    ...options.limits,
+  };
+  const threads = options.dryRunThreads;
   return {
     options,
     store: options.store,
@@ -90,13 +109,10 @@ export function createServices(options: ApiAppOptions): ApiServices {
     sessions: new Sessions(keys, secret, options.control),
     audit: new AuditLog(options.control, options.clientAddress ?? (() => null)),
     log: options.logger ?? getDefaultLogger(),
-    // Code nodes in a dry-run are remote code execution by whoever may dry-run: off unless the
-    // operator enabled a backend for the server itself (docs/code-node.md).
-    limits: {
-      privateNetworks: 'deny',
-      nestedDataExpressions: false,
-      codeBackends: [],
-      ...options.limits,
-    },
+    limits,
+    dryRunThreads:
+      threads && threads.threads > 0
+        ? new DryRunThreads({ threads: threads.threads, nodeModules: threads.nodeModules, limits })
+        : null,
   };
 }

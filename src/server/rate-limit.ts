@@ -99,3 +99,36 @@ export function addressBucket(address: string | null): string {
   const prefix = (ip as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
   return `${prefix.join(':')}::/64`;
 }
+
+/**
+ * A bound on the requests one key has in flight at once (`--max-in-flight`, default 32): the
+ * rate limit alone lets a key pile up slow requests (long dry-runs, `?wait`) faster than they
+ * finish. Event streams are not counted: they are long by design and cost an idle socket. Over
+ * the bound: 429 `rate_limited`, retry after a second.
+ */
+export const DEFAULT_MAX_IN_FLIGHT = 32;
+
+export function inFlightLimit(
+  max: number,
+  clientAddress: (c: Context<ServerEnv>) => string | null = () => null,
+): MiddlewareHandler<ServerEnv> {
+  const inFlight = new Map<string, number>();
+  return async (c, next) => {
+    if (c.req.path.endsWith('/stream')) return next();
+    const principal = c.get('principal');
+    const id = principal.keyId ?? `anonymous:${addressBucket(clientAddress(c))}`;
+    const count = inFlight.get(id) ?? 0;
+    if (count >= max)
+      throw new ApiProblem('rate_limited', `more than ${max} requests in flight for this key`, {
+        retryAfterSeconds: 1,
+      });
+    inFlight.set(id, count + 1);
+    try {
+      await next();
+    } finally {
+      const left = (inFlight.get(id) ?? 1) - 1;
+      if (left > 0) inFlight.set(id, left);
+      else inFlight.delete(id);
+    }
+  };
+}

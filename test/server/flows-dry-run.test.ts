@@ -1,6 +1,25 @@
 import { createServer, type Server } from 'node:http';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ApiHarness, body, startApi } from './support/api-harness.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ApiAppOptions } from '../../src/server/api-services.js';
+import { type ApiHarness, body, startApi as startHarness } from './support/api-harness.js';
+
+/**
+ * Every case runs twice: in process (a library's createApiApp) and on a dry-run thread, as
+ * `plaita serve` runs them (its 4xx answers, reference flows and limits must not differ).
+ */
+const MODES: Array<{ name: string; app: Partial<ApiAppOptions> }> = [
+  { name: 'in process', app: {} },
+  { name: 'on a thread', app: { dryRunThreads: { threads: 1, nodeModules: [] } } },
+];
+let modeApp: Partial<ApiAppOptions> = {};
+const harnesses: ApiHarness[] = [];
+
+function startApi(options: Parameters<typeof startHarness>[0] = {}): Promise<ApiHarness> {
+  return startHarness({ ...options, app: { ...modeApp, ...options.app } }).then((h) => {
+    harnesses.push(h);
+    return h;
+  });
+}
 
 interface TraceEntry {
   nodeId: string;
@@ -77,7 +96,17 @@ async function dryRun(request: Record<string, unknown>, harness = api): Promise<
   return body<DryRun>(res);
 }
 
-describe('POST /v1/flows/dry-run', () => {
+describe.each(MODES)('POST /v1/flows/dry-run ($name)', (mode) => {
+  beforeAll(() => {
+    modeApp = mode.app;
+  });
+  afterAll(async () => {
+    // Each app's dry-run threads end with it.
+    await Promise.all(
+      harnesses.splice(0).map((h) => h.app.services.dryRunThreads?.close() ?? Promise.resolve()),
+    );
+  });
+
   it('runs an inline flow with a node trace and stores nothing', async () => {
     const run = await dryRun({ flow: pipeline, input: { n: 21 } });
     expect(run.status).toBe('completed');
@@ -356,5 +385,39 @@ describe('POST /v1/flows/dry-run', () => {
       slow.closeAllConnections();
       await new Promise<void>((resolve) => slow.close(() => resolve()));
     }
+  });
+
+  it('runs a reference node against the tenant’s published flow', async () => {
+    await api.backends.flows.put(
+      { ...pipeline, flow_id: 'doubler', version: '1' },
+      { tenantId: 'default' },
+    );
+    const run = await dryRun({
+      flow: {
+        nodes: [
+          { type: 'start', id: 'start', next: 'ref' },
+          {
+            type: 'reference',
+            id: 'ref',
+            flow_id: 'doubler',
+            input: { n: '$INPUT.n' },
+            next: 'end',
+          },
+          { type: 'end', id: 'end', output: '$NODE.ref' },
+        ],
+      },
+      input: { n: 5 },
+    });
+    expect(run).toMatchObject({ status: 'completed', result: 10 });
+    const missing = await dryRun({
+      flow: {
+        nodes: [
+          { type: 'start', id: 'start', next: 'ref' },
+          { type: 'reference', id: 'ref', flow_id: 'nowhere', next: 'end' },
+          { type: 'end', id: 'end', output: '$NODE.ref' },
+        ],
+      },
+    });
+    expect(missing).toMatchObject({ status: 'error', error: { nodeId: 'ref' } });
   });
 });

@@ -108,3 +108,40 @@ describe('the bucket of a caller without a key', () => {
     expect((await login('2001:db8:7:8::1')).status).not.toBe(429);
   });
 });
+
+describe('requests in flight per key', () => {
+  const echo = {
+    flow_id: 'echo',
+    nodes: [
+      { type: 'start', id: 'start', next: 'end' },
+      { type: 'end', id: 'end', output: '$INPUT' },
+    ],
+  };
+
+  it('a key over --max-in-flight is answered 429 with Retry-After until one of its requests ends', async () => {
+    // No worker: the execution never settles, so a read with ?wait holds its request.
+    api = await startApi({ worker: false, app: { maxInFlight: 2 } });
+    const started = await api.fetch('/v1/executions', {
+      method: 'POST',
+      json: { flow: echo, input: {} },
+    });
+    expect(started.status).toBe(201);
+    const { executionId } = await body<{ executionId: string }>(started);
+    const held = [1, 2].map(() => api!.fetch(`/v1/executions/${executionId}?wait=2`));
+    // Both are in the server once a third is refused (polled: they take a moment to arrive).
+    let third: Response | undefined;
+    await expect
+      .poll(
+        async () => {
+          third = await api!.fetch(`/v1/executions/${executionId}`);
+          return third.status;
+        },
+        { timeout: 5_000, interval: 20 },
+      )
+      .toBe(429);
+    expect(third!.headers.get('retry-after')).toBe('1');
+    expect(await body<{ code: string }>(third!)).toMatchObject({ code: 'rate_limited' });
+    expect((await Promise.all(held)).map((r) => r.status)).toEqual([200, 200]);
+    expect((await api.fetch(`/v1/executions/${executionId}`)).status).toBe(200);
+  });
+});

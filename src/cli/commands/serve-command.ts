@@ -18,15 +18,17 @@ import {
   type WorkerSettingFlags,
 } from '../worker-settings.js';
 import { CliError, EXIT } from '../exit-codes.js';
-import { limitsFromEnv } from '../operator-limits.js';
+import { DEFAULT_CODE_THREADS, limitsFromEnv } from '../operator-limits.js';
 import { flowEnvFromEnv, flowEnvNote } from '../flow-env.js';
 import { consoleDirectory } from '../console-dir.js';
+import { pluginModuleList } from '../flow-args.js';
 
 interface ServeFlags extends DurableFlags, WorkerSettingFlags {
   host: string;
   port: string;
   maxBody: string;
   rateLimit: string;
+  maxInFlight: string;
   corsOrigin?: string;
   publicUrl?: string;
   auth: boolean;
@@ -58,6 +60,11 @@ export function registerServe(program: Command, context: CommandContext): void {
         '--rate-limit <n/s>',
         'requests per second per key, burst 2x (PLAITA_RATE_LIMIT; 0 = off)',
         env.PLAITA_RATE_LIMIT ?? '50',
+      )
+      .option(
+        '--max-in-flight <n>',
+        'requests one key may have in flight at once (PLAITA_MAX_IN_FLIGHT; 0 = off)',
+        env.PLAITA_MAX_IN_FLIGHT ?? '32',
       )
       .option(
         '--cors-origin <origin>',
@@ -108,6 +115,7 @@ export function registerServe(program: Command, context: CommandContext): void {
     const port = positive(opts.port, '--port');
     const maxBodyBytes = positive(opts.maxBody, '--max-body');
     const perSecond = nonNegative(opts.rateLimit, '--rate-limit');
+    const maxInFlight = nonNegative(opts.maxInFlight, '--max-in-flight');
     const clientAddress = clientAddressFor(opts.trustProxy);
     const timeouts = connectionTimeouts(opts);
     const withWorker =
@@ -134,6 +142,8 @@ export function registerServe(program: Command, context: CommandContext): void {
     const limits = limitsFromEnv({
       privateNetworks: opts.allowPrivateNetworks ? 'allow' : 'deny',
       nestedDataExpressions: false,
+      // Code runs on threads, so a runaway node never holds the HTTP event loop.
+      codeThreads: DEFAULT_CODE_THREADS,
     });
     const workerConcurrency = runtime.embedded ? (withWorker ?? 8) : withWorker;
     // prom-client is an optional peer: without it the server serves no /metrics (404).
@@ -162,9 +172,15 @@ export function registerServe(program: Command, context: CommandContext): void {
       authMode: opts.auth ? 'keys' : 'none',
       maxBodyBytes,
       rateLimit: perSecond === 0 ? null : { perSecond, burst: perSecond * 2 },
+      maxInFlight: maxInFlight === 0 ? null : maxInFlight,
       corsOrigin: opts.corsOrigin ?? null,
       publicUrl: opts.publicUrl ?? null,
       limits,
+      // Dry-runs compute off the HTTP loop, on as many threads as code nodes, with our plugins.
+      dryRunThreads: {
+        threads: limits.codeThreads ?? DEFAULT_CODE_THREADS,
+        nodeModules: pluginModuleList(opts.nodes),
+      },
       metricsPublic: opts.metricsPublic === true,
       ...(metrics ? { metrics: () => metrics.registry.metrics() } : {}),
       logger: log,

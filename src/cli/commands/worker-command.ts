@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Command } from 'commander';
 import { getDefaultLogger } from '../../util/logger.js';
-import { limitsFromEnv } from '../operator-limits.js';
+import { DEFAULT_CODE_THREADS, limitsFromEnv } from '../operator-limits.js';
 import { flowEnvFromEnv, flowEnvNote } from '../flow-env.js';
 import { FlowWorker } from '../../worker/flow-worker.js';
 import { WorkerMetrics } from '../../worker/worker-metrics.js';
@@ -68,7 +68,10 @@ export function registerWorker(program: Command, context: CommandContext): void 
       registry: runtime.registry,
       logger: log,
       // A worker runs other people's flows: private networks are closed unless the operator opens them.
-      engine: { limits: limitsFromEnv({ privateNetworks: 'deny' }), env: flowEnv },
+      engine: {
+        limits: limitsFromEnv({ privateNetworks: 'deny', codeThreads: DEFAULT_CODE_THREADS }),
+        env: flowEnv,
+      },
       ...(metrics ? { metrics } : {}),
       ...defined,
     });

@@ -15,6 +15,7 @@ import {
   type CodeLanguage,
 } from './code-language.js';
 import { runJavaScript } from './javascript-backend.js';
+import { runJavaScriptInThread } from './code-threads.js';
 import { checkJavaScriptSyntax } from './javascript-syntax.js';
 import { runPython } from './python-backend.js';
 
@@ -160,7 +161,7 @@ function execute(
       signal: ctx.signal,
     });
   }
-  return runJavaScript({
+  const run = {
     source,
     input,
     nowMs: ctx.clock.now(),
@@ -169,7 +170,10 @@ function execute(
     cpuMs: budgetMs(ctx, limits.codeTimeoutMs),
     memoryBytes: limits.codeMemoryBytes,
     outputBytes: limits.codeOutputBytes,
-  });
+  };
+  return limits.codeThreads > 0
+    ? runJavaScriptInThread(run, limits.codeThreads)
+    : runJavaScript(run);
 }
 
 /** The operator's limit, cut to what is left of the node's own `timeout`. */

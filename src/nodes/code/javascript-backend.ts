@@ -56,7 +56,32 @@ export function warmJavaScriptSandboxes(): number {
 
 function runIn(module: QuickJSWASMModule, run: JavaScriptRun): unknown {
   // Input the codec cannot store cannot cross either: StateSerializationError, as for state.
-  const inputText = encodeValue(run.input, 'input');
+  return decodeAnswer(
+    answerIn(module, { ...run, inputText: encodeValue(run.input, 'input') }),
+    run,
+  );
+}
+
+/** One call as it crosses to a sandbox: the input already encoded (it may cross a thread). */
+export interface SandboxRequest {
+  source: string;
+  inputText: string;
+  nowMs: number;
+  root: string;
+  tenant: string;
+  cpuMs: number;
+  memoryBytes: number;
+  outputBytes: number;
+}
+
+/** The sandbox's answer to `request`, the result still encoded (code-thread.ts calls it). */
+export function answerJavaScript(request: SandboxRequest): MaybePromise<SandboxAnswer> {
+  const module = quickJSNow();
+  if (module === undefined) return loadQuickJS().then((loaded) => answerIn(loaded, request));
+  return answerIn(module, request);
+}
+
+function answerIn(module: QuickJSWASMModule, run: SandboxRequest): SandboxAnswer {
   const pool = poolOf(module, run.tenant);
   // The source itself is the key: the same string object every run, so its hash is cached.
   const key = run.source;
@@ -65,7 +90,7 @@ function runIn(module: QuickJSWASMModule, run: JavaScriptRun): unknown {
   try {
     sandbox = pool.acquire(key, () => QuickJSSandbox.create(module, run.source, run));
     answer = sandbox.run({
-      inputText,
+      inputText: run.inputText,
       nowMs: run.nowMs,
       root: run.root,
       cpuMs: run.cpuMs,
@@ -94,7 +119,7 @@ function runIn(module: QuickJSWASMModule, run: JavaScriptRun): unknown {
     if (process.memoryUsage.rss() > warmRssCeiling())
       for (const tenantPool of pools.get(module)?.values() ?? []) tenantPool.clear();
   }
-  return decodeAnswer(answer, run);
+  return answer;
 }
 
 function poolOf(module: QuickJSWASMModule, tenant: string): SandboxPool {
@@ -153,7 +178,8 @@ function isSandboxFailure(error: unknown): boolean {
   );
 }
 
-function decodeAnswer(answer: SandboxAnswer, run: JavaScriptRun): unknown {
+/** The run's result from the sandbox's answer (on the calling thread: it builds the value). */
+export function decodeAnswer(answer: SandboxAnswer, run: { outputBytes: number }): unknown {
   switch (answer.kind) {
     case 'value':
       // The sandbox counts UTF-16 characters; the limit is of encoded bytes, as for Python

@@ -105,6 +105,27 @@ export async function dryRun(request: DryRunRequest, host: DryRunHost): Promise<
 }
 
 /**
+ * What a dry-run of `request` would load, without running it: the same 4xx problems
+ * (dry-run-threads.ts checks here before a thread runs it, so a bad request is answered as
+ * before).
+ */
+export function checkDryRun(
+  request: DryRunRequest,
+  host: Pick<DryRunHost, 'registry' | 'limits'>,
+): void {
+  const registry = pinningRegistry(
+    host.registry,
+    {
+      pinned: request.pinned,
+      executionId: 'dry-run-check',
+      seedAtStart: request.onlyNode !== null,
+    },
+    host.limits,
+  );
+  loadFor(request, registry);
+}
+
+/**
  * Loads the document (422 when it does not load) and checks the request against it; for
  * `onlyNode` the start node leads straight to that node.
  */

@@ -196,26 +196,32 @@ export function registerFlowsRoutes(app: OpenAPIHono<ServerEnv>, services: ApiSe
     const body = c.req.valid('json');
     const tenantId = c.get('tenant');
     const document = await dryRunDocument(services, catalog, tenantId, body);
-    const outcome = await dryRun(
-      {
-        document,
-        input: body.input ?? {},
-        pinned: body.pinned ?? {},
-        onlyNode: body.onlyNode ?? null,
-      },
-      {
-        registry: services.registry,
-        limits: services.limits,
-        // The server's own environment (store URLs, secrets) is not a dry-run's to read.
-        env: {},
-        tenantId,
-        resolveFlow: (flowId, version) =>
-          services.resolver.byVersion(flowId, version, { tenantId }),
-        signal: c.req.raw.signal,
-        timeoutMs: DRY_RUN_TIMEOUT_MS,
-        logger: services.log,
-      },
-    );
+    const request = {
+      document,
+      input: body.input ?? {},
+      pinned: body.pinned ?? {},
+      onlyNode: body.onlyNode ?? null,
+    };
+    const host = {
+      registry: services.registry,
+      limits: services.limits,
+      // The server's own environment (store URLs, secrets) is not a dry-run's to read.
+      env: {},
+      tenantId,
+      resolveFlow: (flowId: string, version: string | null) =>
+        services.resolver.byVersion(flowId, version, { tenantId }),
+      signal: c.req.raw.signal,
+      timeoutMs: DRY_RUN_TIMEOUT_MS,
+      logger: services.log,
+    };
+    const threads = services.dryRunThreads;
+    const outcome = threads
+      ? await threads.run(request, {
+          ...host,
+          readFlow: async (flowId, version) =>
+            (await services.flows.getByVersion(flowId, version, { tenantId }))?.document ?? null,
+        })
+      : await dryRun(request, host);
     // Nothing is stored, but the run may have called out (http nodes): it is recorded.
     await services.audit.record(c, 'flow.dry_run', body.flowId ?? '(inline)');
     return c.json(outcome, 200);
