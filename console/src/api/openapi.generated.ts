@@ -4764,11 +4764,14 @@ export interface components {
     };
     Worker: {
       id: string;
-      host: string;
-      pid: number;
+      /** @description null unless the key is a platform key (tenant `*`) */
+      host: string | null;
+      /** @description null unless the key is a platform key (tenant `*`) */
+      pid: number | null;
       version: string;
       concurrency: number;
-      inFlight: number;
+      /** @description null unless the key is a platform key (tenant `*`) */
+      inFlight: number | null;
       startedAt: string;
       lastSeenAt: string;
     };
