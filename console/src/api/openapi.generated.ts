@@ -4622,6 +4622,7 @@ export interface components {
       code:
         | 'definition_error'
         | 'code_backend_disabled'
+        | 'approver_invalid'
         | 'expression_parse_error'
         | 'wrong_argument_count'
         | 'unknown_target'
