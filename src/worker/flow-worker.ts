@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { EngineOptions } from '../engine/engine-options.js';
 import type { NodeRegistry } from '../nodes/node-registry.js';
 import type { Delivery, TaskQueue } from '../queue/task-queue.js';
@@ -89,7 +88,9 @@ export class FlowWorker {
   }
 
   constructor(options: FlowWorkerOptions) {
-    this.workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    // Random, naming no host or pid: the id is shown to every tenant (GET /v1/workers, a running
+    // execution's lease), where the worker runs only to platform keys (its heartbeat).
+    this.workerId = options.workerId ?? `w-${randomUUID()}`;
     this.metrics = options.metrics === undefined ? WorkerMetrics.ifAvailable() : options.metrics;
     this.metrics?.observeQueue(options.queue);
     const log = (options.logger ?? getDefaultLogger()).child({ workerId: this.workerId });

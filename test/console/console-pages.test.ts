@@ -143,6 +143,30 @@ describeWithChromium(
       expect(errors, 'uncaught errors in the page').toEqual([]);
       expect(problems, 'serious or critical axe-core violations').toEqual([]);
     });
+
+    it("the workers page for a tenant's viewer: the shared worker listed, where it runs not shown", async () => {
+      const made = await server.api<{ token: string }>('POST', '/v1/api-keys', {
+        name: 'acme viewer',
+        role: 'viewer',
+        tenant: 'acme',
+      });
+      expect(made.status).toBe(201);
+      const context = await newContext(browser, 1280);
+      const page = await context.newPage();
+      const errors = watchErrors(page);
+      await signIn(page, server.url, made.body.token);
+      await visit(page, '/workers');
+      const row = page.getByRole('row').nth(1);
+      await row.waitFor();
+      await page.getByText('shown to platform keys only').waitFor();
+      const text = await row.innerText();
+      expect(text).not.toMatch(/pid|null/);
+      expect(text).toMatch(/— \/ \d+/);
+      expect(await axeViolations(page)).toEqual([]);
+      await screenshot(page, 'workers-tenant-1280');
+      await context.close();
+      expect(errors, 'uncaught errors in the page').toEqual([]);
+    });
     // A tour visits 16 pages; CI runs other test files beside this one.
   },
   { timeout: 120_000 },

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StoreUnavailableError } from '../../src/errors.js';
+import { nodeResults } from '../../src/state/checkpoint-context.js';
 import { type ApiHarness, body, startApi } from './support/api-harness.js';
 
 const expenseFlow = JSON.parse(
@@ -477,6 +478,53 @@ describe('approvals over HTTP', () => {
     expect((await body<{ status: string }>(await api.fetch(`/v1/executions/${id}`))).status).toBe(
       'waiting',
     );
+  });
+
+  it('an approver name no decision can carry is refused where it is made, and never listed', async () => {
+    // A literal one: the flow is refused when saved, and when started inline.
+    const literal = { ...teamFlow('any'), flow_id: 'bad_names' };
+    (literal.nodes[1] as { approvers: unknown }).approvers = [TEAM[0], 'bob\u0007'];
+    for (const [path, method, json] of [
+      ['/v1/flows/bad_names/versions/1', 'PUT', literal],
+      ['/v1/executions', 'POST', { flow: literal, input: {} }],
+    ] as const) {
+      const refused = await api.fetch(path, { method, json });
+      expect(refused.status, path).toBe(422);
+      const problem = await body<{ code: string; errors: Array<Record<string, unknown>> }>(refused);
+      expect(problem.code).toBe('invalid_flow');
+      expect(problem.errors[0]).toMatchObject({ path: 'nodes[1].approvers[1]' });
+      expect(String(problem.errors[0]!.message)).toContain('approval node "ask"');
+    }
+    // One an expression gives: the execution ends in error at the node, and waits for no one.
+    for (const bad of ['eve\u0085', 'dan\u2028', 'x'.repeat(321)]) {
+      const res = await api.fetch('/v1/executions?wait=10s', {
+        method: 'POST',
+        json: { flow: teamFlow('any'), input: { approvers: [TEAM[0], bad] } },
+      });
+      const view = await body<{
+        executionId: string;
+        status: string;
+        error: { nodeId: string; message: string };
+      }>(res);
+      expect(view.status).toBe('error');
+      expect(view.error.nodeId).toBe('ask');
+      expect(view.error.message).toContain('ApproverNameError');
+      const page = await body<Page<Approval>>(await api.fetch('/v1/approvals'));
+      expect(page.items.map((a) => a.executionId)).not.toContain(view.executionId);
+    }
+    // The decisions route refuses such a name as the node does (it would be 403, not a 400).
+    const id = await startWaiting(teamFlow('any'), { approvers: TEAM });
+    expect((await decide(id, 'eve\u0085', 'approve')).status).toBe(400);
+    // One stored by an approval that waited since before the node refused it: not listed.
+    const state = (await api.backends.store.load(id))!;
+    const results = nodeResults(state.context) as Record<
+      string,
+      { service_config: { approver_config: { approvers: string[] } } }
+    >;
+    results.ask!.service_config.approver_config.approvers.push('old\u0007');
+    await api.backends.store.save({ ...state, version: state.version + 1 });
+    const page = await body<Page<Approval>>(await api.fetch('/v1/approvals'));
+    expect(page.items.find((a) => a.executionId === id)?.approvers).toEqual(TEAM);
   });
 
   it('approval_decision through the events route: refused where an approval node decides, even early', async () => {

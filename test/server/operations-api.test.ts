@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { overriding } from '../support/overriding.js';
 import { StateCorruptError, StoreUnavailableError } from '../../src/errors.js';
@@ -679,6 +680,40 @@ describe('workers', () => {
     await heartbeat.stop();
     const after = await body<{ items: Array<{ id: string }> }>(await api.fetch('/v1/workers'));
     expect(after.items.map((w) => w.id)).not.toContain('w-test');
+  });
+
+  it("a tenant's key sees no host, pid or in-flight count of the shared workers; a platform key does", async () => {
+    const heartbeat = new WorkerHeartbeat(
+      api.backends.control,
+      { workerId: 'w-shared', concurrency: 8, inFlightCount: 3 },
+      { version: '0.1.0', log: silentLogger, intervalMs: 1000 },
+    ).start();
+    try {
+      const row = async (token: string, headers: Record<string, string> = {}) => {
+        const res = await api.fetch('/v1/workers', { token, headers });
+        expect(res.status).toBe(200);
+        const page = await body<{ items: Array<Record<string, unknown>> }>(res);
+        return page.items.find((w) => w.id === 'w-shared');
+      };
+      await expect.poll(() => row(api.adminToken), { timeout: 5000 }).toBeDefined();
+      const shown = { concurrency: 8, version: '0.1.0' };
+      const platform = { ...shown, host: hostname(), pid: process.pid, inFlight: 3 };
+      const hidden = { ...shown, host: null, pid: null, inFlight: null };
+      // Platform keys: the admin the server printed, and a platform viewer acting for a tenant.
+      expect(await row(api.adminToken)).toMatchObject(platform);
+      const platformViewer = await api.key('viewer', '*');
+      expect(await row(platformViewer, { 'x-plaita-tenant': 'acme' })).toMatchObject(platform);
+      // A tenant's viewer and admin: the rest of the row, those three null.
+      for (const role of ['viewer', 'admin'] as const) {
+        const seen = await row(await api.key(role, 'acme'));
+        expect(seen).toMatchObject(hidden);
+        expect(Object.keys(seen!).sort()).toEqual(
+          Object.keys(platform).concat('id', 'startedAt', 'lastSeenAt').sort(),
+        );
+      }
+    } finally {
+      await heartbeat.stop();
+    }
   });
 });
 

@@ -33,6 +33,25 @@ interface Page<T> {
   items: T[];
 }
 
+/** The JSON objects printed one after another (curl prints no newline after an answer). */
+function topLevelObjects(text: string): Array<Record<string, unknown>> {
+  const objects: Array<Record<string, unknown>> = [];
+  let depth = 0;
+  let start = -1;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"' && depth > 0) inString = true;
+    else if (ch === '{' && depth++ === 0) start = i;
+    else if (ch === '}' && depth > 0 && --depth === 0)
+      objects.push(JSON.parse(text.slice(start, i + 1)) as Record<string, unknown>);
+  }
+  return objects;
+}
+
 async function approvalWalk(base: string, adminKey: string): Promise<void> {
   // An operator key, made with the admin key; the admin publishes, the operator starts.
   const created = await call(base, '/v1/api-keys', adminKey, {
@@ -316,26 +335,65 @@ describe('plaita serve, embedded default (SQLite + in-process worker)', () => {
     }
   });
 
-  it("the README's curl walk works as written", async () => {
+  it("the README's curl walk works as written, from the repository root", async () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const walk = /The approval walk with curl[^`]*```sh\n([\s\S]*?)```/.exec(readme)?.[1];
+    const walk = /The approval walk with curl[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(walk).toContain('curl');
+    expect(readme).toMatch(/The approval walk with curl[^#]*?from the repository root/);
+    // The signed link is part of the walk, for an execution the walk has not decided already.
+    const linkFor = /\/v1\/approvals\/([\w-]+)\/approve\/links/.exec(walk!)?.[1];
+    expect(linkFor, 'the walk makes a signed link').toBeDefined();
+    expect(walk).not.toContain(`/v1/approvals/${linkFor}/approve/decisions`);
     // A fresh server: the walk starts from an empty store, as a reader's does.
     const fresh = mkdtempSync(join(tmpdir(), 'plaita-readme-'));
     const readmeServer = await startServe([], { cwd: fresh });
     try {
-      const out = execFileSync('bash', ['-euo', 'pipefail', '-c', walk!], {
+      // Every answer must be a success: curl -s alone would print a 409 problem and go on.
+      const strict = `curl() { command curl --fail-with-body "$@"; }\n${walk!}`;
+      const out = execFileSync('bash', ['-euo', 'pipefail', '-c', strict], {
         cwd: new URL('../../', import.meta.url).pathname,
         env: { ...process.env, P: readmeServer.url, KEY: readmeServer.adminKey! },
         encoding: 'utf8',
         timeout: 30_000,
       });
-      const last = out.trim().split('\n').at(-1)!;
-      expect(JSON.parse(last.slice(last.lastIndexOf('{"executionId"')))).toMatchObject({
-        executionId: 'exp-7',
+      const views = topLevelObjects(out).filter(
+        (value): value is { executionId: string; status: string } =>
+          'executionId' in value && 'nodes' in value,
+      );
+      expect(views.at(-1)).toMatchObject({
+        executionId: linkFor,
         status: 'completed',
+        result: { status: 'approved', decidedBy: 'alice@example.com' },
+      });
+      expect(
+        views.find((v) => v.executionId === 'exp-7' && v.status === 'completed'),
+      ).toMatchObject({
         result: { status: 'approved', expense: 'EXP-7', decidedBy: 'alice@example.com' },
       });
+      // The README's keys, made as it says (beside the server's store), for the tenants it says.
+      const keys = /More keys[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+      const lines = keys.split('\n').filter((line) => line.startsWith('npx plaita keys create'));
+      expect(lines).toHaveLength(3);
+      for (const line of lines) {
+        const made = execFileSync(
+          'bash',
+          ['-euo', 'pipefail', '-c', `npx() { shift; node "$CLI" "$@"; }\n${line}`],
+          {
+            cwd: fresh,
+            // As a reader's shell: no tenant chosen by the environment.
+            env: {
+              ...Object.fromEntries(
+                Object.entries(process.env).filter(([name]) => !name.endsWith('_TENANT')),
+              ),
+              CLI: fileURLToPath(new URL('../../dist/cli.js', import.meta.url)),
+            },
+            encoding: 'utf8',
+          },
+        );
+        const tenant = /, tenant ([^;]+);/.exec(made)?.[1];
+        const said = line.includes('# a platform key') ? '*' : /# tenant "([^"]+)"/.exec(line)?.[1];
+        expect(tenant, line).toBe(said);
+      }
     } finally {
       await readmeServer.stop();
       rmSync(fresh, { recursive: true, force: true });

@@ -304,7 +304,8 @@ const EXCLUDED: Record<string, string> = {
   'POST /v1/flows/validate': 'stores and reads nothing of a tenant but the flows it references',
   'GET /v1/schedules/preview': 'computes cron times: no tenant data',
   'DELETE /v1/dead-letters': 'platform admins only (a tenant key is 403 by design)',
-  'GET /v1/workers': 'platform-wide heartbeats: no tenant data',
+  'GET /v1/workers':
+    'platform-wide heartbeats, no tenant data; host, pid, inFlight to platform keys only (operations-api.test.ts)',
   'GET /v1/stats/queue': 'the shared queue: platform keys only (roles-matrix.test.ts)',
   'POST /v1/api-keys': 'a tenant admin creating another tenant’s key is 403 by design',
 };

@@ -3,6 +3,8 @@ import { overriding } from '../support/overriding.js';
 import { MemoryControlStore } from '../../src/store/memory/memory-control-store.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { WorkerHeartbeat } from '../../src/worker/worker-heartbeat.js';
+import { FlowWorker } from '../../src/worker/flow-worker.js';
+import { memoryBackends } from '../server/support/api-harness.js';
 
 describe('a worker heartbeat', () => {
   it('stopped while a beat is being written, is not listed again afterwards', async () => {
@@ -23,5 +25,19 @@ describe('a worker heartbeat', () => {
     release();
     await stopping;
     expect(await real.get({ collection: 'workers', tenant: '*', id: 'w-slow' })).toBeNull();
+  });
+
+  it('names no host or pid in its id: every tenant sees the id, only platform keys the host', async () => {
+    const backends = memoryBackends();
+    try {
+      const worker = new FlowWorker({ ...backends, logger: silentLogger, metrics: null });
+      // A random UUID and nothing else: no host name, no pid.
+      expect(worker.workerId).toMatch(/^w-[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/);
+      expect(worker.workerId).not.toBe(
+        new FlowWorker({ ...backends, logger: silentLogger, metrics: null }).workerId,
+      );
+    } finally {
+      await backends.close?.();
+    }
   });
 });

@@ -4626,6 +4626,7 @@ export interface components {
       code:
         | 'definition_error'
         | 'code_backend_disabled'
+        | 'approver_invalid'
         | 'expression_parse_error'
         | 'wrong_argument_count'
         | 'unknown_target'
@@ -4768,11 +4769,14 @@ export interface components {
     };
     Worker: {
       id: string;
-      host: string;
-      pid: number;
+      /** @description null unless the key is a platform key (tenant `*`) */
+      host: string | null;
+      /** @description null unless the key is a platform key (tenant `*`) */
+      pid: number | null;
       version: string;
       concurrency: number;
-      inFlight: number;
+      /** @description null unless the key is a platform key (tenant `*`) */
+      inFlight: number | null;
       startedAt: string;
       lastSeenAt: string;
     };

@@ -13,6 +13,8 @@ export default function WorkersPage() {
     refreshMs: 5000,
   });
   const items = workers.data?.items ?? [];
+  // A tenant's key gets these null: the workers are shared, where they run is the platform's.
+  const hidden = items.some((w) => w.host === null);
   return (
     <section aria-labelledby="workers-title">
       <div class="page-head">
@@ -20,6 +22,12 @@ export default function WorkersPage() {
       </div>
       <ProblemBox error={workers.error} title="Workers could not be listed" />
       {workers.loading && !workers.data ? <Loading /> : null}
+      {hidden ? (
+        <p class="muted">
+          The workers are shared by every tenant: their host, process and work in flight are shown
+          to platform keys only.
+        </p>
+      ) : null}
       {workers.data ? (
         <div class="table-wrap">
           <table class="data" role="table">
@@ -52,10 +60,16 @@ export default function WorkersPage() {
                     <CopyId id={w.id} short />
                   </td>
                   <td role="cell" data-label="Host">
-                    {w.host} <span class="muted">pid {w.pid}</span>
+                    {w.host === null ? (
+                      <span class="muted">—</span>
+                    ) : (
+                      <>
+                        {w.host} <span class="muted">pid {w.pid}</span>
+                      </>
+                    )}
                   </td>
                   <td role="cell" data-label="In flight" class="num">
-                    {w.inFlight} / {w.concurrency}
+                    {w.inFlight ?? <span class="muted">—</span>} / {w.concurrency}
                   </td>
                   <td role="cell" data-label="Version" class="wide-only">
                     {w.version}

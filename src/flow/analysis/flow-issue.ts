@@ -11,6 +11,8 @@ export const ISSUE_CODES = [
   'definition_error',
   // a node needs a code backend (or subprocesses) the operator has not enabled
   'code_backend_disabled',
+  // an approval node names an approver no decision could name (a control character, too long)
+  'approver_invalid',
   'expression_parse_error',
   'wrong_argument_count',
   'unknown_target',

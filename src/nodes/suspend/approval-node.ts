@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import type { FlowLoader } from '../../flow/flow-loader.js';
 import type { NodeContext } from '../../flow/node-type.js';
 import { builtinNode, enumField } from '../builtin-node.js';
+import { ApproverNameError, approverProblem } from './approver-name.js';
 import { resumeSuspended, serviceState, serviceValue } from './suspend-state.js';
 
 interface ApprovalFields {
@@ -36,10 +38,10 @@ export const approvalNode = builtinNode({
     require_comments: z.boolean().optional(),
     notification_config: z.record(z.string(), z.unknown()).optional(),
   }),
-  load: (raw): ApprovalFields => ({
+  load: (raw, loader): ApprovalFields => ({
     title: raw.approval_title,
     content: raw.approval_content,
-    approvers: raw.approvers,
+    approvers: checkedApprovers(raw.approvers, String(raw.id), loader),
     approvalType: raw.approval_type ?? 'manual',
     strategy: raw.approval_strategy ?? 'any',
     autoEscalation: raw.auto_escalation ?? false,
@@ -54,6 +56,10 @@ export const approvalNode = builtinNode({
     const d = ctx.def;
     const now = ctx.clock.now();
     const approvers = await resolveList(ctx, d.approvers);
+    approvers.forEach((approver, index) => {
+      const problem = approverProblem(approver);
+      if (problem !== null) throw new ApproverNameError(ctx.nodeId, index, problem);
+    });
     return serviceState(
       ctx,
       'approval_decision',
@@ -94,4 +100,23 @@ async function resolveList(ctx: NodeContext<unknown>, items: unknown[]): Promise
     else out.push(value);
   }
   return out;
+}
+
+/**
+ * The written approvers, each literal name checked (in a literal list too, flattened as the
+ * node does): one no decision could name is a definition issue at its path. `$` references are
+ * checked when the node resolves them.
+ */
+function checkedApprovers(approvers: unknown[], nodeId: string, loader: FlowLoader): unknown[] {
+  const check = (approver: unknown, path: string): void => {
+    if (Array.isArray(approver)) {
+      approver.forEach((item: unknown, index) => check(item, `${path}[${index}]`));
+      return;
+    }
+    const problem = approverProblem(approver);
+    if (problem !== null)
+      loader.issue(path, `approval node "${nodeId}": the approver ${problem}`, 'approver_invalid');
+  };
+  approvers.forEach((approver, index) => check(approver, `approvers[${index}]`));
+  return approvers;
 }

@@ -1,15 +1,23 @@
 import { z } from '@hono/zod-openapi';
+import {
+  hasUntypableCharacter,
+  MAX_APPROVER_NAME_LENGTH,
+} from '../../nodes/suspend/approver-name.js';
 import { APPROVAL_STRATEGIES, VERDICTS } from './approval-strategy.js';
 
 /** Ids and names become parts of control-store ids: no control characters (U+0000–U+001F, U+007F). */
 const hasNoControl = (text: string): boolean =>
   ![...text].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f);
 
+/** The approval node refuses the names this refuses (nodes/suspend/approver-name.ts). */
 export const ApproverName = z
   .string()
   .min(1)
-  .max(320)
-  .refine(hasNoControl, 'no control characters')
+  .max(MAX_APPROVER_NAME_LENGTH)
+  .refine(
+    (name) => !hasUntypableCharacter(name),
+    'no control characters (U+0000–U+001F, U+007F–U+009F) or line separators (U+2028, U+2029)',
+  )
   .openapi({
     description: 'as listed by the approval node (exact match)',
     example: 'alice@example.com',

@@ -7,6 +7,11 @@ import { getOwn } from '../../util/own-record.js';
 import type { ApiServices } from '../api-services.js';
 import { loadExecution } from '../execution-reads.js';
 import { ApiProblem } from '../problem.js';
+import {
+  approverNameProblem,
+  approverText,
+  namesNobody,
+} from '../../nodes/suspend/approver-name.js';
 import { APPROVAL_EVENT_TYPE } from './approval-event.js';
 import { APPROVAL_STRATEGIES, type ApprovalStrategy } from './approval-strategy.js';
 
@@ -63,9 +68,11 @@ const StoredApproval = z.object({
 /**
  * An approver the node named. The node keeps a `$` reference that gave nothing as its raw text
  * (docs/flow-format.md §3.17): that is the flow's mistake, never an identity anyone may decide as.
+ * Nor is a name no decision can carry (a control character, over 320 characters): the node
+ * refuses one now, but an approval that waited since before it did must not list one.
  */
 function isApproverId(approver: string): boolean {
-  return approver !== '' && !approver.startsWith('$');
+  return !namesNobody(approver) && approverNameProblem(approver) === null;
 }
 
 /** Pure: where `state` stands with respect to the approval node `nodeId` of its pinned `flow`. */
@@ -93,7 +100,9 @@ export function approvalAt(
       flowVersion: state.flowVersion,
       title: text(config.approval_config.title),
       content: text(config.approval_config.content),
-      approvers: [...new Set(config.approver_config.approvers.map(text))].filter(isApproverId),
+      approvers: [...new Set(config.approver_config.approvers.map(approverText))].filter(
+        isApproverId,
+      ),
       strategy: config.approval_config.approval_strategy,
       allowComments: config.form_config?.allow_comments ?? true,
       requireComments: config.form_config?.require_comments ?? false,

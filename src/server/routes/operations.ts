@@ -45,18 +45,35 @@ const BulkSchema = z
   })
   .openapi('BulkOperation');
 
+const PLATFORM_ONLY = 'null unless the key is a platform key (tenant `*`)';
+
+/**
+ * Workers are shared by every tenant: where one runs and how busy it is tells a tenant about
+ * the platform and the other tenants' load, so those fields are null for a tenant's key (null,
+ * not absent: every row keeps one shape).
+ */
 const WorkerSchema = z
   .object({
     id: z.string(),
-    host: z.string(),
-    pid: z.number().int(),
+    host: z.string().nullable().openapi({ description: PLATFORM_ONLY }),
+    pid: z.number().int().nullable().openapi({ description: PLATFORM_ONLY }),
     version: z.string(),
     concurrency: z.number().int(),
-    inFlight: z.number().int(),
+    inFlight: z.number().int().nullable().openapi({ description: PLATFORM_ONLY }),
     startedAt: z.string(),
     lastSeenAt: z.string(),
   })
   .openapi('Worker');
+
+type WorkerView = z.infer<typeof WorkerSchema>;
+
+/** A worker's beat as this caller may see it (docs/http-api.md §4 `GET /v1/workers`). */
+function workerView(beat: WorkerBeat, platform: boolean): WorkerView {
+  const { id, host, pid, version, concurrency, inFlight, startedAt, lastSeenAt } = beat;
+  return platform
+    ? { id, host, pid, version, concurrency, inFlight, startedAt, lastSeenAt }
+    : { id, host: null, pid: null, version, concurrency, inFlight: null, startedAt, lastSeenAt };
+}
 
 const isoTime = z.string().refine((text) => !Number.isNaN(Date.parse(text)), 'an ISO 8601 time');
 
@@ -302,9 +319,12 @@ export function registerOperationsRoutes(app: OpenAPIHono<ServerEnv>, services: 
       after = page.next;
     }
     const query = c.req.valid('query');
+    const platform = c.get('principal').keyTenant === PLATFORM_TENANT;
     return c.json(
       pageOfList(
-        items.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
+        items
+          .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+          .map((beat) => workerView(beat, platform)),
         (worker) => worker.id,
         query.limit ?? 50,
         query.cursor,
