@@ -37,6 +37,10 @@ export default tseslint.config(
           zones: [
             // Nothing imports the CLI; the pure layers never reach up into the runtime.
             { target: './src', from: './src/cli', except: ['./'] },
+            // The control plane (schedules, starts, flow versions) knows nothing of HTTP, and
+            // the worker knows nothing of either.
+            { target: './src/control', from: './src/server' },
+            { target: './src/worker', from: ['./src/server', './src/control'] },
             // The package entry points (package.json `exports`) are for users, never imported inside.
             {
               target: './src',

@@ -6,6 +6,6 @@ export { createApiApp, type ApiApp } from './server/api-app.js';
 export { listenApiApp, type HttpListenOptions } from './server/http-listener.js';
 export type { ApiAppOptions } from './server/api-services.js';
 export { startServerTasks, type ServerTask } from './server/server-tasks.js';
-export { Scheduler, type SchedulerOptions } from './server/schedules/scheduler.js';
+export { Scheduler, type SchedulerOptions } from './control/schedules/scheduler.js';
 export type { ControlStore } from './store/control-store.js';
 export { MemoryControlStore } from './store/memory/memory-control-store.js';

@@ -1,8 +1,13 @@
+import {
+  ConflictError,
+  InvalidRequestError,
+  isUnavailable,
+  NotFoundError,
+} from '../control/control-errors.js';
+
 import { errorCode } from '../errors.js';
 import { badCursor } from './cursor.js';
 import { ApiProblem, type ProblemFieldError } from './problem.js';
-
-const MAX_CAUSE_DEPTH = 8;
 
 /**
  * What a runtime error means to an HTTP client, by its `code` (never its class or message): a
@@ -11,6 +16,19 @@ const MAX_CAUSE_DEPTH = 8;
  */
 export function toProblem(error: unknown): ApiProblem {
   if (error instanceof ApiProblem) return error;
+  // The control plane's refusals (control/control-errors.ts) are problems of the same code.
+  if (error instanceof InvalidRequestError || error instanceof NotFoundError)
+    return new ApiProblem(error.code, error.message, {
+      cause: error,
+      ...(error.fieldIssues ? { errors: error.fieldIssues } : {}),
+    });
+  if (error instanceof ConflictError)
+    return new ApiProblem('conflict', error.message, {
+      cause: error,
+      ...(error.retryAfterSeconds !== undefined
+        ? { retryAfterSeconds: error.retryAfterSeconds }
+        : {}),
+    });
   const message = error instanceof Error ? error.message : String(error);
   switch (errorCode(error)) {
     case 'unknown_execution':
@@ -64,18 +82,6 @@ export function toProblem(error: unknown): ApiProblem {
         },
       );
   }
-}
-
-/** A store or queue that cannot be reached (anywhere along the cause chain) is a 503. */
-export function isUnavailable(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < MAX_CAUSE_DEPTH && current; depth++) {
-    const code = errorCode(current);
-    if (code === 'store_unavailable' || code === 'store_misconfigured' || code === 'store_closed')
-      return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 function definitionIssues(error: unknown): ProblemFieldError[] {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FlowVersions } from '../../src/server/flows/flow-versions.js';
+import { FlowVersions } from '../../src/control/flow-versions.js';
 import { ID_SEPARATOR } from '../../src/store/control-store.js';
 import { type ApiHarness, body, startApi } from './support/api-harness.js';
 

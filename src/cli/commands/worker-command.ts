@@ -7,7 +7,7 @@ import { FlowWorker } from '../../worker/flow-worker.js';
 import { WorkerMetrics } from '../../worker/worker-metrics.js';
 import { WorkerHeartbeat } from '../../worker/worker-heartbeat.js';
 import { ReaperLoop } from '../../worker/reaper-loop.js';
-import { Scheduler } from '../../server/schedules/scheduler.js';
+import { Scheduler } from '../../control/schedules/scheduler.js';
 import { packageVersion } from '../package-version.js';
 import type { CommandContext } from '../command-context.js';
 import { type DurableFlags, runtimeFor, withDurableOptions } from '../durable-options.js';

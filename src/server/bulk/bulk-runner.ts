@@ -6,6 +6,7 @@ import { FailureLog } from '../../util/failure-log.js';
 import type { Logger } from '../../util/logger.js';
 import type { ApiServices } from '../api-services.js';
 import { replayExecution } from '../replay-execution.js';
+import { isRetryable } from '../../control/control-errors.js';
 import { toProblem } from '../to-problem.js';
 import { bulkIndexKey, bulkKey, type BulkOperation } from './bulk-operation.js';
 
@@ -93,7 +94,7 @@ export class BulkRunner {
           outagesInARow = 0;
         } catch (error) {
           if (error instanceof LeaseLost) continue;
-          if (toProblem(error).retryable) {
+          if (isRetryable(error)) {
             outage ??= error instanceof Error ? error : new Error(String(error));
             if (++outagesInARow >= 3) throw error;
             continue;

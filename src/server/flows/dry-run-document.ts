@@ -1,7 +1,7 @@
 import type { ApiServices } from '../api-services.js';
 import { ApiProblem } from '../problem.js';
 import { documentFromField, type FlowDocument } from './flow-document.js';
-import type { FlowVersions } from './flow-versions.js';
+import type { FlowVersions } from '../../control/flow-versions.js';
 
 /** Where a dry-run's flow comes from: exactly one of `flow` and `flowId` (+ `version`). */
 export interface DryRunSource {

@@ -8,9 +8,9 @@ import { ApiProblem } from '../problem.js';
 import {
   claimIdempotencyKey,
   IDEMPOTENCY_TTL_MS,
-  IdempotencyKeyHeader,
   releaseIdempotencyKey,
-} from '../idempotency.js';
+} from '../../control/idempotency.js';
+import { IdempotencyKeyHeader } from '../idempotency.js';
 import { jsonBody, jsonResponse, PageQuery, pageOf, problems } from '../schemas.js';
 import type { ServerEnv } from '../server-env.js';
 

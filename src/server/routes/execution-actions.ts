@@ -8,12 +8,8 @@ import { APPROVAL_EVENT_TYPE } from '../approvals/approval-event.js';
 import { refuseDecisionBypass } from '../approvals/pending-approval.js';
 import { requireRole } from '../auth/authenticate.js';
 import { loadExecution, viewOf } from '../execution-reads.js';
-import {
-  claimIdempotencyKey,
-  IdempotencyKeyHeader,
-  keyedId,
-  releaseIdempotencyKey,
-} from '../idempotency.js';
+import { claimIdempotencyKey, keyedId, releaseIdempotencyKey } from '../../control/idempotency.js';
+import { IdempotencyKeyHeader } from '../idempotency.js';
 import { replayExecution } from '../replay-execution.js';
 import {
   ExecutionIdParam,

@@ -20,7 +20,11 @@ import {
   VersionParams,
   VersionSchema,
 } from '../flows/flow-schemas.js';
-import { FlowVersions, versionNotFound, type FlowVersionRecord } from '../flows/flow-versions.js';
+import {
+  FlowVersions,
+  versionNotFound,
+  type FlowVersionRecord,
+} from '../../control/flow-versions.js';
 import { ApiProblem } from '../problem.js';
 import { jsonBody, jsonResponse, PageQuery, pageOf, problems } from '../schemas.js';
 import type { ServerEnv } from '../server-env.js';

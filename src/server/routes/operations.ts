@@ -10,9 +10,10 @@ import { requireRole } from '../auth/authenticate.js';
 import { bulkIndexKey, bulkKey, type BulkOperation } from '../bulk/bulk-operation.js';
 import { API_STATUSES, storeStatus } from '../execution-status.js';
 import { pageOfList } from '../cursor.js';
-import { IdempotencyKeyHeader, keyedId } from '../idempotency.js';
+import { keyedId } from '../../control/idempotency.js';
+import { IdempotencyKeyHeader } from '../idempotency.js';
 import { ApiProblem } from '../problem.js';
-import { EXECUTION_ID } from '../start-execution.js';
+import { EXECUTION_ID } from '../../control/start-execution.js';
 import { jsonBody, jsonResponse, PageQuery, pageOf, problems } from '../schemas.js';
 import type { ServerEnv } from '../server-env.js';
 

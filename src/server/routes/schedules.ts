@@ -5,15 +5,16 @@ import type { ApiServices } from '../api-services.js';
 import { requireRole } from '../auth/authenticate.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { viewOf } from '../execution-reads.js';
-import { IdempotencyKeyHeader, keyedId } from '../idempotency.js';
+import { keyedId } from '../../control/idempotency.js';
+import { IdempotencyKeyHeader } from '../idempotency.js';
 import { ApiProblem } from '../problem.js';
-import { CronSpec } from '../schedules/cron-spec.js';
+import { CronSpec } from '../../control/schedules/cron-spec.js';
 import {
   scheduleIndexKey,
   scheduleKey,
   slotsAfter,
   type ScheduleRecord,
-} from '../schedules/schedule-record.js';
+} from '../../control/schedules/schedule-record.js';
 import {
   ExecutionViewSchema,
   JsonObject,
@@ -24,7 +25,7 @@ import {
   problems,
 } from '../schemas.js';
 import type { ServerEnv } from '../server-env.js';
-import { startExecution } from '../start-execution.js';
+import { startExecution } from '../../control/start-execution.js';
 
 const ScheduleSchema = z
   .object({

@@ -4,8 +4,8 @@ import { PLATFORM_TENANT, updateRecord } from '../../store/control-store.js';
 import { type CancelTimer, type Clock, systemClock } from '../../util/clock.js';
 import { backoffMs, FailureLog } from '../../util/failure-log.js';
 import type { Logger } from '../../util/logger.js';
+import { isRetryable, isUnavailable } from '../control-errors.js';
 import { type StartDeps, startExecution } from '../start-execution.js';
-import { isUnavailable, toProblem } from '../to-problem.js';
 import { CronSpec } from './cron-spec.js';
 import { parseIndexId, scheduleKey, slotsAfter, type ScheduleRecord } from './schedule-record.js';
 
@@ -141,7 +141,7 @@ export class Scheduler {
       } catch (error) {
         // A flow that is gone or invalid will not heal by retrying the slot: record it, move on.
         // A store that is down is retried on the next tick (the slot stays due).
-        if (toProblem(error).retryable) throw error;
+        if (isRetryable(error)) throw error;
         outcome.lastError = error instanceof Error ? error.message : String(error);
         this.options.log.warn(
           { schedule: schedule.id, tenant, err: error },
@@ -166,7 +166,7 @@ export class Scheduler {
         tenantId: schedule.tenantId,
       });
     } catch (error) {
-      if (toProblem(error).retryable) throw error;
+      if (isRetryable(error)) throw error;
       // A last run that can never be read (state_corrupt) must not block the schedule for good.
       this.options.log.warn(
         { schedule: schedule.id, executionId: schedule.lastExecutionId, err: error },

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import type { PlaitaClient } from '../client/plaita-client.js';
 import type { ExecutionState } from '../state/execution-state.js';
-import type { StoredFlow } from '../store/flow-store.js';
+import type { ControlStore } from '../store/control-store.js';
+import type { ExecutionStore } from '../store/execution-store.js';
+import type { FlowStore, StoredFlow } from '../store/flow-store.js';
 import { DEFAULT_LIMITS } from '../flow/runtime-limits.js';
 import { canonicalJson, sha256Hex } from '../util/canonical-json.js';
 import { checkDepth } from '../util/value-depth.js';
-import type { ApiServices } from './api-services.js';
-import { FlowVersions } from './flows/flow-versions.js';
-import { ApiProblem } from './problem.js';
+import { ConflictError, InvalidRequestError, NotFoundError } from './control-errors.js';
+import { FlowVersions } from './flow-versions.js';
 import { IDEMPOTENCY_TTL_MS } from './idempotency.js';
 
 export interface StartBody {
@@ -18,7 +20,12 @@ export interface StartBody {
 }
 
 /** What a start needs: also what a worker process has, so schedules fire there too. */
-export type StartDeps = Pick<ApiServices, 'store' | 'flows' | 'control' | 'client'>;
+export interface StartDeps {
+  store: ExecutionStore;
+  flows: FlowStore;
+  control: ControlStore;
+  client: PlaitaClient;
+}
 
 export interface Started {
   state: ExecutionState;
@@ -118,8 +125,7 @@ async function repeated(
       continue;
     }
     if (first.doc.fingerprint !== mine.fingerprint)
-      throw new ApiProblem(
-        'conflict',
+      throw new ConflictError(
         `${reused} with a different request (a repeat must send the same body)`,
       );
     const state = await services.store.load(first.doc.executionId, { tenantId });
@@ -130,8 +136,7 @@ async function repeated(
       continue;
     }
     if (Date.now() > deadline)
-      throw new ApiProblem(
-        'conflict',
+      throw new ConflictError(
         'a start with this idempotency key is still in progress; retry shortly',
         {
           retryAfterSeconds: 1,
@@ -164,17 +169,13 @@ async function preparedFlow(
   body: StartBody,
 ): Promise<StoredFlow> {
   if ((body.flowId === undefined) === (body.flow === undefined))
-    throw new ApiProblem(
-      'invalid_request',
-      'give either flowId (a published flow) or flow (a document)',
-      {
-        errors: [{ path: 'body.flowId', message: 'exactly one of flowId and flow' }],
-      },
-    );
+    throw new InvalidRequestError('give either flowId (a published flow) or flow (a document)', {
+      fieldIssues: [{ path: 'body.flowId', message: 'exactly one of flowId and flow' }],
+    });
   if (body.flow !== undefined) {
     if (body.version !== undefined)
-      throw new ApiProblem('invalid_request', 'version goes with flowId, not with an inline flow', {
-        errors: [{ path: 'body.version', message: 'only with flowId' }],
+      throw new InvalidRequestError('version goes with flowId, not with an inline flow', {
+        fieldIssues: [{ path: 'body.version', message: 'only with flowId' }],
       });
     return services.client.prepare(body.flow, { tenantId });
   }
@@ -185,13 +186,12 @@ async function preparedFlow(
     tenantId,
   });
   if (!stored)
-    throw new ApiProblem(
-      'not_found',
+    throw new NotFoundError(
       body.version === undefined
         ? `no published version of flow '${body.flowId}'`
         : `flow '${body.flowId}' has no published version '${body.version}'`,
       {
-        errors: [
+        fieldIssues: [
           {
             path: body.version === undefined ? 'body.flowId' : 'body.version',
             message: 'not found',

@@ -1,14 +1,15 @@
-import type { FlowIssue } from '../../flow/analysis/flow-issue.js';
+import type { FlowIssue } from '../flow/analysis/flow-issue.js';
 import {
   type ControlKey,
   type ControlPage,
   type ControlStore,
   ID_SEPARATOR,
   MAX_CONTROL_LIMIT,
-} from '../../store/control-store.js';
-import type { FlowStore } from '../../store/flow-store.js';
-import { ApiProblem } from '../problem.js';
-import type { FlowDocument } from './flow-document.js';
+} from '../store/control-store.js';
+import type { FlowStore } from '../store/flow-store.js';
+import { ConflictError, NotFoundError } from './control-errors.js';
+/** A flow document as the API receives and stores it: a parsed JSON object. */
+type FlowDocument = Record<string, unknown>;
 
 export type VersionStatus = 'draft' | 'published';
 
@@ -142,7 +143,7 @@ export class FlowVersions {
         return { record, outcome: existing ? 'replaced' : 'created' };
       }
     }
-    throw new ApiProblem('conflict', 'the version changed while it was being saved; retry');
+    throw new ConflictError('the version changed while it was being saved; retry');
   }
 
   /**
@@ -209,8 +210,7 @@ export class FlowVersions {
       tenantId: tenant,
     });
     if (published && published.flowHash !== draft.hash)
-      throw new ApiProblem(
-        'conflict',
+      throw new ConflictError(
         `flow '${draft.flowId}' version '${draft.version}' already runs with other content (started inline with that flow_id and version); save under another version`,
       );
   }
@@ -253,13 +253,12 @@ function summaryKey(tenant: string, flowId: string): ControlKey {
   return { collection: COLLECTION, tenant, id: `${FLOW_PREFIX}${flowId}` };
 }
 
-export function versionNotFound(flowId: string, version: string): ApiProblem {
-  return new ApiProblem('not_found', `flow '${flowId}' has no version '${version}'`);
+export function versionNotFound(flowId: string, version: string): NotFoundError {
+  return new NotFoundError(`flow '${flowId}' has no version '${version}'`);
 }
 
-function publishedConflict(flowId: string, version: string, verb: string): ApiProblem {
-  return new ApiProblem(
-    'conflict',
+function publishedConflict(flowId: string, version: string, verb: string): ConflictError {
+  return new ConflictError(
     `flow '${flowId}' version '${version}' is published and cannot be ${verb}; save a new version`,
   );
 }

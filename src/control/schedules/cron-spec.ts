@@ -1,5 +1,5 @@
 import { Cron } from 'croner';
-import { ApiProblem } from '../problem.js';
+import { InvalidRequestError } from '../control-errors.js';
 
 /**
  * A schedule's timing: a cron pattern of 5 fields (minute precision) or 6 (with seconds) in an
@@ -24,15 +24,11 @@ export class CronSpec {
   static forWriting(pattern: string, timezone: string, from: 'body' | 'query' = 'body'): CronSpec {
     const spec = new CronSpec(pattern, timezone, from);
     if (spec.next(new Date()) === null)
-      throw new ApiProblem(
-        'invalid_request',
-        `cron "${pattern}" matches no date: it would never fire`,
-        {
-          errors: [
-            { path: `${from}.cron`, message: 'matches no date (a day the month never has?)' },
-          ],
-        },
-      );
+      throw new InvalidRequestError(`cron "${pattern}" matches no date: it would never fire`, {
+        fieldIssues: [
+          { path: `${from}.cron`, message: 'matches no date (a day the month never has?)' },
+        ],
+      });
     return spec;
   }
 
@@ -56,29 +52,29 @@ export class CronSpec {
 function parse(pattern: string, timezone: string, from: 'body' | 'query'): Cron {
   const fields = pattern.trim().split(/\s+/).length;
   if (fields !== 5 && fields !== 6)
-    throw new ApiProblem(
-      'invalid_request',
+    throw new InvalidRequestError(
       `cron "${pattern}" has ${fields} fields; 5 (minute hour day month weekday) or 6 (seconds first)`,
       {
-        errors: [
+        fieldIssues: [
           { path: `${from}.cron`, message: `${fields} fields: 5 or 6 space-separated fields` },
         ],
       },
     );
   if (!isTimeZone(timezone))
-    throw new ApiProblem('invalid_request', `timezone "${timezone}" is not an IANA time zone`, {
-      errors: [{ path: `${from}.timezone`, message: 'an IANA zone such as Europe/Paris or UTC' }],
+    throw new InvalidRequestError(`timezone "${timezone}" is not an IANA time zone`, {
+      fieldIssues: [
+        { path: `${from}.timezone`, message: 'an IANA zone such as Europe/Paris or UTC' },
+      ],
     });
   try {
     const cron = new Cron(pattern, { timezone, paused: true });
     cron.nextRun();
     return cron;
   } catch (error) {
-    throw new ApiProblem(
-      'invalid_request',
+    throw new InvalidRequestError(
       `cron "${pattern}": ${(error as Error).message.replace(/^CronPattern: /, '')}`,
       {
-        errors: [{ path: `${from}.cron`, message: (error as Error).message }],
+        fieldIssues: [{ path: `${from}.cron`, message: (error as Error).message }],
       },
     );
   }

@@ -1,0 +1,83 @@
+import { errorCode, PlaitaError, type PlaitaErrorOptions } from '../errors.js';
+
+/**
+ * What the control plane (schedules, starts, flow versions) refuses, as typed errors that know
+ * nothing of HTTP: `server/to-problem.ts` is the one place that turns them into problems. The
+ * codes are the problem codes they become.
+ */
+
+/** Where in a request a refusal points (`body.cron`, `body.flowId`) and what is wrong there. */
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+interface RefusalOptions extends PlaitaErrorOptions {
+  fieldIssues?: readonly FieldIssue[];
+}
+
+/** The request cannot be carried out as given (a cron that never fires, flowId and flow both). */
+export class InvalidRequestError extends PlaitaError {
+  override readonly name = 'InvalidRequestError';
+  readonly code = 'invalid_request';
+  readonly retryable = false;
+  readonly fieldIssues: readonly FieldIssue[] | undefined;
+
+  constructor(message: string, options: RefusalOptions = {}) {
+    super(message, options);
+    this.fieldIssues = options.fieldIssues;
+  }
+}
+
+/** What the request names does not exist (a flow version, a published flow). */
+export class NotFoundError extends PlaitaError {
+  override readonly name = 'NotFoundError';
+  readonly code = 'not_found';
+  readonly retryable = false;
+  readonly fieldIssues: readonly FieldIssue[] | undefined;
+
+  constructor(message: string, options: RefusalOptions = {}) {
+    super(message, options);
+    this.fieldIssues = options.fieldIssues;
+  }
+}
+
+/**
+ * The request conflicts with what is stored (a published version, another request with the same
+ * idempotency key). With `retryAfterSeconds` it will settle by itself: retryable.
+ */
+export class ConflictError extends PlaitaError {
+  override readonly name = 'ConflictError';
+  readonly code = 'conflict';
+  readonly retryable: boolean;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(message: string, options: PlaitaErrorOptions & { retryAfterSeconds?: number } = {}) {
+    super(message, options);
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.retryable = options.retryAfterSeconds !== undefined;
+  }
+}
+
+const MAX_CAUSE_DEPTH = 8;
+
+/** A store or queue that cannot be reached, anywhere along the cause chain. */
+export function isUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < MAX_CAUSE_DEPTH && current; depth++) {
+    const code = errorCode(current);
+    if (code === 'store_unavailable' || code === 'store_misconfigured' || code === 'store_closed')
+      return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/**
+ * Should a background loop (the scheduler, bulk operations) try again later? By the error's own
+ * `retryable` flag, or an unreachable store along its causes; never by its message.
+ */
+export function isRetryable(error: unknown): boolean {
+  if (isUnavailable(error)) return true;
+  return error instanceof PlaitaError ? error.retryable : false;
+}
