@@ -13,6 +13,13 @@ import { cloneContext, snapshotContext } from './context-snapshot.js';
 import type { ResolvedOptions } from './engine-options.js';
 import { type HookEventBase, type FlowHooks, fireHooks, type HookName } from './hooks.js';
 
+/**
+ * Runs a child execution to its end (run mode). The run loop is handed to each root execution
+ * rather than imported where children start: the loop runs nodes, so a node context importing
+ * it would close an import cycle (node-context → run-loop → run-node → node-context).
+ */
+export type ChildRunner = (child: Execution) => Promise<unknown>;
+
 export interface ChildSpec {
   flow: Flow;
   input: unknown;
@@ -54,6 +61,8 @@ export class Execution implements EvaluationScope {
     readonly mode: ExecutionMode,
     context: Context,
     budget: Budget,
+    /** How a node's `ctx.runChild` runs the child it starts; children inherit it. */
+    readonly childRunner: ChildRunner,
     /** The parent execution: `parent` is also the scope parent fallback walks (docs/flow-format.md §5.5). */
     readonly parent: Execution | undefined = undefined,
   ) {
@@ -202,7 +211,15 @@ export class Execution implements EvaluationScope {
     const context = initialContext(spec.flow, this.options, id, spec.input, parentSnapshot);
     const deadline = spec.flow.timeoutMs === null ? null : this.clock.now() + spec.flow.timeoutMs;
     const budget = new Budget(spec.nodeBudget, deadline, 'flow', spec.signal ? [spec.signal] : []);
-    const child = new Execution(spec.flow, this.options, 'run', context, budget, this);
+    const child = new Execution(
+      spec.flow,
+      this.options,
+      'run',
+      context,
+      budget,
+      this.childRunner,
+      this,
+    );
     // Its input is the parent's own value: a change in place must not reach it (`$PARENT`, the
     // other, is read-only and kept as it is: see beforeMutation).
     child.markShared();

@@ -11,7 +11,6 @@ import type { MaybePromise } from '../util/maybe-promise.js';
 import type { Budget } from './budget.js';
 import { cloneContext } from './context-snapshot.js';
 import type { Execution } from './execution.js';
-import { runChildExecution } from './run-loop.js';
 
 /** The `ctx` a node's `run` receives (docs/flow-format.md §9.2). A class: one cheap object per attempt. */
 class NodeContextImpl implements NodeContext {
@@ -128,7 +127,7 @@ class NodeContextImpl implements NodeContext {
       nodeBudget: this.budget,
       signal: options.signal,
     });
-    return runChildExecution(child);
+    return this.#execution.childRunner(child);
   }
 
   get log(): Logger {

@@ -88,7 +88,3 @@ export async function runExecution(execution: Execution): Promise<unknown> {
     execution.budget.dispose();
   }
 }
-
-export function runChildExecution(child: Execution): Promise<unknown> {
-  return runExecution(child);
-}

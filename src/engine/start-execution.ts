@@ -4,6 +4,7 @@ import { checkDepth } from '../util/value-depth.js';
 import { Budget } from './budget.js';
 import { resolveOptions, type EngineOptions, type ResolvedOptions } from './engine-options.js';
 import { Execution, initialContext } from './execution.js';
+import { runExecution } from './run-loop.js';
 import type { Context } from '../expression/scope.js';
 
 /** Top-level input must be a plain object or absent (docs/flow-format.md §6.1). */
@@ -45,6 +46,7 @@ export function newTopLevelExecution(
     mode,
     context,
     rootBudget(flow, options, mode !== 'distributed'),
+    runExecution,
   );
 }
 
@@ -54,5 +56,6 @@ export function restoredExecution(
   engineOptions: EngineOptions | undefined,
 ): Execution {
   const options = resolveOptions(engineOptions);
-  return new Execution(flow, options, 'distributed', context, rootBudget(flow, options, false));
+  const budget = rootBudget(flow, options, false);
+  return new Execution(flow, options, 'distributed', context, budget, runExecution);
 }
