@@ -5,3 +5,9 @@ export { FlowWorker, type FlowWorkerOptions } from './worker/flow-worker.js';
 export { WorkerMetrics } from './worker/worker-metrics.js';
 export { reapStale, type ReapOptions } from './worker/reaper.js';
 export type { TaskQueue, Delivery, DeadLetter, EnqueueOptions } from './queue/task-queue.js';
+export {
+  startWorkerProcess,
+  type WorkerProcess,
+  type WorkerProcessOptions,
+  type WorkerProcessRuntime,
+} from './control/worker-process.js';

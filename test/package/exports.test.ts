@@ -63,12 +63,15 @@ describe('package entry points', () => {
     expect(worker.FlowWorker).toBe(root.FlowWorker);
     expect(worker.WorkerMetrics).toBe(root.WorkerMetrics);
     expect(worker.reapStale).toBe(root.reapStale);
+    expect(typeof worker.startWorkerProcess).toBe('function');
   });
 
   it('plaita/server mounts the API with the control store of any backend', () => {
     expect(typeof server.createApiApp).toBe('function');
     expect(typeof server.startServerTasks).toBe('function');
     expect(typeof server.listenApiApp).toBe('function');
+    // The serve lifecycle as a library (issue 30 §1): what `plaita serve` calls.
+    expect(typeof server.startServe).toBe('function');
     expect(typeof server.MemoryControlStore).toBe('function');
     expect(typeof sqlite.SqliteControlStore).toBe('function');
     expect(typeof postgres.PostgresControlStore).toBe('function');

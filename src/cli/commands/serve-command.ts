@@ -1,13 +1,10 @@
 import type { Command } from 'commander';
-import type { Server } from 'node:http';
-import { createApiApp, type ApiApp } from '../../server/api-app.js';
-import { DEFAULT_KEEP_ALIVE_TIMEOUT_MS, listenApiApp } from '../../server/http-listener.js';
+import type { ApiAppOptions } from '../../server/api-services.js';
+import { DEFAULT_KEEP_ALIVE_TIMEOUT_MS } from '../../server/http-listener.js';
 import { clientAddressResolver, TRUSTED_PROXY_PRESETS } from '../../server/client-address.js';
-import { startServerTasks } from '../../server/server-tasks.js';
+import { ListenError, type RunningServe, startServe } from '../../server/start-serve.js';
 import { getDefaultLogger } from '../../util/logger.js';
-import { FlowWorker } from '../../worker/flow-worker.js';
 import { WorkerMetrics } from '../../worker/worker-metrics.js';
-import { WorkerHeartbeat } from '../../worker/worker-heartbeat.js';
 import { packageVersion } from '../package-version.js';
 import type { CommandContext } from '../command-context.js';
 import { type DurableFlags, runtimeFor, withDurableOptions } from '../durable-options.js';
@@ -149,21 +146,7 @@ export function registerServe(program: Command, context: CommandContext): void {
     // prom-client is an optional peer: without it the server serves no /metrics (404).
     const metrics = WorkerMetrics.ifAvailable();
     metrics?.observeQueue(runtime.queue);
-    const worker =
-      workerConcurrency === undefined
-        ? null
-        : new FlowWorker({
-            store: runtime.store,
-            queue: runtime.queue,
-            flows: runtime.flows,
-            registry: runtime.registry,
-            logger: log,
-            concurrency: workerConcurrency,
-            ...workerSettings,
-            metrics,
-            engine: { limits, env: flowEnv },
-          });
-    const app = createApiApp({
+    const appOptions: ApiAppOptions = {
       store: runtime.store,
       flows: runtime.flows,
       control: runtime.control,
@@ -186,35 +169,45 @@ export function registerServe(program: Command, context: CommandContext): void {
       logger: log,
       clientAddress,
       consoleDir: consoleDirectory(),
-    });
+    };
     const url =
       opts.publicUrl ?? `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`;
-    let server: Server;
+    let serve: RunningServe;
     try {
-      if (opts.auth) {
-        const token = await app.services.keys.bootstrap();
-        if (token)
+      serve = await startServe({
+        app: appOptions,
+        listen: { host: opts.host, port, ...timeouts },
+        worker:
+          workerConcurrency === undefined
+            ? null
+            : {
+                registry: runtime.registry,
+                logger: log,
+                concurrency: workerConcurrency,
+                ...workerSettings,
+                metrics,
+                engine: { limits, env: flowEnv },
+              },
+        version: packageVersion(),
+        log,
+        onAdminToken: (token) =>
           process.stderr.write(
             `\nplaita: the first admin API key (shown once, keep it):\n\n  ${token}\n\n` +
               `  console: ${url}/   API reference: ${url}/docs\n\n`,
-          );
-      } else {
-        process.stderr.write(
-          `plaita: WARNING: --no-auth: every caller on ${opts.host} is an admin\n`,
-        );
-      }
-      server = await listen(app, opts.host, port, timeouts);
+          ),
+      });
     } catch (error) {
       // A store down at start (exit 3) or a port taken (exit 2): nothing may keep the process
       // alive after the message, as a reconnecting client would.
       await runtime.close();
+      if (error instanceof ListenError) throw new CliError(error.message, EXIT.usage);
       throw error;
     }
-    worker?.start();
-    const heartbeat = worker
-      ? new WorkerHeartbeat(runtime.control, worker, { version: packageVersion(), log }).start()
-      : null;
-    const tasks = startServerTasks(app.services, { log });
+    const { worker } = serve;
+    if (!opts.auth)
+      process.stderr.write(
+        `plaita: WARNING: --no-auth: every caller on ${opts.host} is an admin\n`,
+      );
     log.info(
       {
         url,
@@ -241,25 +234,11 @@ export function registerServe(program: Command, context: CommandContext): void {
         (signal === 'SIGINT' ? '; Ctrl-C again stops at once' : '') +
         '\n',
     );
-    await tasks.stop();
-    await closeServer(server);
-    await worker?.stop();
-    await heartbeat?.stop();
+    await serve.stop();
     await runtime.close();
     process.stderr.write(`plaita: stopped${cutOffNote(worker)}\n`);
     context.exit(EXIT.ok);
     exitIfWorkWasCutOff(worker);
-  });
-}
-
-function listen(
-  app: ApiApp,
-  host: string,
-  port: number,
-  timeouts: { keepAliveTimeoutMs: number; headersTimeoutMs: number },
-): Promise<Server> {
-  return listenApiApp(app, { host, port, ...timeouts }).catch((error: Error) => {
-    throw new CliError(`cannot listen on ${host}:${port}: ${error.message}`, EXIT.usage);
   });
 }
 
@@ -280,15 +259,6 @@ function connectionTimeouts(opts: ServeFlags): {
       EXIT.usage,
     );
   return { keepAliveTimeoutMs, headersTimeoutMs };
-}
-
-/** Stops accepting; in-flight requests finish (streams get their final event from the tasks' stop). */
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    // Keep-alive sockets would hold close() open: end the idle ones.
-    server.closeIdleConnections();
-  });
 }
 
 function isLoopback(host: string): boolean {

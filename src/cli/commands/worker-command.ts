@@ -3,11 +3,8 @@ import type { Command } from 'commander';
 import { getDefaultLogger } from '../../util/logger.js';
 import { DEFAULT_CODE_THREADS, limitsFromEnv } from '../operator-limits.js';
 import { flowEnvFromEnv, flowEnvNote } from '../flow-env.js';
-import { FlowWorker } from '../../worker/flow-worker.js';
 import { WorkerMetrics } from '../../worker/worker-metrics.js';
-import { WorkerHeartbeat } from '../../worker/worker-heartbeat.js';
-import { ReaperLoop } from '../../worker/reaper-loop.js';
-import { Scheduler } from '../../control/schedules/scheduler.js';
+import { startWorkerProcess } from '../../control/worker-process.js';
 import { packageVersion } from '../package-version.js';
 import type { CommandContext } from '../command-context.js';
 import { type DurableFlags, runtimeFor, withDurableOptions } from '../durable-options.js';
@@ -61,20 +58,11 @@ export function registerWorker(program: Command, context: CommandContext): void 
     const defined = Object.fromEntries(
       Object.entries(settings).filter(([, v]) => v !== undefined),
     ) as Record<string, number>;
-    const worker = new FlowWorker({
-      store: runtime.store,
-      queue: runtime.queue,
-      flows: runtime.flows,
-      registry: runtime.registry,
-      logger: log,
-      // A worker runs other people's flows: private networks are closed unless the operator opens them.
-      engine: {
-        limits: limitsFromEnv({ privateNetworks: 'deny', codeThreads: DEFAULT_CODE_THREADS }),
-        env: flowEnv,
-      },
-      ...(metrics ? { metrics } : {}),
-      ...defined,
-    });
+    // A worker runs other people's flows: private networks are closed unless the operator opens them.
+    const engine = {
+      limits: limitsFromEnv({ privateNetworks: 'deny', codeThreads: DEFAULT_CODE_THREADS }),
+      env: flowEnv,
+    };
     const server =
       metrics === null || metricsPort === undefined
         ? null
@@ -85,16 +73,20 @@ export function registerWorker(program: Command, context: CommandContext): void 
               EXIT.usage,
             );
           });
-    worker.start();
-    // Workers register themselves (GET /v1/workers) and fire schedules like any server does.
-    const heartbeat = new WorkerHeartbeat(runtime.control, worker, {
+    const running = startWorkerProcess({
+      runtime,
+      worker: {
+        registry: runtime.registry,
+        logger: log,
+        engine,
+        ...(metrics ? { metrics } : {}),
+        ...defined,
+      },
+      scheduler: process.env.PLAITA_SCHEDULER !== '0',
       version: packageVersion(),
       log,
-    }).start();
-    const scheduler =
-      process.env.PLAITA_SCHEDULER === '0' ? null : new Scheduler(runtime, { log }).start();
-    // Executions a dead process left queued or running continue by themselves (plaita reap).
-    const reaper = new ReaperLoop(runtime, { log }).start();
+    });
+    const { worker } = running;
     log.info(
       {
         workerId: worker.workerId,
@@ -113,10 +105,7 @@ export function registerWorker(program: Command, context: CommandContext): void 
       process.once('SIGTERM', () => shutdown('SIGTERM'));
       process.once('SIGINT', () => shutdown('SIGINT'));
     });
-    await scheduler?.stop();
-    await reaper.stop();
-    await worker.stop();
-    await heartbeat.stop();
+    await running.stop();
     server?.close();
     await runtime.close();
     log.info(
