@@ -91,9 +91,9 @@ describeWithChromium(
         expect(await edgeLabels()).toEqual(['express', 'false', 'review', 'true']);
         expect(await page.locator('g.graph-node.missing').count()).toBe(0);
         // The plugin type vouches for nothing, so it is effectful: marked, named, explained.
-        const effectful = await page.locator('g.graph-effect').all();
+        const effectful = await page.locator('.graph-effect').all();
         expect(effectful).toHaveLength(1);
-        expect(await page.locator('g[data-node-id="route"] g.graph-effect').count()).toBe(1);
+        expect(await page.locator('g[data-node-id="route"] .graph-effect').count()).toBe(1);
         expect(await page.locator('g[data-node-id="route"]').getAttribute('aria-label')).toContain(
           'effectful',
         );

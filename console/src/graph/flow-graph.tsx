@@ -177,12 +177,14 @@ function Node(props: {
         </tspan>
       </text>
       {effectful ? (
-        <g class="graph-effect" aria-hidden="true">
-          <title>{`effectful: ${node.effect ?? 'its result is stored before the next node runs'}`}</title>
-          <text x={x + 9} y={y + 15}>
-            {EFFECT_GLYPH}
-          </text>
-        </g>
+        // A drawn bolt, not a character: the node's name must start with its visible text
+        // (axe label-content-name-mismatch), and ", effectful" is said in the name.
+        <path
+          class="graph-effect"
+          aria-hidden="true"
+          transform={`translate(${x + 6} ${y + 4})`}
+          d="M6 0 L0 8 L4 8 L2 14 L9 5 L5 5 L7 0 Z"
+        />
       ) : null}
       {issues.length > 0 ? (
         <g class="graph-issue-count" aria-hidden="true">
