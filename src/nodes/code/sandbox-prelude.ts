@@ -175,6 +175,10 @@ export const SANDBOX_PRELUDE = String.raw`(function () {
     meterMethod(ArrayBuffer.prototype, 'transfer', bufferSize);
     meterMethod(ArrayBuffer.prototype, 'transferToFixedLength', bufferSize);
     meterConstructor('ArrayBuffer', bufferSize);
+    // A growable SharedArrayBuffer of this QuickJS build grows without reallocating: its view
+    // then reads and writes past its block, into what other sandboxes keep in the same heap.
+    // A sandbox has no other thread to share memory with: there is no SharedArrayBuffer.
+    delete G.SharedArrayBuffer;
   }
 
   var B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
