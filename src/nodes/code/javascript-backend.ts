@@ -8,8 +8,9 @@ import {
 } from '../../errors.js';
 import { decodeValue, encodeValue } from '../../state/codec.js';
 import type { MaybePromise } from '../../util/maybe-promise.js';
-import { discardQuickJS, loadQuickJS, quickJSNow } from './quickjs-module.js';
-import { QuickJSSandbox, type SandboxAnswer } from './quickjs-sandbox.js';
+import { discardQuickJS, heapOf, loadQuickJS, quickJSNow } from './quickjs-module.js';
+import { QuickJSSandbox } from './quickjs-sandbox.js';
+import type { SandboxAnswer } from './sandbox-answer.js';
 import { SandboxPool } from './sandbox-pool.js';
 
 /** One call of JavaScript code (the `quickjs` backend). */
@@ -98,29 +99,81 @@ function answerIn(module: QuickJSWASMModule, run: SandboxRequest): SandboxAnswer
       maxChars: run.outputBytes,
     });
   } catch (error) {
-    if (isSandboxFailure(error) && freed(pool, key, sandbox)) throw error;
+    if (isSandboxFailure(error) && freed(pool, key, sandbox)) {
+      retireIfSpent(module);
+      throw error;
+    }
     // Anything else escaped the WebAssembly instance mid-call (a trap, e.g. the host's stack
     // overflowing), or freeing the failed sandbox did: the instance's memory cannot be trusted,
     // so it and every tenant's sandboxes in it are dropped — never freed: freeing a runtime a
     // trap left half-unwound aborts inside the instance.
-    for (const tenantPool of pools.get(module)?.values() ?? []) tenantPool.abandon();
-    pools.delete(module);
-    discardQuickJS(module);
+    drop(module);
     throw new CodeError(`the JavaScript sandbox failed: ${String(error)}`, { cause: error });
   }
+  retireIfSpent(module);
   // Code that keeps data in its globals holds it between runs, in the one WebAssembly heap
-  // every tenant's sandboxes share, and QuickJS does not count all of it (big strings): kept
-  // warm, enough of them starve every other run of memory. Past the ceiling they all go; the
-  // heap keeps its size, and their memory serves the runs that come next. Reading the process
-  // size costs ~10 µs, a warm run ~25: it is read at most every WARM_CHECK_MS.
+  // every tenant's sandboxes share: kept warm, enough of them starve every other run of
+  // memory. Past the ceiling they all go, and their memory serves the runs that come next.
+  // Reading the process size costs ~10 µs, a warm run ~25: it is read at most every
+  // WARM_CHECK_MS.
   const now = performance.now();
   if (now >= warmCheckFrom) {
     warmCheckFrom = now + WARM_CHECK_MS;
+    heapCeilingBytes = heapCeiling();
     if (process.memoryUsage.rss() > warmRssCeiling())
       for (const tenantPool of pools.get(module)?.values() ?? []) tenantPool.clear();
   }
   return answer;
 }
+
+/**
+ * After a run: a heap that is retired (wasm-heap.ts), or grew past what an instance may keep,
+ * goes with its instance and every sandbox in it (WebAssembly memory cannot shrink; V8 frees
+ * it once the instance is unreachable), and a fresh one starts loading.
+ */
+function retireIfSpent(module: QuickJSWASMModule): void {
+  const heap = heapOf(module);
+  if (!heap.retired && heap.bytes <= heapCeilingBytes) return;
+  drop(module);
+  void loadQuickJS().catch(() => undefined);
+}
+
+/** Forgets `module` and every tenant's sandboxes in it, without freeing them (see runIn). */
+function drop(module: QuickJSWASMModule): void {
+  for (const tenantPool of pools.get(module)?.values() ?? []) tenantPool.abandon();
+  pools.delete(module);
+  discardQuickJS(module);
+  collectSoon();
+}
+
+/**
+ * A dropped instance's memory goes back to the system at V8's next full collection, which
+ * V8 runs by itself some seconds later (its memory reducer, after a quiet spell; 8-25 s
+ * measured). A host started with `--expose-gc` gets it at once: the collection is asked for
+ * when the current call has let go of the instance, at most once every GC_EVERY_MS.
+ */
+function collectSoon(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const now = performance.now();
+  if (gc === undefined || now < gcFrom) return;
+  gcFrom = now + GC_EVERY_MS;
+  setTimeout(gc, 0).unref();
+}
+
+const GC_EVERY_MS = 1000;
+let gcFrom = 0;
+
+/**
+ * `PLAITA_CODE_HEAP_MB` (default 128): the largest WebAssembly heap kept after a run. Enough for
+ * 512 warm sandboxes (~100 KB each) and a run near its limit; a heap past it is dropped.
+ */
+function heapCeiling(): number {
+  const mb = Number(process.env.PLAITA_CODE_HEAP_MB);
+  return (Number.isFinite(mb) && mb > 0 ? mb : 128) * 1024 * 1024;
+}
+
+/** Read with the process size, every WARM_CHECK_MS: the environment costs a call into C++. */
+let heapCeilingBytes = heapCeiling();
 
 function poolOf(module: QuickJSWASMModule, tenant: string): SandboxPool {
   let tenants = pools.get(module);

@@ -19,8 +19,18 @@ interface Checker {
 const checkers = new WeakMap<QuickJSWASMModule, Checker>();
 
 /**
- * Compiles `source` without running it (QuickJS `compileOnly`), so a syntax error is a
- * definition error at load, with line and column. `undefined` when it cannot tell yet: the
+ * An import appended to a module being checked, which no loader resolves. A module cannot be
+ * compiled with `compileOnly`: quickjs-emscripten then answers from a pointer it never set
+ * (`QTS_Eval`'s `module`), and what it answers, and whether freeing that aborts, depends on
+ * what the WebAssembly stack held before. A module is compiled and linked instead: linking
+ * stops at the first import it cannot load, before any of the code runs, so a syntax error or
+ * the code's own import is reported first, and this one means the module compiled.
+ */
+const LINK_STOP = 'plaita:syntax-check';
+
+/**
+ * Compiles `source` without running it (QuickJS `compileOnly`; a module up to its linking), so
+ * a syntax error is a definition error at load, with line and column. `undefined` when it cannot tell yet: the
  * WebAssembly module is still loading (`loadQuickJS()` first for a guaranteed check); the
  * error then surfaces on the first run as a `code_error`.
  */
@@ -29,17 +39,15 @@ export function checkJavaScriptSyntax(source: string): SyntaxProblem | null | un
   if (module === undefined) return undefined;
   const checker = checkerOf(module);
   const isModule = isModuleSource(source);
-  const result = checker.context.evalCode(source, isModule ? 'code.mjs' : 'code.js', {
-    type: isModule ? 'module' : 'global',
-    compileOnly: true,
-  });
+  const result = isModule
+    ? checker.context.evalCode(`${source}\n;import '${LINK_STOP}';`, 'code.mjs', { type: 'module' })
+    : checker.context.evalCode(source, 'code.js', { type: 'global', compileOnly: true });
   try {
     if (!result.error) return null;
     const dumped = checker.context.dump(result.error) as
       { name?: unknown; message?: unknown; stack?: unknown } | undefined;
-    // A compiled module with named exports comes back as an "error" holding no exception
-    // (quickjs-emscripten 0.32 does not expect a module value): it compiled.
     if (typeof dumped !== 'object' || dumped === null) return null;
+    if (dumped.message === `could not load module '${LINK_STOP}'`) return null;
     const where = /code\.m?js:(\d+):(\d+)/.exec(
       typeof dumped.stack === 'string' ? dumped.stack : '',
     );

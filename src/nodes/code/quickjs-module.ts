@@ -1,5 +1,11 @@
 import variant from '@jitl/quickjs-wasmfile-release-sync';
-import { newQuickJSWASMModuleFromVariant, type QuickJSWASMModule } from 'quickjs-emscripten-core';
+import {
+  newQuickJSWASMModuleFromVariant,
+  newVariant,
+  type QuickJSSyncVariant,
+  type QuickJSWASMModule,
+} from 'quickjs-emscripten-core';
+import { WasmHeap } from './wasm-heap.js';
 
 /**
  * The QuickJS WebAssembly module, loaded once per process on first need. Loading is
@@ -7,17 +13,20 @@ import { newQuickJSWASMModuleFromVariant, type QuickJSWASMModule } from 'quickjs
  * node never pays for it. `loadQuickJS()` lets a host (the CLI, a test) load it up front so
  * that flows loaded afterwards get their syntax checked at load.
  *
- * A module whose WebAssembly instance trapped (a host stack overflow in the middle of a call)
- * is discarded: its memory may be inconsistent, so every sandbox made from it is dropped and
- * the next run loads a fresh instance.
+ * Each load gets a heap of its own (wasm-heap.ts), which the sandboxes meter. A module is
+ * discarded when its WebAssembly instance trapped (a host stack overflow in the middle of a
+ * call: its memory may be inconsistent) or when its heap grew past what it may keep (its
+ * memory cannot shrink): every sandbox made from it is dropped, and the next run loads a fresh
+ * instance.
  */
 // The package's CommonJS typings describe its namespace; at run time (ESM) the default export
 // is the variant itself. The loader accepts either form.
-const VARIANT = variant as unknown as Parameters<typeof newQuickJSWASMModuleFromVariant>[0];
+const VARIANT = variant as unknown as QuickJSSyncVariant;
 
 let current: QuickJSWASMModule | undefined;
 let loading: Promise<QuickJSWASMModule> | undefined;
 let generation = 0;
+const heaps = new WeakMap<QuickJSWASMModule, WasmHeap>();
 
 /** The module if it is ready now, else undefined (and loading starts). */
 export function quickJSNow(): QuickJSWASMModule | undefined {
@@ -29,8 +38,12 @@ export function quickJSNow(): QuickJSWASMModule | undefined {
 export function loadQuickJS(): Promise<QuickJSWASMModule> {
   if (loading === undefined) {
     const mine = ++generation;
-    loading = newQuickJSWASMModuleFromVariant(VARIANT).then(
+    const heap = new WasmHeap();
+    loading = newQuickJSWASMModuleFromVariant(
+      newVariant(VARIANT, { wasmMemory: heap.memory }),
+    ).then(
       (module) => {
+        heaps.set(module, heap);
         if (mine === generation) current = module;
         return module;
       },
@@ -44,7 +57,14 @@ export function loadQuickJS(): Promise<QuickJSWASMModule> {
   return loading;
 }
 
-/** Forgets `module` after it trapped; sandboxes holding it must be dropped by their owners. */
+/** The heap of a module this file loaded. */
+export function heapOf(module: QuickJSWASMModule): WasmHeap {
+  const heap = heaps.get(module);
+  if (heap === undefined) throw new Error('not a QuickJS module loaded by loadQuickJS()');
+  return heap;
+}
+
+/** Forgets `module`; sandboxes holding it must be dropped by their owners. */
 export function discardQuickJS(module: QuickJSWASMModule): void {
   if (current !== module) return;
   current = undefined;

@@ -5,7 +5,10 @@ import type {
   QuickJSWASMModule,
 } from 'quickjs-emscripten-core';
 import { CodeError, CodeMemoryError, CodeTimeoutError } from '../../errors.js';
+import { heapOf } from './quickjs-module.js';
+import { describeThrown, parseAnswer, type SandboxAnswer } from './sandbox-answer.js';
 import { SANDBOX_PRELUDE } from './sandbox-prelude.js';
+import type { WasmHeap } from './wasm-heap.js';
 
 /**
  * One QuickJS runtime and context holding one piece of user code, compiled once and called
@@ -15,17 +18,12 @@ import { SANDBOX_PRELUDE } from './sandbox-prelude.js';
  * The context has only the language's intrinsics: no `process`, `require`, module loader,
  * file system, network, timers or console (quickjs-emscripten adds none of them unless asked,
  * and we never ask). CPU time is enforced by QuickJS's interrupt handler, which it polls while
- * interpreting, so `while (true) {}` ends; memory and native stack by the runtime's limits.
+ * interpreting, so `while (true) {}` ends; the native stack by the runtime's limit; memory by
+ * metering the WebAssembly heap (see "Memory" below).
  *
  * Runs are synchronous: there are no timers or I/O inside, so an async `run` settles when the
  * pending jobs are drained, in the same call.
  */
-
-/** What a run answered (see sandbox-prelude.ts). Failures are thrown as Code*Error. */
-export type SandboxAnswer =
-  | { kind: 'value'; text: string }
-  | { kind: 'unstorable'; path: string; valueType: string }
-  | { kind: 'too_large'; chars: number };
 
 export interface SandboxRun {
   inputText: string;
@@ -45,9 +43,29 @@ export interface SandboxRun {
  */
 export const SANDBOX_STACK_BYTES = 128 * 1024;
 
-/** Least growth of the process's RSS during one run that the watchdog tolerates. */
-const RSS_HEADROOM_BYTES = 64 * 1024 * 1024;
-const RSS_POLL_MS = 5;
+/**
+ * Memory. QuickJS's own limit is not used: this build counts 8 bytes per allocation whatever
+ * its size (wasm-heap.ts), so typed arrays and big strings passed it. A run is held to
+ * `memoryBytes` by measuring what its runtime holds (`computeMemoryUsage`: objects, array
+ * elements, the strings they hold, ArrayBuffer contents), a walk of every object (~60 µs for
+ * a small sandbox):
+ * - when the prelude's metered builtins have allocated another sixteenth of the limit in
+ *   ArrayBuffer contents (sandbox-prelude.ts), or its string budget is spent;
+ * - every USAGE_POLL_MS while the run goes on (QuickJS polls the interrupt handler every
+ *   ~10,000 branches);
+ * - at the end of a run that lasted USAGE_CHECK_MS or grew the heap (a shorter one that fits
+ *   in free heap cannot have written much: zeroing memory alone runs at ~18 GB/s).
+ * And a gate on the shared heap's growth for what is not measured in time: while a run holds
+ * it, the heap may grow by `memoryBytes` plus a reserve, no more. The reserve keeps an honest
+ * run near its limit from being refused for growth it needs: an array being copied to a bigger
+ * one exists twice for a moment, and emscripten grows the heap by at least 5% of its size.
+ * Either ends the run `code_memory`, even when the code catches the out-of-memory error: the
+ * handler interrupts it (an interrupt cannot be caught), and the host checks again at the end.
+ */
+const USAGE_POLL_MS = 5;
+const USAGE_CHECK_MS = 1;
+const MEASURE_GRACE_MS = 1;
+const MIN_RESERVE_BYTES = 8 * 1024 * 1024;
 
 // Statement-level `import`/`export` make the code a module (`export default function`);
 // a dynamic `import(...)` does not, and fails at run time: there is no module loader.
@@ -60,42 +78,40 @@ export function isModuleSource(source: string): boolean {
 export class QuickJSSandbox {
   readonly #runtime: QuickJSRuntime;
   readonly #context: QuickJSContext;
+  readonly #heap: WasmHeap;
   #invoke: QuickJSHandle | undefined;
   #deadline = Infinity;
   #interrupted = false;
-  #rssCeiling = Infinity;
-  #rssHeadroom = RSS_HEADROOM_BYTES;
-  #rssFrom = Infinity;
   #overMemory = false;
-  #memoryLimit = -1;
+  #memoryLimit = Infinity;
+  #startedAt = 0;
+  #heapAtStart = 0;
+  /** When the interrupt handler measures next; time spent measuring this run; one's cost. */
+  #pollFrom = Infinity;
+  #measuredMs = 0;
+  #measureCostMs = 0;
   #settings = '';
   /** False once a run hit a limit: its globals may be half-written, so it is not reused. */
   reusable = true;
 
-  private constructor(runtime: QuickJSRuntime) {
-    this.#runtime = runtime;
+  private constructor(context: QuickJSContext, heap: WasmHeap) {
+    // A context made by the module is its runtime's own, which `computeMemoryUsage` then
+    // uses instead of making one more.
+    this.#context = context;
+    this.#runtime = context.runtime;
+    this.#heap = heap;
     this.#runtime.setMaxStackSize(SANDBOX_STACK_BYTES);
     this.#runtime.setInterruptHandler(() => {
-      if (performance.now() > this.#deadline) {
+      if (this.#overMemory) return true;
+      const now = performance.now();
+      if (now > this.#deadline) {
         this.#interrupted = true;
         return true;
       }
-      // Short runs never read RSS: only from RSS_POLL_MS on, and then every RSS_POLL_MS.
-      // A safety net for memory QuickJS does not charge to its limit (see the prelude): the
-      // process cannot grow otherwise while a run holds the thread. The baseline is read at
-      // the first poll, not per run: reading RSS costs more than a whole short run.
-      const now = performance.now();
-      if (now < this.#rssFrom) return false;
-      this.#rssFrom = now + RSS_POLL_MS;
-      const rss = process.memoryUsage.rss();
-      if (Number.isNaN(this.#rssCeiling)) this.#rssCeiling = rss + this.#rssHeadroom;
-      else if (rss > this.#rssCeiling) {
-        this.#overMemory = true;
-        return true;
-      }
-      return false;
+      if (now < this.#pollFrom) return false;
+      this.#pollFrom = now + USAGE_POLL_MS;
+      return this.#overLimit();
     });
-    this.#context = runtime.newContext();
   }
 
   /** Compiles `source` and finds its `run`; throws CodeError (and frees everything) if it cannot. */
@@ -104,26 +120,18 @@ export class QuickJSSandbox {
     source: string,
     limits: { cpuMs: number; memoryBytes: number },
   ): QuickJSSandbox {
-    const runtime = module.newRuntime();
-    runtime.setMemoryLimit(limits.memoryBytes);
-    let sandbox: QuickJSSandbox | undefined;
+    const sandbox = new QuickJSSandbox(module.newContext(), heapOf(module));
     try {
-      sandbox = new QuickJSSandbox(runtime);
-      sandbox.#prepare(source, limits.cpuMs);
+      sandbox.#prepare(source, limits);
       return sandbox;
     } catch (error) {
-      if (sandbox) sandbox.dispose();
-      else runtime.dispose();
+      sandbox.dispose();
       throw error;
     }
   }
 
   run(call: SandboxRun): SandboxAnswer {
     const ctx = this.#context;
-    if (call.memoryBytes !== this.#memoryLimit) {
-      this.#memoryLimit = call.memoryBytes;
-      this.#runtime.setMemoryLimit(call.memoryBytes);
-    }
     this.#arm(call.cpuMs, call.memoryBytes);
     try {
       const requestText = `[${call.nowMs},${Date.now() + call.cpuMs},${call.inputText}]`;
@@ -147,6 +155,7 @@ export class QuickJSSandbox {
       }
       const text = this.#settle(answer, 'run');
       this.#drainJobs();
+      this.#checkEnd();
       return parseAnswer(text);
     } catch (error) {
       if (!(error instanceof CodeError)) this.reusable = false;
@@ -157,17 +166,21 @@ export class QuickJSSandbox {
   }
 
   dispose(): void {
+    // A retired heap goes whole after this run (javascript-backend.ts): freeing into it is
+    // wasted, and may abort (see #drainJobs).
+    if (this.#heap.retired) return;
     this.#invoke?.dispose();
     this.#invoke = undefined;
+    // The context owns its runtime (module.newContext): freeing it frees both.
     this.#context.dispose();
-    this.#runtime.dispose();
   }
 
-  #prepare(source: string, cpuMs: number): void {
+  #prepare(source: string, limits: { cpuMs: number; memoryBytes: number }): void {
     const ctx = this.#context;
-    this.#arm(cpuMs);
+    // Top-level code runs here, under the same limits as a run.
+    this.#arm(limits.cpuMs, limits.memoryBytes);
     try {
-      const makeInvoker = this.#unwrap(ctx.evalCode(SANDBOX_PRELUDE, 'plaita-prelude.js'));
+      const makeInvoker = this.#setUp(limits.memoryBytes);
       try {
         const run = this.#findRun(source);
         try {
@@ -178,8 +191,28 @@ export class QuickJSSandbox {
       } finally {
         makeInvoker.dispose();
       }
+      this.#checkEnd();
     } finally {
       this.#disarm();
+    }
+  }
+
+  /** Evaluates the prelude and installs its metering; answers its `makeInvoker`. */
+  #setUp(memoryBytes: number): QuickJSHandle {
+    const ctx = this.#context;
+    const setup = this.#unwrap(ctx.evalCode(SANDBOX_PRELUDE, 'plaita-prelude.js'));
+    // meter() measures; meter(true) says a budget of the prelude is spent (sandbox-prelude.ts).
+    const meter = ctx.newFunction('meter', (...args) => {
+      if (args.length > 0) this.#overMemory = true;
+      return this.#overLimit() ? ctx.true : ctx.false;
+    });
+    const budget = ctx.newNumber(memoryBytes / 2);
+    try {
+      return this.#unwrap(ctx.callFunction(setup, ctx.undefined, meter, budget));
+    } finally {
+      budget.dispose();
+      meter.dispose();
+      setup.dispose();
     }
   }
 
@@ -262,8 +295,15 @@ export class QuickJSSandbox {
 
   #drainJobs(): void {
     while (this.#runtime.hasPendingJob()) {
+      const before = this.#heap.bytes;
       const result = this.#runtime.executePendingJobs();
+      // quickjs-emscripten reads the job's context from a view of the heap taken before the
+      // call: when a job grew the heap, that view is detached, and it makes a context of its
+      // own that nothing frees (freeing the runtime then aborts). The answer is still right;
+      // the instance goes after this run.
+      if (this.#heap.bytes !== before) this.#heap.retired = true;
       if (result.error) throw this.#failure(result.error);
+      if (this.#overMemory) throw this.#memoryError();
     }
   }
 
@@ -272,7 +312,70 @@ export class QuickJSSandbox {
     value?: QuickJSHandle | undefined;
   }): QuickJSHandle {
     if (result.error) throw this.#failure(result.error);
+    // The code caught the out-of-memory error the refused heap growth raised, and went on:
+    // nothing it answers is read.
+    if (this.#overMemory) {
+      result.value!.dispose();
+      throw this.#memoryError();
+    }
     return result.value!;
+  }
+
+  /** At the end of a run: a last look at its memory when it may have used much (see Memory). */
+  #checkEnd(): void {
+    const long = performance.now() - this.#startedAt >= USAGE_CHECK_MS;
+    if ((long || this.#heap.bytes > this.#heapAtStart) && this.#overLimit())
+      throw this.#memoryError();
+  }
+
+  /**
+   * Whether the runtime holds more than the limit (and the run is then over memory). Measuring
+   * walks every object and array element (~60 µs for a small sandbox, 30 ms for an array of
+   * four million numbers), so a measurement is skipped, the last answer standing, when it
+   * would take the run's time spent measuring past a tenth of the run so far (after a grace of
+   * MEASURE_GRACE_MS). What one costs is estimated from the last ones, and a measurement that
+   * took far longer than that (the thread was descheduled) is charged at four times it.
+   */
+  #overLimit(): boolean {
+    if (this.#overMemory) return true;
+    const started = performance.now();
+    const allowedMs = (started - this.#startedAt) / 10 + MEASURE_GRACE_MS;
+    if (this.#measuredMs + this.#measureCostMs > allowedMs) return false;
+    let used: number;
+    try {
+      used = this.#usedBytes();
+    } catch {
+      // Reading it needs a little memory too; a refusal has set #overMemory.
+      return this.#overMemory;
+    }
+    const took = performance.now() - started;
+    const estimate = this.#measureCostMs;
+    this.#measuredMs += estimate > 0 ? Math.min(took, 4 * estimate) : took;
+    this.#measureCostMs = estimate > 0 ? Math.min(took, 2 * estimate) : took;
+    if (used > this.#memoryLimit) this.#overMemory = true;
+    return this.#overMemory;
+  }
+
+  #usedBytes(): number {
+    const usage = this.#runtime.computeMemoryUsage();
+    try {
+      const used = this.#context.getProp(usage, 'memory_used_size');
+      try {
+        return this.#context.getNumber(used);
+      } finally {
+        used.dispose();
+      }
+    } finally {
+      usage.dispose();
+    }
+  }
+
+  #memoryError(): CodeMemoryError {
+    this.reusable = false;
+    // What the heap grew by for a run over its limit is given back now, not kept for reuse.
+    if (this.#heap.bytes > this.#heapAtStart) this.#heap.retired = true;
+    const mib = Math.round((this.#memoryLimit / 1024 / 1024) * 10) / 10;
+    return new CodeMemoryError(`the code ran out of memory (the limit is ${mib} MiB)`);
   }
 
   /** A Code*Error for an exception handle (which it frees). */
@@ -286,21 +389,13 @@ export class QuickJSSandbox {
       errorHandle.dispose();
     }
     const { name, message, stack } = describeThrown(dumped);
-    if (this.#overMemory) {
-      this.reusable = false;
-      return new CodeMemoryError('the code ran out of memory (the process grew past its ceiling)');
-    }
+    if (this.#overMemory) return this.#memoryError();
     if (this.#interrupted || (name === 'InternalError' && message === 'interrupted')) {
       this.reusable = false;
       return new CodeTimeoutError('the code ran out of CPU time');
     }
-    if (
-      name === 'InternalError' &&
-      (message === 'out of memory' || message === 'string too long')
-    ) {
-      this.reusable = false;
-      return new CodeMemoryError('the code ran out of memory');
-    }
+    if (name === 'InternalError' && (message === 'out of memory' || message === 'string too long'))
+      return this.#memoryError();
     if (name === 'InternalError' && message === 'stack overflow') {
       return new CodeError('stack overflow: the code recursed too deeply');
     }
@@ -310,67 +405,25 @@ export class QuickJSSandbox {
     return new CodeError(`${name ? `${name}: ` : ''}${message}${at}`, position);
   }
 
-  #arm(cpuMs: number, memoryBytes = RSS_HEADROOM_BYTES): void {
+  #arm(cpuMs: number, memoryBytes: number): void {
+    const now = performance.now();
     this.#interrupted = false;
     this.#overMemory = false;
-    this.#deadline = performance.now() + cpuMs;
-    this.#rssCeiling = NaN;
-    this.#rssFrom = performance.now() + RSS_POLL_MS;
-    this.#rssHeadroom = Math.max(2 * memoryBytes, RSS_HEADROOM_BYTES);
+    this.#memoryLimit = memoryBytes;
+    this.#startedAt = now;
+    this.#deadline = now + cpuMs;
+    this.#pollFrom = now + USAGE_POLL_MS;
+    this.#measuredMs = 0;
+    this.#heapAtStart = this.#heap.bytes;
+    const reserve = Math.max(memoryBytes / 4, MIN_RESERVE_BYTES) + this.#heapAtStart / 16;
+    this.#heap.close(this.#heapAtStart + memoryBytes + reserve, () => {
+      this.#overMemory = true;
+    });
   }
 
   #disarm(): void {
     this.#deadline = Infinity;
-    this.#rssCeiling = Infinity;
-  }
-}
-
-function describeThrown(dumped: unknown): { name: string; message: string; stack: string } {
-  if (typeof dumped === 'object' && dumped !== null && 'message' in dumped) {
-    const { name, message, stack } = dumped as {
-      name?: unknown;
-      message?: unknown;
-      stack?: unknown;
-    };
-    return {
-      name: typeof name === 'string' ? capped(name, 200) : 'Error',
-      message: capped(String(message), MAX_MESSAGE_CHARS),
-      stack: typeof stack === 'string' ? stack.slice(0, MAX_MESSAGE_CHARS) : '',
-    };
-  }
-  let text: string;
-  try {
-    text = typeof dumped === 'string' ? dumped : (JSON.stringify(dumped) ?? String(dumped));
-  } catch {
-    text = String(dumped);
-  }
-  return { name: '', message: `the code threw ${capped(text, MAX_MESSAGE_CHARS)}`, stack: '' };
-}
-
-/**
- * The longest error message kept from the code: it becomes the execution's stored error, and a
- * results cap (codeOutputBytes) means little if a thrown message of megabytes goes through.
- */
-const MAX_MESSAGE_CHARS = 4096;
-
-function capped(text: string, max: number): string {
-  return text.length <= max
-    ? text
-    : `${text.slice(0, max)}… (${text.length - max} more characters)`;
-}
-
-function parseAnswer(text: string): SandboxAnswer {
-  const body = text.slice(1);
-  switch (text[0]) {
-    case 'v':
-      return { kind: 'value', text: body };
-    case 'o':
-      return { kind: 'too_large', chars: Number(body) };
-    case 'u': {
-      const [path, valueType] = JSON.parse(body) as [string, string];
-      return { kind: 'unstorable', path, valueType };
-    }
-    default:
-      throw new CodeError('the sandbox answered something unexpected', { retryable: false });
+    this.#pollFrom = Infinity;
+    this.#heap.open();
   }
 }

@@ -13,7 +13,14 @@
  * Every intrinsic it needs is captured before user code runs: user code may replace
  * `JSON.parse` or `Array.prototype.map` for itself, but not change what the codec does.
  *
- * The expression evaluates to `makeInvoker(run)`, which returns
+ * It also meters the memory QuickJS's own limit does not see (quickjs-sandbox.ts, "Memory"):
+ * the builtins that allocate ArrayBuffer contents report what they made, and every so many
+ * bytes the host measures what the runtime holds (`meter`, a host function the prelude keeps
+ * to itself); the string budget below reports when it is spent. Either way the host ends the
+ * run `code_memory`, whether or not the code catches the error thrown here.
+ *
+ * The expression evaluates to `setup(meter, memoryChars)`, which installs the metering (before
+ * the user's code runs) and returns `makeInvoker(run)`, which returns
  * `invoke(requestText, rootPath?, maxChars?, memoryChars?)`: the request is the JSON text
  * `[nowMs, deadlineMs, <tagged input>]`, and the other three are given only when they change
  * (one argument per run keeps the host's side of the call cheap). `invoke` answers a string whose first
@@ -78,10 +85,14 @@ export const SANDBOX_PRELUDE = String.raw`(function () {
   // wrapped: each call checks the run's real deadline and charges big results to a budget.
   var realNow = RealDate.now, RealInternalError = G.InternalError;
   var deadline = Infinity, charBudget = Infinity;
+  // The host's meter: meter() measures the runtime and answers whether it is over its limit;
+  // meter(true) says a budget here is spent. Set by setup; never reachable from user code.
+  var meter = function () { return false; };
+  function outOfMemory() { return new RealInternalError('out of memory'); }
   function charge(result) {
     if (typeof result === 'string' && result.length > 4096) {
       charBudget -= result.length;
-      if (charBudget < 0) throw new RealInternalError('out of memory');
+      if (charBudget < 0) { meter(true); throw outOfMemory(); }
     }
     if (realNow() > deadline) throw new RealInternalError('interrupted');
     return result;
@@ -105,6 +116,71 @@ export const SANDBOX_PRELUDE = String.raw`(function () {
     ['Uint16Array', Uint16Array], ['Int32Array', Int32Array], ['Uint32Array', Uint32Array],
     ['Float32Array', Float32Array], ['Float64Array', Float64Array],
     ['BigInt64Array', BigInt64Array], ['BigUint64Array', BigUint64Array]];
+
+  // ---- binary allocations, metered ----
+  // QuickJS's limit does not count ArrayBuffer contents. The constructors become proxies that
+  // report what they made (and their prototypes' 'constructor', so that slice, map, subarray
+  // and from construct through them), and so do the methods that allocate without one. A view
+  // is counted as if it allocated: that only brings the next measurement nearer.
+  var meterEvery = Infinity, sinceMeter = 0, mathMax = Math.max, RealProxy = G.Proxy;
+  var abMaxLength = uncurry(Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'maxByteLength').get);
+  function allocated(bytes) {
+    sinceMeter += bytes;
+    if (sinceMeter < meterEvery) return;
+    sinceMeter = 0;
+    if (meter()) throw outOfMemory();
+  }
+  function meterEveryOf(memoryChars) {
+    // Some sixteen measurements (~60 µs each) to fill the limit; at least one MiB apart.
+    return mathMax(1048576, memoryChars / 8);
+  }
+  function viewSize(view) { return viewLength(view); }
+  function bufferSize(buffer) { return abMaxLength(buffer); }
+  function resizedSize(_made, buffer) { return abLength(buffer); }
+  function meterConstructor(name, size) {
+    var Real = G[name];
+    if (typeof Real !== 'function') return;
+    var proxy = new RealProxy(Real, {
+      construct: function (target, args, newTarget) {
+        var made = RealReflect.construct(target, args, newTarget);
+        allocated(size(made));
+        return made;
+      },
+    });
+    defineProp(Real.prototype, 'constructor', { value: proxy, writable: true, configurable: true });
+    defineProp(G, name, { value: proxy, writable: true, configurable: true });
+  }
+  function meterMethod(owner, name, size) {
+    var original = owner && owner[name];
+    if (typeof original !== 'function') return;
+    var wrapped = ({ [name]: function () {
+      var made = RealReflect.apply(original, this, arguments);
+      allocated(size(made, this));
+      return made;
+    } })[name];
+    defineProp(owner, name, { value: wrapped, writable: true, configurable: true });
+  }
+  function installMetering() {
+    var typed = ['Uint8Array', 'Int8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array',
+      'Int32Array', 'Uint32Array', 'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array'];
+    if (typeof G.Float16Array === 'function') push(typed, 'Float16Array');
+    var TypedArrayPrototype = protoOf(RealUint8Array.prototype);
+    meterMethod(TypedArrayPrototype, 'toReversed', viewSize);
+    meterMethod(TypedArrayPrototype, 'toSorted', viewSize);
+    meterMethod(TypedArrayPrototype, 'with', viewSize);
+    meterMethod(RealUint8Array, 'fromBase64', viewSize);
+    meterMethod(RealUint8Array, 'fromHex', viewSize);
+    for (var i = 0; i < typed.length; i++) meterConstructor(typed[i], viewSize);
+    meterMethod(ArrayBuffer.prototype, 'resize', resizedSize);
+    meterMethod(ArrayBuffer.prototype, 'transfer', bufferSize);
+    meterMethod(ArrayBuffer.prototype, 'transferToFixedLength', bufferSize);
+    meterConstructor('ArrayBuffer', bufferSize);
+    // A growable SharedArrayBuffer of this QuickJS build grows without reallocating: its view
+    // then reads and writes past its block, into what other sandboxes keep in the same heap.
+    // A sandbox has no other thread to share memory with: there is no SharedArrayBuffer.
+    delete G.SharedArrayBuffer;
+  }
+
   var B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
   var B64_INDEX = {};
   for (var b = 0; b < 64; b++) B64_INDEX[B64[b]] = b;
@@ -341,9 +417,12 @@ export const SANDBOX_PRELUDE = String.raw`(function () {
   }
 
   var root = '$', maxChars = Infinity, memoryChars = Infinity;
-  return function makeInvoker(run) {
+  function makeInvoker(run) {
     return function invoke(requestText, rootPath, maxResultChars, memoryBudgetChars) {
-      if (rootPath !== undefined) { root = rootPath; maxChars = maxResultChars; memoryChars = memoryBudgetChars; }
+      if (rootPath !== undefined) {
+        root = rootPath; maxChars = maxResultChars; memoryChars = memoryBudgetChars;
+        meterEvery = meterEveryOf(memoryChars);
+      }
       var request = jsonParse(requestText);
       now = request[0];
       deadline = request[1];
@@ -353,5 +432,11 @@ export const SANDBOX_PRELUDE = String.raw`(function () {
       if (!thenable) return finish(result, root, maxChars);
       return promiseThen(promiseResolve(result), function (value) { return finish(value, root, maxChars); });
     };
+  }
+  return function setup(hostMeter, memoryBudgetChars) {
+    meter = hostMeter;
+    meterEvery = meterEveryOf(memoryBudgetChars);
+    installMetering();
+    return makeInvoker;
   };
 })()`;

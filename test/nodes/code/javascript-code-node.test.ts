@@ -178,6 +178,20 @@ describe('the code node at load', () => {
     expect(python.issues[0]!.message).toContain('set "language": "python"');
   });
 
+  it("checks a module's syntax without running its top-level code, again and again", async () => {
+    const error = captureLoad({ code: 'export default function () {\n  return 1 +;\n}' });
+    expect(error.issues[0]!.message).toBe(
+      "SyntaxError: unexpected token in expression: ';' at line 2, column 13",
+    );
+    // The check links the module and stops there: a throw at its top level is for the run.
+    for (let i = 0; i < 20; i++) {
+      const code = `export const n = ${i}; throw new Error('top level ran'); export function run() {}`;
+      const flow = codeFlow({ code });
+      const ran = await failure(runFlow(flow, {}));
+      expect((ran.originalError as Error).message).toContain('top level ran');
+    }
+  });
+
   it('refuses an unknown language and a node without code', () => {
     expect(captureLoad({ language: 'ruby', code: 'x' }).issues).toEqual([
       { path: 'nodes[1].language', message: 'expected javascript | js | python | py' },

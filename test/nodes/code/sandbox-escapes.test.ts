@@ -83,6 +83,24 @@ describe('escape attempts fail inside the sandbox', () => {
     expect(await runFlow(flow, {}, { tenantId: 'b' })).toBe(1);
   });
 
+  it('a growable SharedArrayBuffer cannot read or write past its block', async () => {
+    // This QuickJS build grows a SharedArrayBuffer without reallocating it: a view of it then
+    // reads and writes past its block, in the heap every tenant's sandboxes share (we found
+    // another tenant's strings that way). Grown bytes must read as zeros; these were not.
+    const scan = `function run() {
+      const buffer = new SharedArrayBuffer(16, { maxByteLength: 1e6 });
+      buffer.grow(1e6);
+      const bytes = new Uint8Array(buffer);
+      for (let i = 16; i < 65536; i++) if (bytes[i] !== 0) return 'foreign data at ' + i;
+      return 'zeros';
+    }`;
+    const error = await failure(runCode({ code: scan }));
+    expect(error).toMatchObject({ type: 'code_error' });
+    expect((error.originalError as Error).message).toContain(
+      "ReferenceError: 'SharedArrayBuffer' is not defined",
+    );
+  });
+
   it('after every attempt above, the same flow runs normally', async () => {
     expect(
       await runCode({ code: 'function run(x) { return x.map((n) => n * 2) }', input: [1, 2] }),
