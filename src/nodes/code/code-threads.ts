@@ -2,7 +2,7 @@ import { CodeError, CodeMemoryError, CodeTimeoutError } from '../../errors.js';
 import { encodeValue } from '../../state/codec.js';
 import { ThreadPool } from '../../util/thread-pool.js';
 import { decodeAnswer, type JavaScriptRun, type SandboxRequest } from './javascript-backend.js';
-import type { SandboxAnswer } from './quickjs-sandbox.js';
+import type { SandboxAnswer } from './sandbox-answer.js';
 
 /** What a code thread answers (code-thread.ts). */
 export type ThreadAnswer =
