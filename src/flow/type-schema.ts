@@ -22,7 +22,6 @@ export const TYPE_NAMES = [
   'any',
   'null',
 ] as const;
-export type TypeName = (typeof TYPE_NAMES)[number];
 
 export interface TypeSchema {
   dataType: string;

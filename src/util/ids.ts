@@ -6,11 +6,6 @@ export function randomExecutionId(): string {
   return randomUUID().replace(/-/g, '');
 }
 
-/** Durable executions (docs/durable-contract.md §1): minted by the client, never contains `:`. */
-export function newExecutionId(): string {
-  return randomUUID();
-}
-
 /** Percent-encodes the separators of derived child ids (docs/flow-format.md §2.4). */
 export function encodeIdPart(part: string | number): string {
   return String(part).replace(/%/g, '%25').replace(/:/g, '%3A').replace(/\//g, '%2F');

@@ -35,10 +35,6 @@ function levelFromEnv(): string {
   return 'warn';
 }
 
-export function setDefaultLogger(logger: Logger): void {
-  defaultLogger = logger;
-}
-
 export const silentLogger: Logger = {
   isLevelEnabled: () => false,
   debug: () => undefined,
