@@ -5,7 +5,7 @@ import { type CancelTimer, type Clock, systemClock } from '../../util/clock.js';
 import { backoffMs, FailureLog } from '../../util/failure-log.js';
 import type { Logger } from '../../util/logger.js';
 import { isRetryable, isUnavailable } from '../control-errors.js';
-import { type StartDeps, startExecution } from '../start-execution.js';
+import { type StartDeps, startExecution } from '../idempotent-start.js';
 import { CronSpec } from './cron-spec.js';
 import { parseIndexId, scheduleKey, slotsAfter, type ScheduleRecord } from './schedule-record.js';
 

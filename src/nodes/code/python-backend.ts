@@ -9,7 +9,7 @@ import {
   CodeOutputTooLargeError,
   CodeTimeoutError,
 } from '../../errors.js';
-import { pythonInputJson } from './python-json.js';
+import { pythonInputJson } from './python-input-json.js';
 import { PYTHON_RUNNER } from './python-runner.js';
 import { abortReason, collect, killGroup } from './subprocess.js';
 

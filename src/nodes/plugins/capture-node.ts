@@ -3,8 +3,8 @@ import { TerminalError } from '../../errors.js';
 import type { FlowLoader } from '../../flow/flow-loader.js';
 import type { NodeContext } from '../../flow/node-type.js';
 import { builtinNode } from '../builtin-node.js';
-import { isDryRun } from './dry-run.js';
-import { runCommand } from './run-command.js';
+import { isDryRun } from './dry-run-flag.js';
+import { runCommand } from './spawn-command.js';
 import { splitCommand } from './split-command.js';
 
 /**

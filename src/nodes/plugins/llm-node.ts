@@ -3,7 +3,7 @@ import { RetryableError, TerminalError } from '../../errors.js';
 import type { NodeContext } from '../../flow/node-type.js';
 import { displayForm } from '../../expression/values.js';
 import { builtinNode } from '../builtin-node.js';
-import { isDryRun } from './dry-run.js';
+import { isDryRun } from './dry-run-flag.js';
 import { HostPolicy } from '../io/host-policy.js';
 import { type HttpResponseData, sendRequest } from '../io/send-request.js';
 

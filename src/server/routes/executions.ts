@@ -21,7 +21,7 @@ import {
   problems,
 } from '../schemas.js';
 import type { ServerEnv } from '../server-env.js';
-import { EXECUTION_ID, startExecution } from '../../control/start-execution.js';
+import { EXECUTION_ID, startExecution } from '../../control/idempotent-start.js';
 import { parseWait } from '../wait-param.js';
 
 const StartBody = z

@@ -13,7 +13,7 @@ import { pageOfList } from '../cursor.js';
 import { keyedId } from '../../control/idempotency.js';
 import { IdempotencyKeyHeader } from '../idempotency.js';
 import { ApiProblem } from '../problem.js';
-import { EXECUTION_ID } from '../../control/start-execution.js';
+import { EXECUTION_ID } from '../../control/idempotent-start.js';
 import { jsonBody, jsonResponse, PageQuery, pageOf, problems } from '../schemas.js';
 import type { ServerEnv } from '../server-env.js';
 

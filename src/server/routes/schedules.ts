@@ -25,7 +25,7 @@ import {
   problems,
 } from '../schemas.js';
 import type { ServerEnv } from '../server-env.js';
-import { startExecution } from '../../control/start-execution.js';
+import { startExecution } from '../../control/idempotent-start.js';
 
 const ScheduleSchema = z
   .object({
