@@ -122,7 +122,8 @@ export class ThreadPool {
       if (thread === undefined) return;
       const next = this.#nextTask();
       if (next === undefined) {
-        if (thread.current === null) thread.worker.unref();
+        // Idle threads never keep a process alive: every one, not only the one found here.
+        for (const idle of this.#threads) if (idle.current === null) idle.worker.unref();
         return;
       }
       this.#start(thread, next);

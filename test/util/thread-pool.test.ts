@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ThreadPool, type ThreadTask } from '../../src/util/thread-pool.js';
 
@@ -70,5 +73,11 @@ describe('ThreadPool', () => {
     });
     expect(asked).toEqual([{ flowId: 'f' }]);
     await expect(pool.run(task('a', { fail: 'boom' }))).rejects.toThrow('Error: boom');
+  });
+
+  it('lets its process exit once the work is done, without being closed', async () => {
+    const script = fileURLToPath(new URL('./fixtures/pool-exits.mjs', import.meta.url));
+    const { stdout } = await promisify(execFile)(process.execPath, [script], { timeout: 20_000 });
+    expect(stdout.trim()).toBe('1,2');
   });
 });
