@@ -81,3 +81,12 @@ export function isRetryable(error: unknown): boolean {
   if (isUnavailable(error)) return true;
   return error instanceof PlaitaError ? error.retryable : false;
 }
+
+/**
+ * What a refused item says to the operator (a bulk operation's failures): the message of one of
+ * our typed errors; for anything else only that it was unexpected, as the API answers it (a
+ * driver's words, a host or a stack, are for the log).
+ */
+export function refusalReason(error: unknown): string {
+  return error instanceof PlaitaError ? error.message : 'an unexpected error happened';
+}

@@ -3,8 +3,12 @@ import { hostname } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { overriding } from '../support/overriding.js';
 import { StateCorruptError, StoreUnavailableError } from '../../src/errors.js';
-import { BulkRunner } from '../../src/server/bulk/bulk-runner.js';
-import { bulkIndexKey, bulkKey, type BulkOperation } from '../../src/server/bulk/bulk-operation.js';
+import { BulkRunner } from '../../src/control/bulk/bulk-runner.js';
+import {
+  bulkIndexKey,
+  bulkKey,
+  type BulkOperation,
+} from '../../src/control/bulk/bulk-operation.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { WorkerHeartbeat } from '../../src/worker/worker-heartbeat.js';
 import { type ApiHarness, body, startApi } from './support/api-harness.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { BulkRunner } from '../../src/server/bulk/bulk-runner.js';
+import { BulkRunner } from '../../src/control/bulk/bulk-runner.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { BACKENDS, describeOn } from './support/api-backends.js';
 import { type ApiHarness, body, startApi } from './support/api-harness.js';

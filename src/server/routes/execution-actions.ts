@@ -10,7 +10,7 @@ import { requireRole } from '../auth/authenticate.js';
 import { loadExecution, viewOf } from '../execution-reads.js';
 import { claimIdempotencyKey, keyedId, releaseIdempotencyKey } from '../../control/idempotency.js';
 import { IdempotencyKeyHeader } from '../idempotency.js';
-import { replayExecution } from '../replay-execution.js';
+import { replayExecution } from '../../control/replay-execution.js';
 import {
   ExecutionIdParam,
   ExecutionViewSchema,

@@ -7,7 +7,7 @@ import { type ControlPage, PLATFORM_TENANT } from '../../store/control-store.js'
 import type { WorkerBeat } from '../../worker/worker-heartbeat.js';
 import type { ApiServices } from '../api-services.js';
 import { requireRole } from '../auth/authenticate.js';
-import { bulkIndexKey, bulkKey, type BulkOperation } from '../bulk/bulk-operation.js';
+import { bulkIndexKey, bulkKey, type BulkOperation } from '../../control/bulk/bulk-operation.js';
 import { API_STATUSES, storeStatus } from '../execution-status.js';
 import { pageOfList } from '../cursor.js';
 import { keyedId } from '../../control/idempotency.js';

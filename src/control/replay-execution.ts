@@ -1,8 +1,10 @@
 import { checkpointInput } from '../state/checkpoint-context.js';
 import { randomUUID } from 'node:crypto';
 import type { ExecutionState } from '../state/execution-state.js';
-import type { ApiServices } from './api-services.js';
-import { ApiProblem } from './problem.js';
+import type { PlaitaClient } from '../client/plaita-client.js';
+import type { ControlStore } from '../store/control-store.js';
+import type { FlowStore } from '../store/flow-store.js';
+import { ConflictError } from './control-errors.js';
 
 /**
  * A new execution of the definition `original` pinned (by hash), with its input or an edited
@@ -10,7 +12,7 @@ import { ApiProblem } from './problem.js';
  * `executionId` (a bulk operation's, made from its own id) a repeated replay starts nothing new.
  */
 export async function replayExecution(
-  services: Pick<ApiServices, 'flows' | 'control' | 'client'>,
+  services: { flows: FlowStore; control: ControlStore; client: PlaitaClient },
   original: ExecutionState,
   input?: Record<string, unknown>,
   executionId: string = randomUUID(),
@@ -20,8 +22,7 @@ export async function replayExecution(
     ? await services.flows.getByHash(original.flowHash, { tenantId })
     : null;
   if (!pinned)
-    throw new ApiProblem(
-      'conflict',
+    throw new ConflictError(
       `the definition execution ${original.executionId} ran (${original.flowHash ?? 'none'}) is no longer stored`,
     );
   // Recorded first: the new execution's view names what it replays from its first read.

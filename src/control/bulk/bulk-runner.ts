@@ -4,10 +4,12 @@ import { type ControlPage, ID_SEPARATOR, PLATFORM_TENANT } from '../../store/con
 import { sha256Hex } from '../../util/canonical-json.js';
 import { FailureLog } from '../../util/failure-log.js';
 import type { Logger } from '../../util/logger.js';
-import type { ApiServices } from '../api-services.js';
+import type { PlaitaClient } from '../../client/plaita-client.js';
+import type { ControlStore } from '../../store/control-store.js';
+import type { ExecutionStore } from '../../store/execution-store.js';
+import type { FlowStore } from '../../store/flow-store.js';
 import { replayExecution } from '../replay-execution.js';
-import { isRetryable } from '../../control/control-errors.js';
-import { toProblem } from '../to-problem.js';
+import { isRetryable, refusalReason } from '../control-errors.js';
 import { bulkIndexKey, bulkKey, type BulkOperation } from './bulk-operation.js';
 
 const BATCH = 50;
@@ -36,7 +38,12 @@ export class BulkRunner {
   #stopped = false;
 
   constructor(
-    private readonly services: Pick<ApiServices, 'store' | 'flows' | 'control' | 'client'>,
+    private readonly services: {
+      store: ExecutionStore;
+      flows: FlowStore;
+      control: ControlStore;
+      client: PlaitaClient;
+    },
     private readonly options: { log: Logger; tickMs?: number },
   ) {}
 
@@ -245,9 +252,8 @@ export class BulkRunner {
         ? { executionId, state }
         : { executionId, state: null, reason: 'no such execution' };
     } catch (error) {
-      const problem = toProblem(error);
-      if (problem.retryable) throw error;
-      return { executionId, state: null, reason: problem.message };
+      if (isRetryable(error)) throw error;
+      return { executionId, state: null, reason: refusalReason(error) };
     }
   }
 
@@ -263,10 +269,9 @@ export class BulkRunner {
       else await replayExecution(this.services, state, undefined, replayIdOf(op, state));
       op.done++;
     } catch (error) {
-      const problem = toProblem(error);
       // An outage is not the execution's fault: stop this batch, the lease lets it resume.
-      if (problem.retryable) throw error;
-      countFailure(op, state.executionId, problem.message);
+      if (isRetryable(error)) throw error;
+      countFailure(op, state.executionId, refusalReason(error));
     }
   }
 }
