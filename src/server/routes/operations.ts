@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { hopelessReplay } from '../../client/hopeless-replay.js';
@@ -7,10 +6,9 @@ import { type ControlPage, PLATFORM_TENANT } from '../../store/control-store.js'
 import type { WorkerBeat } from '../../worker/worker-heartbeat.js';
 import type { ApiServices } from '../api-services.js';
 import { requireRole } from '../auth/authenticate.js';
-import { bulkIndexKey, bulkKey, type BulkOperation } from '../../control/bulk/bulk-operation.js';
+import { createBulkOperation, getBulkOperation } from '../../control/bulk/bulk-operations.js';
 import { API_STATUSES, storeStatus } from '../execution-status.js';
 import { pageOfList } from '../cursor.js';
-import { keyedId } from '../../control/idempotency.js';
 import { IdempotencyKeyHeader } from '../idempotency.js';
 import { ApiProblem } from '../problem.js';
 import { EXECUTION_ID } from '../../control/idempotent-start.js';
@@ -242,11 +240,9 @@ export function registerOperationsRoutes(app: OpenAPIHono<ServerEnv>, services: 
 
   app.openapi(createBulk, async (c) => {
     const body = c.req.valid('json');
-    const tenantId = c.get('tenant');
-    const now = new Date().toISOString();
     const filter =
       'ids' in body.filter
-        ? { ids: [...new Set(body.filter.ids)] } // each execution acted on once
+        ? { ids: body.filter.ids }
         : {
             ...(body.filter.status
               ? { status: body.filter.status.map((s) => storeStatus(s)) }
@@ -255,43 +251,18 @@ export function registerOperationsRoutes(app: OpenAPIHono<ServerEnv>, services: 
             ...(body.filter.from ? { from: new Date(body.filter.from).toISOString() } : {}),
             ...(body.filter.to ? { to: new Date(body.filter.to).toISOString() } : {}),
           };
-    // With an Idempotency-Key the operation's id follows from it: a repeat finds the first (a
-    // second operation would act again, and a replay by filter would replay the replays).
-    const key = c.req.valid('header')['idempotency-key'];
-    const op: BulkOperation = {
-      id: key === undefined ? randomUUID() : keyedId('bulk', tenantId, key),
-      tenantId,
-      action: body.action,
-      filter,
-      status: 'pending',
-      matched: 0,
-      done: 0,
-      failed: 0,
-      failures: [],
-      cursor: null,
-      offset: 0,
-      lease: null,
-      createdAt: now,
-      updatedAt: now,
-      completedAt: null,
-    };
-    if (!(await services.control.create(bulkKey(tenantId, op.id), op))) {
-      // A repeat: the first may have died before indexing it (the runner finds work through
-      // the index), so the entry is written again; the write is idempotent.
-      const first = await services.control.get<BulkOperation>(bulkKey(tenantId, op.id));
-      if (first && first.doc.status !== 'completed')
-        await services.control.put(bulkIndexKey(tenantId, op.id), { at: first.doc.createdAt });
-      return c.json({ id: op.id }, 202);
-    }
-    await services.control.put(bulkIndexKey(tenantId, op.id), { at: now });
-    await services.audit.record(c, `bulk.${body.action}`, op.id);
-    return c.json({ id: op.id }, 202);
+    const { id, created } = await createBulkOperation(
+      services.control,
+      c.get('tenant'),
+      { action: body.action, filter },
+      c.req.valid('header')['idempotency-key'],
+    );
+    if (created) await services.audit.record(c, `bulk.${body.action}`, id);
+    return c.json({ id }, 202);
   });
 
   app.openapi(getBulk, async (c) => {
     const { id } = c.req.valid('param');
-    const record = await services.control.get<BulkOperation>(bulkKey(c.get('tenant'), id));
-    if (!record) throw new ApiProblem('not_found', `no bulk operation ${id}`);
     const {
       tenantId: _t,
       filter: _f,
@@ -301,7 +272,7 @@ export function registerOperationsRoutes(app: OpenAPIHono<ServerEnv>, services: 
       lease: _l,
       inFlight: _i,
       ...view
-    } = record.doc;
+    } = await getBulkOperation(services.control, c.get('tenant'), id);
     return c.json(view, 200);
   });
 
