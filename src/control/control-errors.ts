@@ -16,10 +16,8 @@ interface RefusalOptions extends PlaitaErrorOptions {
   fieldIssues?: readonly FieldIssue[];
 }
 
-/** The request cannot be carried out as given (a cron that never fires, flowId and flow both). */
-export class InvalidRequestError extends PlaitaError {
-  override readonly name = 'InvalidRequestError';
-  readonly code = 'invalid_request';
+/** A refusal that may point into the request: the fields at fault and what is wrong there. */
+abstract class FieldRefusal extends PlaitaError {
   readonly retryable = false;
   readonly fieldIssues: readonly FieldIssue[] | undefined;
 
@@ -29,17 +27,16 @@ export class InvalidRequestError extends PlaitaError {
   }
 }
 
+/** The request cannot be carried out as given (a cron that never fires, flowId and flow both). */
+export class InvalidRequestError extends FieldRefusal {
+  override readonly name = 'InvalidRequestError';
+  readonly code = 'invalid_request';
+}
+
 /** What the request names does not exist (a flow version, a published flow). */
-export class NotFoundError extends PlaitaError {
+export class NotFoundError extends FieldRefusal {
   override readonly name = 'NotFoundError';
   readonly code = 'not_found';
-  readonly retryable = false;
-  readonly fieldIssues: readonly FieldIssue[] | undefined;
-
-  constructor(message: string, options: RefusalOptions = {}) {
-    super(message, options);
-    this.fieldIssues = options.fieldIssues;
-  }
 }
 
 /**
