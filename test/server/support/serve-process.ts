@@ -27,11 +27,22 @@ export async function startServe(
   args: readonly string[],
   options: { cwd: string; env?: Record<string, string> },
 ): Promise<PlaitaProcess> {
-  const port = await freePort();
-  const proc = spawnCli(['serve', '--port', String(port), ...args], options);
-  await proc.until((text) => text.includes('plaita: serving'), 'serving');
-  const key = ADMIN_KEY.exec(proc.output())?.[0] ?? null;
-  return { ...proc.handle, url: `http://127.0.0.1:${port}`, adminKey: key };
+  // A free port can be taken by another test's server before this one listens on it (files
+  // run in parallel): then another port, a few times. The first start's admin key is kept.
+  let key: string | null = null;
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const proc = spawnCli(['serve', '--port', String(port), ...args], options);
+    try {
+      await proc.until((text) => text.includes('plaita: serving'), 'serving');
+    } catch (error) {
+      key ??= ADMIN_KEY.exec(proc.output())?.[0] ?? null;
+      if (attempt < 3 && proc.output().includes('EADDRINUSE')) continue;
+      throw error;
+    }
+    key ??= ADMIN_KEY.exec(proc.output())?.[0] ?? null;
+    return { ...proc.handle, url: `http://127.0.0.1:${port}`, adminKey: key };
+  }
 }
 
 /** `plaita worker …`, ready once it logs that it runs (or after its first poll). */
