@@ -71,8 +71,7 @@ export function rateLimit(
 ): MiddlewareHandler<ServerEnv> {
   const buckets = new TokenBuckets(options);
   return async (c, next) => {
-    const principal = c.get('principal');
-    const id = principal.keyId ?? `anonymous:${addressBucket(clientAddress(c))}`;
+    const id = callerId(c, clientAddress);
     const bucket = buckets.refilled(id, Date.now());
     if (bucket.tokens < 1) {
       throw new ApiProblem(
@@ -84,6 +83,14 @@ export function rateLimit(
     bucket.tokens -= 1;
     await next();
   };
+}
+
+/** Whom a limit counts: the caller's key, or for a caller without one its address bucket. */
+function callerId(
+  c: Context<ServerEnv>,
+  clientAddress: (c: Context<ServerEnv>) => string | null,
+): string {
+  return c.get('principal').keyId ?? `anonymous:${addressBucket(clientAddress(c))}`;
 }
 
 /**
@@ -115,8 +122,7 @@ export function inFlightLimit(
   const inFlight = new Map<string, number>();
   return async (c, next) => {
     if (c.req.path.endsWith('/stream')) return next();
-    const principal = c.get('principal');
-    const id = principal.keyId ?? `anonymous:${addressBucket(clientAddress(c))}`;
+    const id = callerId(c, clientAddress);
     const count = inFlight.get(id) ?? 0;
     if (count >= max)
       throw new ApiProblem('rate_limited', `more than ${max} requests in flight for this key`, {

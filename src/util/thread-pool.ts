@@ -13,6 +13,17 @@ import { Worker } from 'node:worker_threads';
  * `{type: 'done', id, ok, value | error}` out; a thread may call back while it works
  * (`{type: 'call', id, callId, request}`, answered by `{type: 'reply', callId, ok, value | error}`).
  */
+/**
+ * The compiled entry `file` (`code-thread.js`) beside the module at `moduleUrl`. Under the test
+ * runner that module is TypeScript in src/; a thread runs the built JavaScript in dist/.
+ */
+export function threadScript(moduleUrl: string, file: string): URL {
+  const script = new URL(file, moduleUrl);
+  if (moduleUrl.endsWith('.ts'))
+    script.pathname = script.pathname.replace(/\/src\/(?!.*\/src\/)/, '/dist/');
+  return script;
+}
+
 export interface ThreadPoolOptions {
   /** The thread's entry module, compiled JavaScript. */
   script: URL;
@@ -73,17 +84,6 @@ export class ThreadPool {
   constructor(options: ThreadPoolOptions) {
     this.#options = options;
     this.#perTenant = Math.max(1, options.perTenant ?? options.size - 1);
-  }
-
-  get size(): number {
-    return this.#options.size;
-  }
-
-  /** Tasks queued or running (for tests and metrics). */
-  get load(): number {
-    let queued = 0;
-    for (const queue of this.#queues.values()) queued += queue.length;
-    return queued + this.#threads.filter((thread) => thread.current !== null).length;
   }
 
   run(task: ThreadTask): Promise<unknown> {

@@ -1,6 +1,6 @@
 import { CodeError, CodeMemoryError, CodeTimeoutError } from '../../errors.js';
 import { encodeValue } from '../../state/codec.js';
-import { ThreadPool } from '../../util/thread-pool.js';
+import { ThreadPool, threadScript } from '../../util/thread-pool.js';
 import { decodeAnswer, type JavaScriptRun, type SandboxRequest } from './javascript-backend.js';
 import type { SandboxAnswer } from './sandbox-answer.js';
 
@@ -26,10 +26,7 @@ const GRACE_MS = 2_000;
 /** One pool per process (per size asked): threads are a process's resource, like its CPU. */
 const pools = new Map<number, ThreadPool>();
 
-// Under the test runner this module is TypeScript; a thread runs the built JavaScript.
-const SCRIPT = import.meta.url.endsWith('.ts')
-  ? new URL('../../../dist/nodes/code/code-thread.js', import.meta.url)
-  : new URL('./code-thread.js', import.meta.url);
+const SCRIPT = threadScript(import.meta.url, './code-thread.js');
 
 /**
  * Runs a JavaScript code node on one of `threads` code threads instead of the calling thread
@@ -63,7 +60,7 @@ export async function runJavaScriptInThread(run: JavaScriptRun, threads: number)
   });
 }
 
-export function codeThreads(size: number): ThreadPool {
+function codeThreads(size: number): ThreadPool {
   let pool = pools.get(size);
   if (pool === undefined) {
     pool = new ThreadPool({ script: SCRIPT, size });

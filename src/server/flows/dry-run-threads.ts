@@ -1,5 +1,5 @@
 import type { RuntimeLimits } from '../../flow/runtime-limits.js';
-import { ThreadPool } from '../../util/thread-pool.js';
+import { ThreadPool, threadScript } from '../../util/thread-pool.js';
 import { PlaitaError } from '../../errors.js';
 import { checkDryRun, type DryRunHost, type DryRunOutcome, type DryRunRequest } from './dry-run.js';
 
@@ -24,10 +24,7 @@ export interface DryRunThreadOptions extends ThreadSetup {
 /** Past the run's own budget (which ends the walk itself), the thread is ended. */
 const GRACE_MS = 2_000;
 
-// Under the test runner this module is TypeScript; a thread runs the built JavaScript.
-const SCRIPT = import.meta.url.endsWith('.ts')
-  ? new URL('../../../dist/server/flows/dry-run-thread.js', import.meta.url)
-  : new URL('./dry-run-thread.js', import.meta.url);
+const SCRIPT = threadScript(import.meta.url, './dry-run-thread.js');
 
 /**
  * Dry-runs on worker threads (issue: a heavy expression or code in a dry-run held the HTTP
