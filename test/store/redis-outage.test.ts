@@ -180,7 +180,7 @@ gate.describe('RedisExecutionStore outages (private redis-server)', () => {
       const store = open(server.url);
       await store.save(state('noscript'));
       await admin.connect().catch(() => undefined);
-      const sha = SCRIPTS.saveState.source.sha;
+      const sha = SCRIPTS.saveStates.source.sha;
       expect(await admin.script('EXISTS', sha)).toEqual([1]);
       await admin.script('FLUSH');
       expect(await admin.script('EXISTS', sha)).toEqual([0]);

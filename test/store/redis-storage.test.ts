@@ -53,10 +53,11 @@ async function storedNodes(
   return { fields, sizes, total, kept: Number(await inspect.hget(exec.header, 'nodeBytes')) };
 }
 
-/** The node keys written by the last save-state call. */
+/** The node keys written by the last save call (one save: save-states.lua with N = 1). */
 function lastSaveWrote(): string[] {
-  const call = scriptCalls.filter((c) => c.sha === SCRIPTS.saveState.source.sha).at(-1)!;
-  const argv = call.args.slice(2 + Number(call.args[1])); // sha, numkeys, the keys
+  const call = scriptCalls.filter((c) => c.sha === SCRIPTS.saveStates.source.sha).at(-1)!;
+  // sha, numkeys, the keys; then N, k, a (save-states.lua) before the save's own ARGV
+  const argv = call.args.slice(2 + Number(call.args[1]) + 3);
   const removed = Number(argv[7]);
   const indexArgs = Number(argv[8]); // save-state.lua: ARGV[9], the index arguments that follow
   const pairs = argv.slice(9 + indexArgs + removed);
@@ -227,7 +228,7 @@ gate.describe('RedisExecutionStore storage layout', () => {
       await store.save({ ...state, status: 'running', version: 2 });
       await store.save({ ...state, status: 'completed', version: 3 });
       expect(calls() - before).toBe(4);
-      expect(scriptCalls.slice(before).every((c) => c.sha === SCRIPTS.saveState.source.sha)).toBe(
+      expect(scriptCalls.slice(before).every((c) => c.sha === SCRIPTS.saveStates.source.sha)).toBe(
         true,
       );
       // Only the running → running checkpoint leaves the indexes alone: it sends just the

@@ -16,6 +16,9 @@ import { LocalQueue } from '../../src/queue/local/local-queue.js';
 import { PostgresExecutionStore } from '../../src/store/postgres/postgres-execution-store.js';
 import { PostgresFlowStore } from '../../src/store/postgres/postgres-flow-store.js';
 import { RedisStreamQueue } from '../../src/queue/redis-stream/redis-stream-queue.js';
+import { RedisExecutionStore, RedisFlowStore } from '../../src/redis.js';
+import { encodeValue } from '../../src/state/codec.js';
+import { nodeResults } from '../../src/state/checkpoint-context.js';
 import { POSTGRES_URL, REDIS_URL, postgresGate, redisGate } from '../support/services.js';
 
 /**
@@ -39,6 +42,37 @@ const flow = parseFlow({
       next: s === STEPS - 1 ? 'end' : `n${s + 1}`,
     })),
     { type: 'end', id: 'end', output: `$NODE.n${STEPS - 1}.out` },
+  ],
+});
+
+/**
+ * Replayable steps (assignments of pure expressions) heavy enough, tens of ms each, that a
+ * kill lands mid-run between the ride-along saves (every checkpointIntervalMs of run).
+ */
+const HEAVY = "$F.len($F.sort($F.split($F.mul('b,a,', 20000), ',')))";
+const REPLAYABLE_STEPS = 12;
+const REPLAYABLE_EXECUTIONS = 8;
+const replayableFlow = parseFlow({
+  flow_id: 'replayable-chain',
+  nodes: [
+    { type: 'start', id: 'start', next: 'r0' },
+    ...Array.from({ length: REPLAYABLE_STEPS }, (_, s) => {
+      const previous =
+        s === 0
+          ? { n: '$INPUT.i', tag: "'t'" }
+          : { n: `$NODE.r${s - 1}.n`, tag: `$NODE.r${s - 1}.tag` };
+      return {
+        type: 'assignment',
+        id: `r${s}`,
+        output: {
+          n: `$F.add(${previous.n}, ${HEAVY})`,
+          tag: `$F.concat(${previous.tag}, '-', $F.upper('s${s}'))`,
+          half: `$F.div(${previous.n}, 3)`,
+        },
+        next: s === REPLAYABLE_STEPS - 1 ? 'end' : `r${s + 1}`,
+      };
+    }),
+    { type: 'end', id: 'end', output: `$NODE.r${REPLAYABLE_STEPS - 1}` },
   ],
 });
 
@@ -79,6 +113,23 @@ function postgresRuntime(): Runtime {
     flows,
     queue,
     env: { STORE: 'postgres', PG_URL: POSTGRES_URL, PG_SCHEMA: schema, REDIS_URL, PREFIX: prefix },
+    close: async () => {
+      await Promise.all([store.close(), flows.close(), queue.close()]);
+    },
+  };
+}
+
+function redisRuntime(): Runtime {
+  const prefix = `gc-crash-${randomUUID().slice(0, 8)}`;
+  const target = { url: REDIS_URL };
+  const store = new RedisExecutionStore(target, { prefix });
+  const flows = new RedisFlowStore(target, { prefix });
+  const queue = new RedisStreamQueue(target, { prefix, stream: `${prefix}:tasks` });
+  return {
+    store,
+    flows,
+    queue,
+    env: { STORE: 'redis', REDIS_URL, PREFIX: prefix },
     close: async () => {
       await Promise.all([store.close(), flows.close(), queue.close()]);
     },
@@ -165,6 +216,56 @@ function lines(log: string): number {
   return existsSync(log) ? readFileSync(log, 'utf8').split('\n').length - 1 : 0;
 }
 
+/**
+ * Issue 31: a replayable run killed mid-way (its results ride along, saved every
+ * checkpointIntervalMs) resumes from its last save and recomputes the rest: every execution's
+ * stored results are byte for byte those of the same inputs run without a kill.
+ */
+async function replayableResumesIdentical(runtime: Runtime): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'plaita-replay-log-'));
+  dirs.push(dir);
+  const client = new PlaitaClient(runtime);
+  const inputs = Array.from({ length: REPLAYABLE_EXECUTIONS }, (_, i) => ({ i }));
+  const interrupted = await Promise.all(inputs.map((input) => client.start(replayableFlow, input)));
+  const env = { ...runtime.env, CHECKPOINT_MS: '200' };
+  const first = join(dir, 'first.log');
+  const worker = await startWorker({ ...env, SAVED_LOG: first });
+  // Killed once some execution has a save from the middle of its run.
+  await waitFor(async () => {
+    const states = await Promise.all(interrupted.map((id) => runtime.store.load(id)));
+    return states.some(
+      (s) => s?.status === 'running' && Object.keys(nodeResults(s.context)).length > 1,
+    );
+  }, 60_000);
+  await killed(worker);
+  const atKill = await Promise.all(interrupted.map((id) => runtime.store.load(id)));
+  expect(atKill.filter((s) => s?.status !== 'completed').length).toBeGreaterThan(0);
+
+  const second = await startWorker({ ...env, SAVED_LOG: join(dir, 'second.log') });
+  try {
+    const uninterrupted = await Promise.all(
+      inputs.map((input) => client.start(replayableFlow, input)),
+    );
+    const ids = [...interrupted, ...uninterrupted];
+    await waitFor(async () => {
+      const states = await Promise.all(ids.map((id) => runtime.store.load(id)));
+      return states.every((s) => s?.status === 'completed');
+    }, 90_000);
+    for (let i = 0; i < inputs.length; i++) {
+      const [resumed, reference] = await Promise.all([
+        runtime.store.load(interrupted[i]!),
+        runtime.store.load(uninterrupted[i]!),
+      ]);
+      expect(encodeValue(nodeResults(resumed!.context)), `input ${i}`).toBe(
+        encodeValue(nodeResults(reference!.context)),
+      );
+      expect(encodeValue(resumed!.result)).toBe(encodeValue(reference!.result));
+    }
+  } finally {
+    await killed(second);
+  }
+}
+
 const [pgGate, rGate] = await Promise.all([postgresGate(), redisGate()]);
 const gate = pgGate.available ? rGate : pgGate;
 
@@ -192,4 +293,43 @@ describe('group commit survives kill -9 mid-batch', () => {
     },
     120_000,
   );
+
+  rGate.it(
+    'Redis store + Redis queue (the saves of a tick in one script)',
+    async () => {
+      const runtime = redisRuntime();
+      try {
+        await crashMidBatch(runtime);
+      } finally {
+        await runtime.close();
+      }
+    },
+    120_000,
+  );
+});
+
+describe('a replayable run killed mid-way resumes with identical results', () => {
+  rGate.it(
+    'Redis store + Redis queue',
+    async () => {
+      const runtime = redisRuntime();
+      try {
+        await replayableResumesIdentical(runtime);
+      } finally {
+        await runtime.close();
+      }
+    },
+    180_000,
+  );
+
+  it('SQLite store + local queue', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plaita-replay-'));
+    dirs.push(dir);
+    const runtime = sqliteRuntime(dir);
+    try {
+      await replayableResumesIdentical(runtime);
+    } finally {
+      await runtime.close();
+    }
+  }, 180_000);
 });

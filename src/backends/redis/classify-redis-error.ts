@@ -76,6 +76,14 @@ export function classifyRedisError(error: unknown): RedisErrorKind {
   return 'permanent';
 }
 
+/**
+ * An error reply a batched script caught for one of its items (`pcall`, as save-states.lua
+ * does): named as the driver names a reply, so it is classified as it would have been alone.
+ */
+export class CaughtReplyError extends Error {
+  override readonly name = 'ReplyError';
+}
+
 /** The code of a Redis error reply (its first word), or undefined when it is not a reply. */
 export function redisReplyCode(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;

@@ -23,7 +23,7 @@ local statuses = tonumber(ARGV[1])
 local count = 0
 for i = 2, #ARGV, 5 do
   local flow, hash = tonumber(ARGV[i + 3]), tonumber(ARGV[i + 4])
-  index_entry(KEYS[1], 2, statuses, tonumber(ARGV[i + 2]), ARGV[i], ARGV[i + 1],
+  index_entry(KEYS, KEYS[1], 2, statuses, tonumber(ARGV[i + 2]), ARGV[i], ARGV[i + 1],
     flow > 0 and KEYS[flow] or nil, hash > 0 and KEYS[hash] or nil)
   count = count + 1
 end

@@ -34,6 +34,7 @@ import {
 import { RedisKeys, type ExecutionKeys } from './redis-keys.js';
 import { RedisLeases } from './redis-leases.js';
 import { SCRIPTS } from './redis-store-scripts.js';
+import { RedisSaveBatch } from './save-batch.js';
 import { StatusHints } from './status-hints.js';
 import { flatPairs, integerAt, stringAt, tagged, unexpected } from './script-reply.js';
 
@@ -71,7 +72,8 @@ type SaveReply =
  * rules in redis-connection.ts; one Lua script per atomic transition beside this file. Saves
  * are planned (encoded, validated) by the same code as every other store, before any I/O.
  *
- * A save is one script on the execution's slot: fence check first, then the size guard over
+ * A save is one script on the execution's slot (batched with the other saves of its tick:
+ * save-batch.ts): fence check first, then the size guard over
  * the result sizes the script keeps (a running total, so an incremental save never re-reads
  * the stored results), then the header and only the changed results. On a single Redis the same
  * script updates the listing indexes when the status changes; on a cluster (other slots) the
@@ -82,6 +84,7 @@ export class RedisExecutionStore implements ExecutionStore {
   readonly #keys: RedisKeys;
   readonly #index: ExecutionIndex;
   readonly #leases: RedisLeases;
+  readonly #saves: RedisSaveBatch;
   readonly #options: ResolvedStoreOptions;
   readonly #sweepBatchSize: number;
   readonly #hints = new StatusHints();
@@ -101,6 +104,7 @@ export class RedisExecutionStore implements ExecutionStore {
     );
     this.#index = new ExecutionIndex(this.#connection, this.#keys);
     this.#leases = new RedisLeases(this.#connection, this.#keys);
+    this.#saves = new RedisSaveBatch(this.#connection);
   }
 
   /** Saves under way: close() lets them finish (a save's index update follows its script). */
@@ -182,9 +186,7 @@ export class RedisExecutionStore implements ExecutionStore {
     for (const entry of checkpoint.entries) args.push(entry.key, entry.text);
     const scriptKeys =
       index === null ? [keys.header, keys.nodes] : [keys.header, keys.nodes, ...index.keys];
-    const raw = await this.#connection.call(`save of execution ${row.executionId}`, (client) =>
-      SCRIPTS.saveState.run(client, scriptKeys, args),
-    );
+    const raw = await this.#saves.run({ executionId: row.executionId, keys: scriptKeys, args });
     const { tag, values } = tagged(raw, 'save-state');
     switch (tag) {
       case 'OK': {

@@ -4,7 +4,7 @@ const HERE = new URL('./', import.meta.url);
 
 /** Every script of the Redis stores, by name (each is `<name>.lua` beside this module). */
 export const SCRIPTS = {
-  saveState: new RedisScript('save-state', 'variadic', HERE, ['index-entry']),
+  saveStates: new RedisScript('save-states', 'variadic', HERE, ['index-entry', 'save-state']),
   loadState: new RedisScript('load-state', 2, HERE),
   deleteExecution: new RedisScript('delete-execution', 2, HERE),
   acquireLease: new RedisScript('acquire-lease', 1, HERE),
