@@ -227,7 +227,7 @@ function saveKeyGroups(r: Recorded): string[][] {
   const keys = keysOf(r);
   const argv = r.args.slice(2 + keys.length);
   const groups: string[][] = [];
-  for (let at = 1, from = 0; groups.length < Number(argv[0]); ) {
+  for (let at = 1, from = 0; groups.length < Number(argv[0]);) {
     const k = Number(argv[at]);
     groups.push(keys.slice(from, from + k));
     from += k;
