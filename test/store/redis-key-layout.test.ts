@@ -176,7 +176,10 @@ gate.describe('Redis key layout', () => {
       // also updates the listing indexes in its own script; its first two keys are the
       // execution's. On a cluster it sends only those, one slot per call (test/redis-cluster).
       const groups =
-        call.args[0] === SCRIPTS.saveStates.source.sha
+        // EVALSHA names the script by sha, its NOSCRIPT fallback EVAL by its text.
+        [SCRIPTS.saveStates.source.sha, SCRIPTS.saveStates.source.text].includes(
+          String(call.args[0]),
+        )
           ? saveKeyGroups(call).map((keys) => keys.slice(0, 2))
           : [keysOf(call)];
       for (const keys of groups) {

@@ -34,7 +34,7 @@ import {
 import { RedisKeys, type ExecutionKeys } from './redis-keys.js';
 import { RedisLeases } from './redis-leases.js';
 import { SCRIPTS } from './redis-store-scripts.js';
-import { RedisSaveBatch } from './save-batch.js';
+import { ScriptBatch } from './script-batch.js';
 import { StatusHints } from './status-hints.js';
 import { flatPairs, integerAt, stringAt, tagged, unexpected } from './script-reply.js';
 
@@ -73,7 +73,7 @@ type SaveReply =
  * are planned (encoded, validated) by the same code as every other store, before any I/O.
  *
  * A save is one script on the execution's slot (batched with the other saves of its tick:
- * save-batch.ts): fence check first, then the size guard over
+ * script-batch.ts): fence check first, then the size guard over
  * the result sizes the script keeps (a running total, so an incremental save never re-reads
  * the stored results), then the header and only the changed results. On a single Redis the same
  * script updates the listing indexes when the status changes; on a cluster (other slots) the
@@ -84,7 +84,8 @@ export class RedisExecutionStore implements ExecutionStore {
   readonly #keys: RedisKeys;
   readonly #index: ExecutionIndex;
   readonly #leases: RedisLeases;
-  readonly #saves: RedisSaveBatch;
+  readonly #saves: ScriptBatch;
+  readonly #claims: ScriptBatch;
   readonly #options: ResolvedStoreOptions;
   readonly #sweepBatchSize: number;
   readonly #hints = new StatusHints();
@@ -104,7 +105,8 @@ export class RedisExecutionStore implements ExecutionStore {
     );
     this.#index = new ExecutionIndex(this.#connection, this.#keys);
     this.#leases = new RedisLeases(this.#connection, this.#keys);
-    this.#saves = new RedisSaveBatch(this.#connection);
+    this.#saves = new ScriptBatch(this.#connection, SCRIPTS.saveStates, 'save');
+    this.#claims = new ScriptBatch(this.#connection, SCRIPTS.claimExecutions, 'claim');
   }
 
   /** Saves under way: close() lets them finish (a save's index update follows its script). */
@@ -231,7 +233,7 @@ export class RedisExecutionStore implements ExecutionStore {
 
   /**
    * Takes the execution's lease and reads its state and cancel mark, as ONE script
-   * (`claim-execution.lua`): what `acquireLease`, `load` and `isCancelRequested` answer one
+   * (`claim-execution.lua`, batched with the other claims of its tick): what `acquireLease`, `load` and `isCancelRequested` answer one
    * after the other, in one round trip, with the state read under the new lease.
    */
   async claimExecution(executionId: string, request: ClaimRequest): Promise<ClaimResult> {
@@ -240,9 +242,11 @@ export class RedisExecutionStore implements ExecutionStore {
     const key = executionKey(executionId, request);
     if (key === null) return { kind: 'absent' };
     const keys = this.#keysOf(key);
-    const raw = await this.#connection.call(`claim of execution ${executionId}`, (client) =>
-      SCRIPTS.claimExecution.run(client, [keys.header, keys.nodes], [request.owner, request.ttlMs]),
-    );
+    const raw = await this.#claims.run({
+      executionId,
+      keys: [keys.header, keys.nodes],
+      args: [request.owner, request.ttlMs],
+    });
     const { tag, values } = tagged(raw, 'claim-execution');
     switch (tag) {
       case 'OK': {

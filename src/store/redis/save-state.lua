@@ -1,6 +1,6 @@
 --[[
 save-state: a local function (included before save-states.lua, which calls it once per save
-of a batch, each with its own KEYS and ARGV) that writes one execution checkpoint: the header (state text without the
+of a batch, each with its own KEYS and ARGV: run-batch.lua) that writes one execution checkpoint: the header (state text without the
 `$NODE` results, plus the summary `list` reads) and the changed `$NODE` results. Fencing is
 checked first, then the size limit over everything stored after this save; only then is
 anything written. Lease fields (leaseOwner, leaseGen, leaseExpiresAt) are never touched; the
