@@ -10,12 +10,12 @@ import { PlaitaClient } from '../../src/client/plaita-client.js';
 import type { ExecutionStore } from '../../src/store/execution-store.js';
 import type { FlowStore } from '../../src/store/flow-store.js';
 import type { TaskQueue } from '../../src/queue/task-queue.js';
-import { SqliteExecutionStore } from '../../src/store/sqlite/sqlite-execution-store.js';
-import { SqliteFlowStore } from '../../src/store/sqlite/sqlite-flow-store.js';
-import { LocalQueue } from '../../src/queue/local/local-queue.js';
-import { PostgresExecutionStore } from '../../src/store/postgres/postgres-execution-store.js';
-import { PostgresFlowStore } from '../../src/store/postgres/postgres-flow-store.js';
-import { RedisStreamQueue } from '../../src/queue/redis-stream/redis-stream-queue.js';
+import { SqliteExecutionStore } from '../../src/backends/sqlite/sqlite-execution-store.js';
+import { SqliteFlowStore } from '../../src/backends/sqlite/sqlite-flow-store.js';
+import { LocalQueue } from '../../src/backends/sqlite/queue/local-queue.js';
+import { PostgresExecutionStore } from '../../src/backends/postgres/postgres-execution-store.js';
+import { PostgresFlowStore } from '../../src/backends/postgres/postgres-flow-store.js';
+import { RedisStreamQueue } from '../../src/backends/redis/queue/redis-stream-queue.js';
 import { POSTGRES_URL, REDIS_URL, postgresGate, redisGate } from '../support/services.js';
 
 /**
