@@ -27,7 +27,7 @@ import {
 } from '../../store/shared/store-options.js';
 import { alreadyStored, fenceRejected } from '../../store/shared/fence.js';
 import { assertStorableOwner, assertTtl } from '../../store/shared/stored-text.js';
-import { compareCodePoints } from './compare-code-points.js';
+import { compareCodePoints } from '../../util/compare-code-points.js';
 
 interface StoredExecution {
   row: ExecutionRow;

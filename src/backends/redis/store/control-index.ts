@@ -6,7 +6,8 @@ import type {
   ControlRecord,
 } from '../../../store/control-store.js';
 import { controlLimit } from '../../../store/control-store.js';
-import { compareIds, idRange, type IdRange } from '../../../store/shared/control-range.js';
+import { idRange, type IdRange } from '../../../store/shared/control-range.js';
+import { compareCodePoints } from '../../../util/compare-code-points.js';
 import { controlPage, controlRecord, isLive } from '../../../store/shared/control-record.js';
 import type { ControlKeys } from './control-keys.js';
 import { CONTROL_SCRIPTS } from './control-scripts.js';
@@ -170,8 +171,9 @@ function lexBounds(range: IdRange): LexBounds {
   const min = from === null ? '-' : `[${from}`;
   const max = to === null ? '+' : `(${to}`;
   if (after === null) return { min, max };
-  if (desc) return { min, max: to === null || compareIds(after, to) < 0 ? `(${after}` : max };
-  return { min: from === null || compareIds(after, from) >= 0 ? `(${after}` : min, max };
+  if (desc)
+    return { min, max: to === null || compareCodePoints(after, to) < 0 ? `(${after}` : max };
+  return { min: from === null || compareCodePoints(after, from) >= 0 ? `(${after}` : min, max };
 }
 
 interface ExpiringEntry {
