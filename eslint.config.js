@@ -17,11 +17,11 @@ const LAYERS = [
   ['state'],
   ['nodes'],
   ['engine'],
-  // Technology (connections, script loaders, error classifiers, migrations) for the stores and
-  // queues; see BACKENDS_ZONE.
-  ['backends'],
-  // Stores and queues share backend code through src/backends, never through each other.
+  // The store and queue interfaces and the planning the stores share; no technology.
   ['store', 'queue'],
+  // One folder per technology (memory, sqlite, postgres, redis): its connection, scripts,
+  // migrations, stores and queue. Only entry points, the CLI and tests pick one; see BACKENDS_ZONE.
+  ['backends'],
   ['worker', 'client'],
   ['control'],
   ['server'],
@@ -63,18 +63,36 @@ const LAYER_ZONES = LAYERS.flatMap((layer, i) =>
   }),
 ).filter((zone) => zone.from.length > 0);
 
-/** Backends know nothing of flows: above util, they import only each other. */
+/**
+ * Backends store executions and carry tasks; they know nothing of how flows run: between util
+ * and the interfaces they implement, they import only the execution state.
+ */
 const BACKENDS_ZONE = {
   target: src('backends'),
-  from: LAYERS.slice(layerIndex('util') + 1, layerIndex('backends'))
+  from: LAYERS.slice(layerIndex('util') + 1, layerIndex('store'))
+    .flat()
+    .filter((name) => name !== 'state')
+    .map(src),
+  message: 'src/backends imports only errors, util, state and the store and queue interfaces.',
+};
+
+/**
+ * A backend is chosen where the program is assembled (the entry points, the CLI, tests): the
+ * layers between them run on the interfaces alone.
+ */
+const ASSEMBLY_ZONE = {
+  target: LAYERS.slice(layerIndex('backends') + 1, layerIndex('cli'))
     .flat()
     .map(src),
-  message: 'src/backends imports only errors, util and other backends.',
+  from: src('backends'),
+  message:
+    'Only the entry points and the CLI pick a backend; src/backends is imported nowhere else.',
 };
 
 const ZONES = [
   ...LAYER_ZONES,
   BACKENDS_ZONE,
+  ASSEMBLY_ZONE,
   {
     target: './src',
     from: [...LIBRARY_ENTRIES, ...BIN_ENTRIES].map(src),

@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import { LocalQueue } from '../dist/sqlite.js';
 import { RedisStreamQueue } from '../dist/redis.js';
-import { queueKeys } from '../dist/queue/redis-stream/redis-stream-keys.js';
+import { queueKeys } from '../dist/backends/redis/queue/redis-stream-keys.js';
 
 const SECONDS = Number(process.argv[2] ?? 3);
 const REDIS_URL = process.env.PLAITA_BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -2,10 +2,10 @@
 // app is built with memory stores, asked for /openapi.json in process, and closed. No server.
 import { writeFileSync } from 'node:fs';
 import { createApiApp } from '../dist/server/api-app.js';
-import { LocalQueue } from '../dist/queue/local/local-queue.js';
-import { MemoryControlStore } from '../dist/store/memory/memory-control-store.js';
-import { MemoryExecutionStore } from '../dist/store/memory/memory-execution-store.js';
-import { MemoryFlowStore } from '../dist/store/memory/memory-flow-store.js';
+import { LocalQueue } from '../dist/backends/sqlite/queue/local-queue.js';
+import { MemoryControlStore } from '../dist/backends/memory/memory-control-store.js';
+import { MemoryExecutionStore } from '../dist/backends/memory/memory-execution-store.js';
+import { MemoryFlowStore } from '../dist/backends/memory/memory-flow-store.js';
 import { silentLogger } from '../dist/util/logger.js';
 import { API_TYPES_PATH, apiTypesSource } from './api-types.mjs';
 

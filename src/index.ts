@@ -128,19 +128,19 @@ export {
   type ClaimResult,
 } from './store/execution-store.js';
 export type { FlowStore, StoredFlow } from './store/flow-store.js';
-export { MemoryExecutionStore } from './store/memory/memory-execution-store.js';
-export { MemoryFlowStore } from './store/memory/memory-flow-store.js';
+export { MemoryExecutionStore } from './backends/memory/memory-execution-store.js';
+export { MemoryFlowStore } from './backends/memory/memory-flow-store.js';
 // Also in `plaita/sqlite`, `plaita/postgres`, `plaita/redis`; here each loads its driver when built.
-export { SqliteExecutionStore } from './store/sqlite/sqlite-execution-store.js';
-export { SqliteFlowStore } from './store/sqlite/sqlite-flow-store.js';
-export { PostgresExecutionStore } from './store/postgres/postgres-execution-store.js';
-export { PostgresFlowStore } from './store/postgres/postgres-flow-store.js';
-export { RedisExecutionStore } from './store/redis/redis-execution-store.js';
-export { RedisFlowStore } from './store/redis/redis-flow-store.js';
+export { SqliteExecutionStore } from './backends/sqlite/sqlite-execution-store.js';
+export { SqliteFlowStore } from './backends/sqlite/sqlite-flow-store.js';
+export { PostgresExecutionStore } from './backends/postgres/postgres-execution-store.js';
+export { PostgresFlowStore } from './backends/postgres/postgres-flow-store.js';
+export { RedisExecutionStore } from './backends/redis/store/redis-execution-store.js';
+export { RedisFlowStore } from './backends/redis/store/redis-flow-store.js';
 
 // Distributed runtime (the queues load their driver when built; the worker is also `plaita/worker`)
-export { RedisStreamQueue } from './queue/redis-stream/redis-stream-queue.js';
-export { LocalQueue } from './queue/local/local-queue.js';
+export { RedisStreamQueue } from './backends/redis/queue/redis-stream-queue.js';
+export { LocalQueue } from './backends/sqlite/queue/local-queue.js';
 export type { TaskQueue, Delivery, DeadLetter, EnqueueOptions } from './queue/task-queue.js';
 export { parseTaskMessage, type TaskMessage, type MessageKind } from './queue/task-message.js';
 export { FlowWorker, type FlowWorkerOptions } from './worker/flow-worker.js';

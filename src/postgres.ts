@@ -8,12 +8,12 @@ export type { PostgresSource } from './backends/postgres/postgres-connection.js'
 export {
   PostgresExecutionStore,
   type PostgresStoreOptions,
-} from './store/postgres/postgres-execution-store.js';
+} from './backends/postgres/postgres-execution-store.js';
 export {
   PostgresFlowStore,
   type PostgresFlowStoreOptions,
-} from './store/postgres/postgres-flow-store.js';
+} from './backends/postgres/postgres-flow-store.js';
 export {
   PostgresControlStore,
   type PostgresControlStoreOptions,
-} from './store/postgres/postgres-control-store.js';
+} from './backends/postgres/postgres-control-store.js';

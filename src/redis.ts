@@ -14,17 +14,17 @@ export {
   RedisExecutionStore,
   type RedisExecutionStoreOptions,
   type RedisStoreOptions,
-} from './store/redis/redis-execution-store.js';
-export { RedisFlowStore } from './store/redis/redis-flow-store.js';
+} from './backends/redis/store/redis-execution-store.js';
+export { RedisFlowStore } from './backends/redis/store/redis-flow-store.js';
 export {
   RedisStreamQueue,
   type RedisStreamQueueConnection,
   type RedisStreamQueueOptions,
-} from './queue/redis-stream/redis-stream-queue.js';
-export { RedisControlStore } from './store/redis/redis-control-store.js';
+} from './backends/redis/queue/redis-stream-queue.js';
+export { RedisControlStore } from './backends/redis/store/redis-control-store.js';
 // docs/scaling.md "Changing the partition count": the operator's step that moves the old layout.
 export {
   drainQueue,
   type DrainOptions,
   type DrainReport,
-} from './queue/redis-stream/drain-queue.js';
+} from './backends/redis/queue/drain-queue.js';

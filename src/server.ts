@@ -8,7 +8,7 @@ export type { ApiAppOptions } from './server/api-services.js';
 export { startServerTasks, type ServerTask } from './server/server-tasks.js';
 export { Scheduler, type SchedulerOptions } from './control/schedules/scheduler.js';
 export type { ControlStore } from './store/control-store.js';
-export { MemoryControlStore } from './store/memory/memory-control-store.js';
+export { MemoryControlStore } from './backends/memory/memory-control-store.js';
 export {
   startServe,
   ListenError,

@@ -8,14 +8,17 @@ sqliteDriver('plaita/sqlite');
 export {
   SqliteExecutionStore,
   type SqliteExecutionStoreOptions,
-} from './store/sqlite/sqlite-execution-store.js';
-export { SqliteFlowStore, type SqliteFlowStoreOptions } from './store/sqlite/sqlite-flow-store.js';
+} from './backends/sqlite/sqlite-execution-store.js';
+export {
+  SqliteFlowStore,
+  type SqliteFlowStoreOptions,
+} from './backends/sqlite/sqlite-flow-store.js';
 export {
   LocalQueue,
   type LocalQueueConnection,
   type LocalQueueOptions,
-} from './queue/local/local-queue.js';
+} from './backends/sqlite/queue/local-queue.js';
 export {
   SqliteControlStore,
   type SqliteControlStoreOptions,
-} from './store/sqlite/sqlite-control-store.js';
+} from './backends/sqlite/sqlite-control-store.js';

@@ -1,4 +1,4 @@
-import { queueKeys } from '../queue/redis-stream/redis-stream-keys.js';
+import { queueKeys } from '../backends/redis/queue/redis-stream-keys.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 /**

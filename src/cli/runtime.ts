@@ -141,9 +141,9 @@ async function openStores(
   const timeouts = connectTimeoutMs === undefined ? {} : { connectTimeoutMs };
   switch (target.kind) {
     case 'memory': {
-      const { MemoryExecutionStore } = await import('../store/memory/memory-execution-store.js');
-      const { MemoryFlowStore } = await import('../store/memory/memory-flow-store.js');
-      const { MemoryControlStore } = await import('../store/memory/memory-control-store.js');
+      const { MemoryExecutionStore } = await import('../backends/memory/memory-execution-store.js');
+      const { MemoryFlowStore } = await import('../backends/memory/memory-flow-store.js');
+      const { MemoryControlStore } = await import('../backends/memory/memory-control-store.js');
       return {
         store: new MemoryExecutionStore(),
         flows: new MemoryFlowStore(),
@@ -152,9 +152,9 @@ async function openStores(
     }
     case 'sqlite': {
       prepareSqlitePath(target.path);
-      const { SqliteExecutionStore } = await import('../store/sqlite/sqlite-execution-store.js');
-      const { SqliteFlowStore } = await import('../store/sqlite/sqlite-flow-store.js');
-      const { SqliteControlStore } = await import('../store/sqlite/sqlite-control-store.js');
+      const { SqliteExecutionStore } = await import('../backends/sqlite/sqlite-execution-store.js');
+      const { SqliteFlowStore } = await import('../backends/sqlite/sqlite-flow-store.js');
+      const { SqliteControlStore } = await import('../backends/sqlite/sqlite-control-store.js');
       const store = new SqliteExecutionStore({ path: target.path });
       const flows = new SqliteFlowStore({ path: target.path });
       const control = new SqliteControlStore({ path: target.path });
@@ -167,9 +167,10 @@ async function openStores(
     }
     case 'postgres': {
       const { PostgresExecutionStore } =
-        await import('../store/postgres/postgres-execution-store.js');
-      const { PostgresFlowStore } = await import('../store/postgres/postgres-flow-store.js');
-      const { PostgresControlStore } = await import('../store/postgres/postgres-control-store.js');
+        await import('../backends/postgres/postgres-execution-store.js');
+      const { PostgresFlowStore } = await import('../backends/postgres/postgres-flow-store.js');
+      const { PostgresControlStore } =
+        await import('../backends/postgres/postgres-control-store.js');
       const store = new PostgresExecutionStore({ connectionString: target.url }, timeouts);
       const flows = new PostgresFlowStore({ connectionString: target.url }, timeouts);
       const control = new PostgresControlStore({ connectionString: target.url }, timeouts);
@@ -181,10 +182,11 @@ async function openStores(
       return { store, flows, control };
     }
     case 'redis': {
-      const { RedisExecutionStore } = await import('../store/redis/redis-execution-store.js');
-      const { RedisFlowStore } = await import('../store/redis/redis-flow-store.js');
+      const { RedisExecutionStore } =
+        await import('../backends/redis/store/redis-execution-store.js');
+      const { RedisFlowStore } = await import('../backends/redis/store/redis-flow-store.js');
       const options = redisStoreOptions();
-      const { RedisControlStore } = await import('../store/redis/redis-control-store.js');
+      const { RedisControlStore } = await import('../backends/redis/store/redis-control-store.js');
       const store = new RedisExecutionStore({ url: target.url }, options);
       const flows = new RedisFlowStore({ url: target.url }, options);
       const control = new RedisControlStore({ url: target.url }, options);
@@ -211,7 +213,7 @@ async function openQueue(
     ...(connectTimeoutMs === undefined ? {} : { connectTimeoutMs }),
   };
   if (redisUrl) {
-    const { RedisStreamQueue } = await import('../queue/redis-stream/redis-stream-queue.js');
+    const { RedisStreamQueue } = await import('../backends/redis/queue/redis-stream-queue.js');
     const stream = options.queueName;
     const partitions = numberEnv('PLAITA_QUEUE_PARTITIONS');
     const queue = new RedisStreamQueue(
@@ -221,7 +223,7 @@ async function openQueue(
     closers.push(() => queue.close());
     return queue;
   }
-  const { LocalQueue } = await import('../queue/local/local-queue.js');
+  const { LocalQueue } = await import('../backends/sqlite/queue/local-queue.js');
   const path =
     target.kind === 'sqlite'
       ? target.path

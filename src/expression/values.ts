@@ -1,3 +1,4 @@
+import { compareCodePoints } from '../util/compare-code-points.js';
 import { ValueTypeError } from './errors.js';
 import { isRecord, valueKind } from './value-kind.js';
 
@@ -63,19 +64,6 @@ export function compareValues(a: unknown, b: unknown): number {
 function compareArrays(a: readonly unknown[], b: readonly unknown[]): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) if (!deepEqual(a[i], b[i])) return compareValues(a[i], b[i]);
-  return a.length - b.length;
-}
-
-/** Code point order, not UTF-16 unit order: they differ for astral vs. U+E000–U+FFFF. */
-export function compareCodePoints(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const ca = a.charCodeAt(i);
-    const cb = b.charCodeAt(i);
-    if (ca === cb) continue;
-    if ((ca & 0xf800) !== 0xd800 && (cb & 0xf800) !== 0xd800) return ca - cb;
-    return (a.codePointAt(i) ?? 0) - (b.codePointAt(i) ?? 0);
-  }
   return a.length - b.length;
 }
 

@@ -232,4 +232,4 @@ export interface ExecutionStoreOptions {
 }
 
 export const DEFAULT_TERMINAL_TTL_MS = 30 * 24 * 3600 * 1000;
-export { DEFAULT_CONNECT_TIMEOUT_MS } from '../backends/connect-timeout.js';
+export { DEFAULT_CONNECT_TIMEOUT_MS } from '../util/connect-timeout.js';

@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LocalQueue } from '../../src/queue/local/local-queue.js';
+import { LocalQueue } from '../../src/backends/sqlite/queue/local-queue.js';
 import { cli, ROOT } from './run-cli.js';
 
 /** The embedded tier end to end: every command is a NEW process on the same SQLite file. */

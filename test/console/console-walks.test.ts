@@ -12,7 +12,7 @@ import {
   watchErrors,
 } from './support/browser.js';
 import { newExecutionState } from '../../src/state/execution-state.js';
-import { SqliteExecutionStore } from '../../src/store/sqlite/sqlite-execution-store.js';
+import { SqliteExecutionStore } from '../../src/backends/sqlite/sqlite-execution-store.js';
 import { startConsoleServer, type ConsoleServer } from './support/console-server.js';
 import {
   approvalFlow,

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { StoreConfigurationError } from '../../src/errors.js';
 import { newExecutionState } from '../../src/state/execution-state.js';
-import type { RedisExecutionStore } from '../../src/store/redis/redis-execution-store.js';
+import type { RedisExecutionStore } from '../../src/backends/redis/store/redis-execution-store.js';
 
 /** Every key under a prefix, on a single Redis or on every master of a cluster. */
 export type KeysUnder = (prefix: string) => Promise<string[]>;

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { newExecutionState } from '../../src/state/execution-state.js';
-import type { RedisExecutionStore } from '../../src/store/redis/redis-execution-store.js';
-import { RedisKeys } from '../../src/store/redis/redis-keys.js';
+import type { RedisExecutionStore } from '../../src/backends/redis/store/redis-execution-store.js';
+import { RedisKeys } from '../../src/backends/redis/store/redis-keys.js';
 
 /** Raw access to the server the store writes to (a plain client, or a Cluster one). */
 export interface RawKeys {

@@ -11,8 +11,8 @@ import {
 import { PlaitaClient } from '../../src/client/plaita-client.js';
 import { shouldRetry } from '../../src/engine/retry-policy.js';
 import type { HandlerDef } from '../../src/flow/node-type.js';
-import { LocalQueue } from '../../src/queue/local/local-queue.js';
-import { MemoryFlowStore } from '../../src/store/memory/memory-flow-store.js';
+import { LocalQueue } from '../../src/backends/sqlite/queue/local-queue.js';
+import { MemoryFlowStore } from '../../src/backends/memory/memory-flow-store.js';
 import { FlowWorker } from '../../src/worker/flow-worker.js';
 
 // docs/public-surface.md: node authors throw TerminalError (never retried) or RetryableError({retryAfterMs})

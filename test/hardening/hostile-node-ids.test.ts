@@ -9,8 +9,8 @@ import {
   runStep,
 } from '../../src/index.js';
 import { PlaitaClient } from '../../src/client/plaita-client.js';
-import { LocalQueue } from '../../src/queue/local/local-queue.js';
-import { MemoryFlowStore } from '../../src/store/memory/memory-flow-store.js';
+import { LocalQueue } from '../../src/backends/sqlite/queue/local-queue.js';
+import { MemoryFlowStore } from '../../src/backends/memory/memory-flow-store.js';
 import { FlowWorker } from '../../src/worker/flow-worker.js';
 import { HOSTILE_IDS } from '../contracts/hostile-ids.cases.js';
 

@@ -8,8 +8,8 @@ import {
   stepFlow,
 } from '../../src/index.js';
 import { PlaitaClient } from '../../src/client/plaita-client.js';
-import { LocalQueue } from '../../src/queue/local/local-queue.js';
-import { MemoryFlowStore } from '../../src/store/memory/memory-flow-store.js';
+import { LocalQueue } from '../../src/backends/sqlite/queue/local-queue.js';
+import { MemoryFlowStore } from '../../src/backends/memory/memory-flow-store.js';
 import { FlowWorker } from '../../src/worker/flow-worker.js';
 
 // Issue 7 item 1: a join branch that fails while an earlier join branch is still pending

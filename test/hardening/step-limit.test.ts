@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FlowError, MemoryExecutionStore, parseFlow, runFlow } from '../../src/index.js';
 import { PlaitaClient } from '../../src/client/plaita-client.js';
-import { LocalQueue } from '../../src/queue/local/local-queue.js';
-import { MemoryFlowStore } from '../../src/store/memory/memory-flow-store.js';
+import { LocalQueue } from '../../src/backends/sqlite/queue/local-queue.js';
+import { MemoryFlowStore } from '../../src/backends/memory/memory-flow-store.js';
 import { FlowWorker } from '../../src/worker/flow-worker.js';
 
 // Issue 7 item 8: two nodes pointing at each other ran for ever and left the execution

@@ -114,8 +114,25 @@ describe('import-x/no-restricted-paths', () => {
     ]);
   });
 
+  it.each(['store', 'queue', 'worker', 'client', 'control', 'server'])(
+    'reports src/%s importing a backend',
+    async (folder) => {
+      expect(await rulesBroken(`src/${folder}/planted.ts`, importOf('backends/redis'))).toEqual([
+        'import-x/no-restricted-paths',
+      ]);
+    },
+  );
+
+  it('reports a backend importing the engine', async () => {
+    expect(await rulesBroken('src/backends/planted.ts', importOf('engine'))).toEqual([
+      'import-x/no-restricted-paths',
+    ]);
+  });
+
   it('passes an import from a lower layer', async () => {
     expect(await rulesBroken('src/server/planted.ts', importOf('util'))).toEqual([]);
     expect(await rulesBroken('src/cli/planted.ts', server)).toEqual([]);
+    expect(await rulesBroken('src/cli/planted.ts', importOf('backends/redis'))).toEqual([]);
+    expect(await rulesBroken('src/backends/planted.ts', importOf('store'))).toEqual([]);
   });
 });

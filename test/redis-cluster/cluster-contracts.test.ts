@@ -1,10 +1,10 @@
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { RedisStreamQueue } from '../../src/queue/redis-stream/redis-stream-queue.js';
-import { partitionKeys } from '../../src/queue/redis-stream/redis-stream-keys.js';
-import { RedisControlStore } from '../../src/store/redis/redis-control-store.js';
-import { RedisExecutionStore } from '../../src/store/redis/redis-execution-store.js';
-import { RedisFlowStore } from '../../src/store/redis/redis-flow-store.js';
+import { RedisStreamQueue } from '../../src/backends/redis/queue/redis-stream-queue.js';
+import { partitionKeys } from '../../src/backends/redis/queue/redis-stream-keys.js';
+import { RedisControlStore } from '../../src/backends/redis/store/redis-control-store.js';
+import { RedisExecutionStore } from '../../src/backends/redis/store/redis-execution-store.js';
+import { RedisFlowStore } from '../../src/backends/redis/store/redis-flow-store.js';
 import { describeControlStore } from '../contracts/control-store.contract.js';
 import { describeExecutionStore } from '../contracts/execution-store.contract.js';
 import { describeFlowStore } from '../contracts/flow-store.contract.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PlaitaClient } from '../../src/client/plaita-client.js';
 import { defaultRegistry, defineNode } from '../../src/index.js';
 import type { NodeRegistry } from '../../src/nodes/node-registry.js';
-import { RedisStreamQueue } from '../../src/queue/redis-stream/redis-stream-queue.js';
+import { RedisStreamQueue } from '../../src/backends/redis/queue/redis-stream-queue.js';
 import {
   isTerminal,
   newExecutionState,
@@ -11,9 +11,9 @@ import {
 import { keySlot } from '../../src/backends/redis/key-slot.js';
 import { RedisScript } from '../../src/backends/redis/redis-script.js';
 import { StoreUnavailableError } from '../../src/errors.js';
-import { RedisKeys } from '../../src/store/redis/redis-keys.js';
-import { RedisExecutionStore } from '../../src/store/redis/redis-execution-store.js';
-import { RedisFlowStore } from '../../src/store/redis/redis-flow-store.js';
+import { RedisKeys } from '../../src/backends/redis/store/redis-keys.js';
+import { RedisExecutionStore } from '../../src/backends/redis/store/redis-execution-store.js';
+import { RedisFlowStore } from '../../src/backends/redis/store/redis-flow-store.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { FlowWorker } from '../../src/worker/flow-worker.js';
 import { reapStale } from '../../src/worker/reaper.js';

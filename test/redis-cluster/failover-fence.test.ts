@@ -2,8 +2,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { FenceRejectedError } from '../../src/errors.js';
 import { newExecutionState } from '../../src/state/execution-state.js';
-import { RedisExecutionStore } from '../../src/store/redis/redis-execution-store.js';
-import { RedisKeys } from '../../src/store/redis/redis-keys.js';
+import { RedisExecutionStore } from '../../src/backends/redis/store/redis-execution-store.js';
+import { RedisKeys } from '../../src/backends/redis/store/redis-keys.js';
 import { REDIS_URL, redisGate, uniqueName } from '../support/services.js';
 
 /**

@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, expect } from 'vitest';
-import { RedisExecutionStore } from '../../src/store/redis/redis-execution-store.js';
-import { RedisFlowStore } from '../../src/store/redis/redis-flow-store.js';
-import { RedisKeys } from '../../src/store/redis/redis-keys.js';
+import { RedisExecutionStore } from '../../src/backends/redis/store/redis-execution-store.js';
+import { RedisFlowStore } from '../../src/backends/redis/store/redis-flow-store.js';
+import { RedisKeys } from '../../src/backends/redis/store/redis-keys.js';
 import { keySlot } from '../../src/backends/redis/key-slot.js';
 import { newExecutionState } from '../../src/state/execution-state.js';
 import { describeExecutionStore } from '../contracts/execution-store.contract.js';

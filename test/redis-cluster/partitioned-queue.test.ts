@@ -5,15 +5,15 @@ import { parseClusterUrl } from '../../src/backends/redis/redis-url.js';
 import { classifyRedisError } from '../../src/backends/redis/classify-redis-error.js';
 import { parseStoreUrl, queueRedisUrl } from '../../src/cli/store-url.js';
 import { StoreConfigurationError, StoreUnavailableError } from '../../src/errors.js';
-import { RedisExecutionStore } from '../../src/store/redis/redis-execution-store.js';
+import { RedisExecutionStore } from '../../src/backends/redis/store/redis-execution-store.js';
 import { freePort } from '../support/redis-server.js';
-import { drainQueue } from '../../src/queue/redis-stream/drain-queue.js';
-import { PartitionRoute } from '../../src/queue/redis-stream/partition-route.js';
+import { drainQueue } from '../../src/backends/redis/queue/drain-queue.js';
+import { PartitionRoute } from '../../src/backends/redis/queue/partition-route.js';
 import {
   RedisStreamQueue,
   type RedisStreamQueueOptions,
-} from '../../src/queue/redis-stream/redis-stream-queue.js';
-import { partitionKeys, queueKeys } from '../../src/queue/redis-stream/redis-stream-keys.js';
+} from '../../src/backends/redis/queue/redis-stream-queue.js';
+import { partitionKeys, queueKeys } from '../../src/backends/redis/queue/redis-stream-keys.js';
 import type { Delivery } from '../../src/queue/task-queue.js';
 import type { TaskMessage } from '../../src/queue/task-message.js';
 import { describeTaskQueue } from '../contracts/task-queue.contract.js';

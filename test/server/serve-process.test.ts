@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withAdmin } from '../store/support/postgres-schema.js';
+import { withAdmin } from '../backends/support/postgres-schema.js';
 import {
   postgresGate,
   redisGate,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiProblem } from '../../src/server/problem.js';
 import { STREAM_TICKET_TTL_MS, StreamTickets } from '../../src/server/stream/stream-tickets.js';
-import { MemoryControlStore } from '../../src/store/memory/memory-control-store.js';
+import { MemoryControlStore } from '../../src/backends/memory/memory-control-store.js';
 
 afterEach(() => {
   vi.useRealTimers();

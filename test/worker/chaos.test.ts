@@ -1,9 +1,9 @@
 import { afterEach, expect } from 'vitest';
 import { isTerminal } from '../../src/state/execution-state.js';
 import { silentLogger } from '../../src/util/logger.js';
-import { RedisExecutionStore } from '../../src/store/redis/redis-execution-store.js';
-import { RedisFlowStore } from '../../src/store/redis/redis-flow-store.js';
-import { RedisStreamQueue } from '../../src/queue/redis-stream/redis-stream-queue.js';
+import { RedisExecutionStore } from '../../src/backends/redis/store/redis-execution-store.js';
+import { RedisFlowStore } from '../../src/backends/redis/store/redis-flow-store.js';
+import { RedisStreamQueue } from '../../src/backends/redis/queue/redis-stream-queue.js';
 import { PlaitaClient } from '../../src/client/plaita-client.js';
 import { FlowWorker } from '../../src/worker/flow-worker.js';
 import { startRedisServer, type PrivateRedisServer } from '../support/redis-server.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { FenceRejectedError, StoreUnavailableError } from '../../src/errors.js';
-import { LocalQueue } from '../../src/queue/local/local-queue.js';
+import { LocalQueue } from '../../src/backends/sqlite/queue/local-queue.js';
 import { newExecutionState } from '../../src/state/execution-state.js';
 import type { SaveOptions } from '../../src/store/execution-store.js';
-import { MemoryExecutionStore } from '../../src/store/memory/memory-execution-store.js';
+import { MemoryExecutionStore } from '../../src/backends/memory/memory-execution-store.js';
 import { FakeClock } from '../../src/util/fake-clock.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { FencedWriter } from '../../src/worker/fenced-writer.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryExecutionStore } from '../../src/index.js';
 import { PlaitaClient } from '../../src/client/plaita-client.js';
-import { LocalQueue } from '../../src/queue/local/local-queue.js';
-import { MemoryFlowStore } from '../../src/store/memory/memory-flow-store.js';
+import { LocalQueue } from '../../src/backends/sqlite/queue/local-queue.js';
+import { MemoryFlowStore } from '../../src/backends/memory/memory-flow-store.js';
 import { FlowWorker } from '../../src/worker/flow-worker.js';
 
 /** The sum of the sample lines matching `line` in the exposition text, or undefined when none. */

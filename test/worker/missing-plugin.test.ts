@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDefaultRegistry, defineNode } from '../../src/index.js';
 import { PlaitaClient } from '../../src/client/plaita-client.js';
-import { LocalQueue } from '../../src/queue/local/local-queue.js';
-import { MemoryExecutionStore } from '../../src/store/memory/memory-execution-store.js';
-import { MemoryFlowStore } from '../../src/store/memory/memory-flow-store.js';
+import { LocalQueue } from '../../src/backends/sqlite/queue/local-queue.js';
+import { MemoryExecutionStore } from '../../src/backends/memory/memory-execution-store.js';
+import { MemoryFlowStore } from '../../src/backends/memory/memory-flow-store.js';
 import { FlowWorker } from '../../src/worker/flow-worker.js';
 
 /**

@@ -5,9 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { defaultRegistry, defineNode, parseFlow, type NodeType } from '../../src/index.js';
 import { Stepper } from '../../src/engine/stepper.js';
 import { PlaitaClient } from '../../src/client/plaita-client.js';
-import { LocalQueue } from '../../src/queue/local/local-queue.js';
-import { SqliteExecutionStore } from '../../src/store/sqlite/sqlite-execution-store.js';
-import { SqliteFlowStore } from '../../src/store/sqlite/sqlite-flow-store.js';
+import { LocalQueue } from '../../src/backends/sqlite/queue/local-queue.js';
+import { SqliteExecutionStore } from '../../src/backends/sqlite/sqlite-execution-store.js';
+import { SqliteFlowStore } from '../../src/backends/sqlite/sqlite-flow-store.js';
 import { FlowWorker } from '../../src/worker/flow-worker.js';
 
 // A plugin node is host code: what it reads through ctx.input, ctx.get or ctx.evaluate is the

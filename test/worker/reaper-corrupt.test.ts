@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LocalQueue } from '../../src/queue/local/local-queue.js';
+import { LocalQueue } from '../../src/backends/sqlite/queue/local-queue.js';
 import { newExecutionState } from '../../src/state/execution-state.js';
-import { SqliteExecutionStore } from '../../src/store/sqlite/sqlite-execution-store.js';
+import { SqliteExecutionStore } from '../../src/backends/sqlite/sqlite-execution-store.js';
 import { reapStale } from '../../src/worker/reaper.js';
 
 /**

@@ -1,6 +1,6 @@
 import { afterEach, expect } from 'vitest';
 import { ExecutionTerminalError, newExecutionState } from '../../src/index.js';
-import { RedisExecutionStore } from '../../src/store/redis/redis-execution-store.js';
+import { RedisExecutionStore } from '../../src/backends/redis/store/redis-execution-store.js';
 import { FlowWorker } from '../../src/worker/flow-worker.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { REDIS_URL, redisGate, type ServiceGate } from '../support/services.js';

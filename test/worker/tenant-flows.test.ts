@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PlaitaClient } from '../../src/client/plaita-client.js';
 import { FlowDefinitionError } from '../../src/errors.js';
-import { LocalQueue } from '../../src/queue/local/local-queue.js';
+import { LocalQueue } from '../../src/backends/sqlite/queue/local-queue.js';
 import { newExecutionState } from '../../src/state/execution-state.js';
-import { SqliteExecutionStore } from '../../src/store/sqlite/sqlite-execution-store.js';
-import { SqliteFlowStore } from '../../src/store/sqlite/sqlite-flow-store.js';
+import { SqliteExecutionStore } from '../../src/backends/sqlite/sqlite-execution-store.js';
+import { SqliteFlowStore } from '../../src/backends/sqlite/sqlite-flow-store.js';
 import { FlowWorker } from '../../src/worker/flow-worker.js';
 
 /**

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../../src/errors.js';
 import { PlaitaClient } from '../../src/client/plaita-client.js';
-import { LocalQueue } from '../../src/queue/local/local-queue.js';
-import { SqliteExecutionStore } from '../../src/store/sqlite/sqlite-execution-store.js';
-import { SqliteFlowStore } from '../../src/store/sqlite/sqlite-flow-store.js';
+import { LocalQueue } from '../../src/backends/sqlite/queue/local-queue.js';
+import { SqliteExecutionStore } from '../../src/backends/sqlite/sqlite-execution-store.js';
+import { SqliteFlowStore } from '../../src/backends/sqlite/sqlite-flow-store.js';
 import { FlowWorker } from '../../src/worker/flow-worker.js';
 import { overriding } from '../support/overriding.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { overriding } from '../support/overriding.js';
-import { MemoryControlStore } from '../../src/store/memory/memory-control-store.js';
+import { MemoryControlStore } from '../../src/backends/memory/memory-control-store.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { WorkerHeartbeat } from '../../src/worker/worker-heartbeat.js';
 import { FlowWorker } from '../../src/worker/flow-worker.js';

@@ -29,7 +29,8 @@ export function registerReindex(program: Command, context: CommandContext): void
           `plaita reindex rebuilds Redis listing indexes; the ${target.kind} store keeps its indexes in the database itself`,
           EXIT.usage,
         );
-      const { RedisExecutionStore } = await import('../../store/redis/redis-execution-store.js');
+      const { RedisExecutionStore } =
+        await import('../../backends/redis/store/redis-execution-store.js');
       const options = redisStoreOptions(opts.indexPartitions);
       const store = new RedisExecutionStore({ url: target.url }, options);
       try {

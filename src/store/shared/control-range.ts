@@ -45,9 +45,3 @@ export function prefixEnd(prefix: string): string | null {
   points.push(last === 0xd7ff ? 0xe000 : last + 1);
   return String.fromCodePoint(...points);
 }
-
-/** Code-point (= UTF-8 byte) order, the order of the range above. */
-export function compareIds(a: string, b: string): number {
-  if (a === b) return 0;
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
-}

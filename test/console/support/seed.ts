@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { LocalQueue } from '../../../src/queue/local/local-queue.js';
+import { LocalQueue } from '../../../src/backends/sqlite/queue/local-queue.js';
 import { ROOT, type ConsoleServer } from './console-server.js';
 
 export const approvalFlow = JSON.parse(

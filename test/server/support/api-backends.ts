@@ -3,18 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { describe } from 'vitest';
-import { LocalQueue } from '../../../src/queue/local/local-queue.js';
-import { RedisStreamQueue } from '../../../src/queue/redis-stream/redis-stream-queue.js';
-import { PostgresControlStore } from '../../../src/store/postgres/postgres-control-store.js';
-import { PostgresExecutionStore } from '../../../src/store/postgres/postgres-execution-store.js';
-import { PostgresFlowStore } from '../../../src/store/postgres/postgres-flow-store.js';
-import { RedisControlStore } from '../../../src/store/redis/redis-control-store.js';
-import { RedisExecutionStore } from '../../../src/store/redis/redis-execution-store.js';
-import { RedisFlowStore } from '../../../src/store/redis/redis-flow-store.js';
-import { SqliteControlStore } from '../../../src/store/sqlite/sqlite-control-store.js';
-import { SqliteExecutionStore } from '../../../src/store/sqlite/sqlite-execution-store.js';
-import { SqliteFlowStore } from '../../../src/store/sqlite/sqlite-flow-store.js';
-import { dropSchema, testSchema } from '../../store/support/postgres-schema.js';
+import { LocalQueue } from '../../../src/backends/sqlite/queue/local-queue.js';
+import { RedisStreamQueue } from '../../../src/backends/redis/queue/redis-stream-queue.js';
+import { PostgresControlStore } from '../../../src/backends/postgres/postgres-control-store.js';
+import { PostgresExecutionStore } from '../../../src/backends/postgres/postgres-execution-store.js';
+import { PostgresFlowStore } from '../../../src/backends/postgres/postgres-flow-store.js';
+import { RedisControlStore } from '../../../src/backends/redis/store/redis-control-store.js';
+import { RedisExecutionStore } from '../../../src/backends/redis/store/redis-execution-store.js';
+import { RedisFlowStore } from '../../../src/backends/redis/store/redis-flow-store.js';
+import { SqliteControlStore } from '../../../src/backends/sqlite/sqlite-control-store.js';
+import { SqliteExecutionStore } from '../../../src/backends/sqlite/sqlite-execution-store.js';
+import { SqliteFlowStore } from '../../../src/backends/sqlite/sqlite-flow-store.js';
+import { dropSchema, testSchema } from '../../backends/support/postgres-schema.js';
 import {
   POSTGRES_URL,
   REDIS_URL,

@@ -1,14 +1,14 @@
 import { serve, type ServerType } from '@hono/node-server';
 import { createApiApp, type ApiApp } from '../../../src/server/api-app.js';
 import type { ApiAppOptions } from '../../../src/server/api-services.js';
-import { LocalQueue } from '../../../src/queue/local/local-queue.js';
+import { LocalQueue } from '../../../src/backends/sqlite/queue/local-queue.js';
 import type { TaskQueue } from '../../../src/queue/task-queue.js';
 import type { ControlStore } from '../../../src/store/control-store.js';
 import type { ExecutionStore } from '../../../src/store/execution-store.js';
 import type { FlowStore } from '../../../src/store/flow-store.js';
-import { MemoryControlStore } from '../../../src/store/memory/memory-control-store.js';
-import { MemoryExecutionStore } from '../../../src/store/memory/memory-execution-store.js';
-import { MemoryFlowStore } from '../../../src/store/memory/memory-flow-store.js';
+import { MemoryControlStore } from '../../../src/backends/memory/memory-control-store.js';
+import { MemoryExecutionStore } from '../../../src/backends/memory/memory-execution-store.js';
+import { MemoryFlowStore } from '../../../src/backends/memory/memory-flow-store.js';
 import { silentLogger } from '../../../src/util/logger.js';
 import { FlowWorker } from '../../../src/worker/flow-worker.js';
 

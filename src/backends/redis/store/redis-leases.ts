@@ -1,0 +1,102 @@
+import type { Lease, LeaseRequest, TenantScope } from '../../../store/execution-store.js';
+import { executionKey } from '../../../store/shared/stored-key.js';
+import { assertStorableOwner, assertTtl } from '../../../store/shared/stored-text.js';
+import type { RedisConnection } from '../redis-connection.js';
+import type { RedisKeys } from './redis-keys.js';
+import { SCRIPTS } from './redis-store-scripts.js';
+import { integerAt, stringAt, tagged, unexpected } from './script-reply.js';
+
+/**
+ * Execution leases, kept in the execution's header hash (`leaseOwner`, `leaseGen`,
+ * `leaseExpiresAt` epoch ms) so that `save-state.lua` checks the fence on the same key in the
+ * same slot. Expiry is judged by the Redis server's clock (TIME in each script): workers whose
+ * clocks disagree still agree on who holds a lease. The generation survives release and
+ * expiry, so it strictly increases for the life of the execution.
+ */
+export class RedisLeases {
+  constructor(
+    private readonly connection: RedisConnection,
+    private readonly keys: RedisKeys,
+  ) {}
+
+  /** Null when another owner holds an unexpired lease, or when there is no such execution (as every store). */
+  async acquire(executionId: string, request: LeaseRequest): Promise<Lease | null> {
+    assertStorableOwner(request.owner);
+    assertTtl(request.ttlMs);
+    const key = executionKey(executionId, request);
+    if (key === null) return null;
+    const { tenantId } = key;
+    const header = this.keys.execution(tenantId, executionId).header;
+    const raw = await this.connection.call(`lease acquisition of ${executionId}`, (client) =>
+      SCRIPTS.acquireLease.run(client, [header], [request.owner, request.ttlMs]),
+    );
+    const { tag, values } = tagged(raw, 'acquire-lease');
+    switch (tag) {
+      case 'OK':
+        return {
+          executionId,
+          tenantId,
+          owner: request.owner,
+          generation: integerAt(values, 0, 'acquire-lease'),
+          expiresAt: integerAt(values, 1, 'acquire-lease'),
+        };
+      case 'HELD':
+      case 'MISSING':
+        return null;
+      default:
+        throw unexpected(raw, 'acquire-lease');
+    }
+  }
+
+  async renew(
+    executionId: string,
+    lease: { owner: string; generation: number; ttlMs: number } & TenantScope,
+  ): Promise<boolean> {
+    assertTtl(lease.ttlMs);
+    const key = executionKey(executionId, lease);
+    if (key === null) return false;
+    const header = this.keys.execution(key.tenantId, executionId).header;
+    const raw = await this.connection.call(`lease renewal of ${executionId}`, (client) =>
+      SCRIPTS.renewLease.run(client, [header], [lease.owner, lease.generation, lease.ttlMs]),
+    );
+    return flag(raw, 'renew-lease');
+  }
+
+  async release(
+    executionId: string,
+    lease: { owner: string; generation: number } & TenantScope,
+  ): Promise<void> {
+    const key = executionKey(executionId, lease);
+    if (key === null) return;
+    const header = this.keys.execution(key.tenantId, executionId).header;
+    const raw = await this.connection.call(`lease release of ${executionId}`, (client) =>
+      SCRIPTS.releaseLease.run(client, [header], [lease.owner, lease.generation]),
+    );
+    flag(raw, 'release-lease');
+  }
+
+  async get(executionId: string, options: TenantScope): Promise<Lease | null> {
+    const key = executionKey(executionId, options);
+    if (key === null) return null;
+    const { tenantId } = key;
+    const header = this.keys.execution(tenantId, executionId).header;
+    const raw = await this.connection.call(`lease read of ${executionId}`, (client) =>
+      SCRIPTS.getLease.run(client, [header], []),
+    );
+    if (raw === null) return null;
+    if (!Array.isArray(raw)) throw unexpected(raw, 'get-lease');
+    const values = raw as unknown[];
+    return {
+      executionId,
+      tenantId,
+      owner: stringAt(values, 0, 'get-lease'),
+      generation: integerAt(values, 1, 'get-lease'),
+      expiresAt: integerAt(values, 2, 'get-lease'),
+    };
+  }
+}
+
+function flag(raw: unknown, script: string): boolean {
+  if (raw !== 0 && raw !== 1) throw unexpected(raw, script);
+  return raw === 1;
+}
