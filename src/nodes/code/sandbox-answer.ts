@@ -1,6 +1,6 @@
 import { CodeError } from '../../errors.js';
 
-/** What a run answered (see sandbox-prelude.ts). Failures are thrown as Code*Error. */
+/** What a run answered (see sandbox/codec.js, `finish`). Failures are thrown as Code*Error. */
 export type SandboxAnswer =
   | { kind: 'value'; text: string }
   | { kind: 'unstorable'; path: string; valueType: string }
