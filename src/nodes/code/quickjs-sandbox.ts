@@ -1,11 +1,6 @@
-import type {
-  QuickJSContext,
-  QuickJSHandle,
-  QuickJSRuntime,
-  QuickJSWASMModule,
-} from 'quickjs-emscripten-core';
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
 import { CodeError, CodeMemoryError, CodeTimeoutError } from '../../errors.js';
-import { heapOf } from './quickjs-module.js';
+import type { QuickJSInstance } from './quickjs-loader.js';
 import { describeThrown, parseAnswer, type SandboxAnswer } from './sandbox-answer.js';
 import { sandboxScript } from './sandbox-script.js';
 import type { WasmHeap } from './wasm-heap.js';
@@ -116,11 +111,11 @@ export class QuickJSSandbox {
 
   /** Compiles `source` and finds its `run`; throws CodeError (and frees everything) if it cannot. */
   static create(
-    module: QuickJSWASMModule,
+    instance: QuickJSInstance,
     source: string,
     limits: { cpuMs: number; memoryBytes: number },
   ): QuickJSSandbox {
-    const sandbox = new QuickJSSandbox(module.newContext(), heapOf(module));
+    const sandbox = new QuickJSSandbox(instance.module.newContext(), instance.heap);
     try {
       sandbox.#prepare(source, limits);
       return sandbox;
@@ -166,7 +161,7 @@ export class QuickJSSandbox {
   }
 
   dispose(): void {
-    // A retired heap goes whole after this run (javascript-backend.ts): freeing into it is
+    // A retired heap goes whole after this run (javascript-sandboxes.ts): freeing into it is
     // wasted, and may abort (see #drainJobs).
     if (this.#heap.retired) return;
     this.#invoke?.dispose();
