@@ -110,6 +110,20 @@ const ZONES = [
   { target: './src', from: './console' },
 ];
 
+/** What Node gives the repository's JavaScript files (scripts, benchmarks) beyond the language. */
+const SCRIPT_GLOBALS = [
+  'process',
+  'console',
+  'setTimeout',
+  'clearTimeout',
+  'setInterval',
+  'clearInterval',
+  'performance',
+  'URL',
+  'Buffer',
+  'fetch',
+];
+
 export default tseslint.config(
   {
     // .tmp/: git-ignored scratch, where test/lint plants its violations.
@@ -171,21 +185,17 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,
-      globals: Object.fromEntries(
-        [
-          'process',
-          'console',
-          'setTimeout',
-          'clearTimeout',
-          'setInterval',
-          'clearInterval',
-          'performance',
-          'URL',
-          'Buffer',
-          'globalThis',
-          'fetch',
-        ].map((name) => [name, 'readonly']),
-      ),
+      globals: Object.fromEntries(SCRIPT_GLOBALS.map((name) => [name, 'readonly'])),
+    },
+  },
+  {
+    // The code sandbox's scripts (src/nodes/code/sandbox/): evaluated by QuickJS as global
+    // scripts, with the language's intrinsics only (no Node, no browser), and type-checked with
+    // their own tsconfig.json.
+    files: ['src/nodes/code/sandbox/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: Object.fromEntries(SCRIPT_GLOBALS.map((name) => [name, 'off'])),
     },
   },
   {

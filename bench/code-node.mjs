@@ -5,7 +5,7 @@
 // Run: npm run build && node --expose-gc bench/code-node.mjs
 import { execFileSync } from 'node:child_process';
 import { createDefaultRegistry, parseFlow, runFlow } from '../dist/index.js';
-import { loadQuickJS } from '../dist/nodes/code/quickjs-module.js';
+import { loadQuickJS } from '../dist/nodes/code/code-runtime.js';
 
 const LIMITS = { codeBackends: ['quickjs', 'python'] };
 const registry = createDefaultRegistry({ limits: LIMITS });

@@ -1,9 +1,11 @@
-// tsc copies only .ts output: the Lua scripts and SQL migrations that sit beside their modules
-// must reach dist/ at the same relative paths, because the modules load them at runtime.
+// tsc copies only .ts output: the Lua scripts, SQL migrations and JavaScript (the code sandbox's
+// prelude, src/nodes/code/sandbox/prelude.js, run by QuickJS rather than imported) that sit
+// beside their modules must reach dist/ at the same relative paths: the modules read them at
+// run time.
 import { cpSync, readdirSync, statSync, mkdirSync } from 'node:fs';
 import { join, dirname, relative, extname } from 'node:path';
 
-const ASSET_EXTENSIONS = new Set(['.lua', '.sql']);
+const ASSET_EXTENSIONS = new Set(['.lua', '.sql', '.js']);
 const SRC = 'src';
 const OUT = 'dist';
 

@@ -1,6 +1,7 @@
 // The build writes dist/ over the last one: a module moved or deleted in src/ would leave its old
 // output behind, importable and packed into the tarball. This removes every file of dist/ whose
-// source (`x.ts` for x.js / x.d.ts / their maps; the same path for .lua and .sql) is gone.
+// source (`x.ts` for x.js / x.d.ts / their maps; the same path for .lua, .sql and a .js asset that
+// scripts/copy-assets.mjs copied) is gone.
 import { existsSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
@@ -10,9 +11,10 @@ const OUT = 'dist';
 const KEEP = new Set([join(OUT, 'console')]);
 const COMPILED = /\.(d\.ts\.map|d\.ts|js\.map|js)$/;
 
-function sourceOf(file) {
+/** Whether `file` of dist/ was compiled or copied from something src/ still has. */
+function hasSource(file) {
   const path = join(SRC, relative(OUT, file));
-  return COMPILED.test(path) ? path.replace(COMPILED, '.ts') : path;
+  return existsSync(path) || (COMPILED.test(path) && existsSync(path.replace(COMPILED, '.ts')));
 }
 
 function prune(dir) {
@@ -22,7 +24,7 @@ function prune(dir) {
     if (statSync(path).isDirectory()) {
       prune(path);
       if (readdirSync(path).length === 0) rmdirSync(path);
-    } else if (!existsSync(sourceOf(path))) {
+    } else if (!hasSource(path)) {
       rmSync(path);
     }
   }

@@ -4,7 +4,7 @@ import { defaultFunctions, type FunctionRegistry } from '../expression/function-
 import type { Flow } from '../flow/flow.js';
 import { defaultRegistry } from '../nodes/default-registry.js';
 import type { NodeRegistry } from '../nodes/node-registry.js';
-import { loadQuickJS } from '../nodes/code/quickjs-module.js';
+import { loadQuickJS } from '../nodes/code/code-runtime.js';
 import { loadNodeModules, nodeModulesFromEnv } from '../nodes/plugin-modules.js';
 import { silentLogger } from '../util/logger.js';
 import type { CommandContext } from './command-context.js';

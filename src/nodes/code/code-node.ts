@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CodeBackendDisabledError, CodeError } from '../../errors.js';
 import type { FlowLoader } from '../../flow/flow-loader.js';
-import type { NodeContext } from '../../flow/node-type.js';
+import type { NodeContext, NodeType } from '../../flow/node-type.js';
 import { renderPath } from '../../state/value-path.js';
 import { whenReady, type MaybePromise } from '../../util/maybe-promise.js';
 import { builtinNode, pick } from '../builtin-node.js';
@@ -14,9 +14,7 @@ import {
   parseLanguage,
   type CodeLanguage,
 } from './code-language.js';
-import { runJavaScript } from './javascript-backend.js';
-import { runJavaScriptInThread } from './code-threads.js';
-import { checkJavaScriptSyntax } from './javascript-syntax.js';
+import { sharedCodeRuntime, type CodeRuntime } from './code-runtime.js';
 import { runPython } from './python-backend.js';
 
 interface CodeFields {
@@ -31,49 +29,54 @@ interface CodeFields {
 
 /**
  * docs/code-node.md: runs the `run(input)` the node's `code` defines and returns its result.
- * JavaScript (the default) runs in a QuickJS WebAssembly sandbox; Python in a subprocess, only
- * where the operator enabled that backend. Which backends are on is checked at load, so a
- * flow never fails halfway for a node it could not have run.
+ * JavaScript (the default) runs in a QuickJS WebAssembly sandbox of `runtime`; Python in a
+ * subprocess, only where the operator enabled that backend. Which backends are on is checked
+ * at load, so a flow never fails halfway for a node it could not have run.
  */
-export const codeNode = builtinNode({
-  type: 'code',
-  schema: z.looseObject({
-    code: z.string().optional(),
-    language: z.string().optional(),
-    lang: z.string().optional(),
-    input: z.unknown().optional(),
-    // The original's per-node isolation level: the operator decides here, so it is ignored.
-    sandbox_backend: z.unknown().optional(),
-  }),
-  load(raw, loader): CodeFields {
-    const languageField =
-      raw.language === undefined && raw.lang !== undefined ? 'lang' : 'language';
-    const languageRaw = pick(raw.language, raw.lang);
-    const code = raw.code ?? '';
-    let language: string = 'javascript';
-    if (isExpression(languageRaw)) language = languageRaw;
-    else if (languageRaw !== undefined) {
-      const parsed = parseLanguage(languageRaw);
-      if (parsed === undefined)
-        loader.issue(languageField, `expected ${LANGUAGE_SPELLINGS.join(' | ')}`);
-      else language = parsed;
-    }
-    if (code.trim() === '') loader.issue('code', 'a code node needs `code` defining run(input)');
-    else if (language === 'javascript' || language === 'python') {
-      const given = languageRaw !== undefined ? languageField : '';
-      checkStatic(language, code, given, nodeName(raw), loader);
-    }
-    return { code, language, input: raw.input, hasInput: raw.input !== undefined };
-  },
-  run(ctx) {
-    const { def } = ctx;
-    return whenReady(resolveSource(ctx), ({ code, language }) =>
-      whenReady(def.hasInput ? ctx.evaluate(def.input) : null, (input) =>
-        execute(ctx, language, code, input),
-      ),
-    );
-  },
-});
+export function createCodeNode(runtime: CodeRuntime): NodeType {
+  return builtinNode({
+    type: 'code',
+    schema: z.looseObject({
+      code: z.string().optional(),
+      language: z.string().optional(),
+      lang: z.string().optional(),
+      input: z.unknown().optional(),
+      // The original's per-node isolation level: the operator decides here, so it is ignored.
+      sandbox_backend: z.unknown().optional(),
+    }),
+    load(raw, loader): CodeFields {
+      const languageField =
+        raw.language === undefined && raw.lang !== undefined ? 'lang' : 'language';
+      const languageRaw = pick(raw.language, raw.lang);
+      const code = raw.code ?? '';
+      let language: string = 'javascript';
+      if (isExpression(languageRaw)) language = languageRaw;
+      else if (languageRaw !== undefined) {
+        const parsed = parseLanguage(languageRaw);
+        if (parsed === undefined)
+          loader.issue(languageField, `expected ${LANGUAGE_SPELLINGS.join(' | ')}`);
+        else language = parsed;
+      }
+      if (code.trim() === '') loader.issue('code', 'a code node needs `code` defining run(input)');
+      else if (language === 'javascript' || language === 'python') {
+        const given = languageRaw !== undefined ? languageField : '';
+        checkStatic(runtime, language, code, given, nodeName(raw), loader);
+      }
+      return { code, language, input: raw.input, hasInput: raw.input !== undefined };
+    },
+    run(ctx) {
+      const { def } = ctx;
+      return whenReady(resolveSource(ctx), ({ code, language }) =>
+        whenReady(def.hasInput ? ctx.evaluate(def.input) : null, (input) =>
+          execute(runtime, ctx, language, code, input),
+        ),
+      );
+    },
+  });
+}
+
+/** The built-in code node type, on the process's shared runtime (code-runtime.ts). */
+export const codeNode = createCodeNode(sharedCodeRuntime);
 
 function nodeName(raw: Record<string, unknown>): string {
   return typeof raw.id === 'string' ? `code node '${raw.id}'` : 'this code node';
@@ -81,6 +84,7 @@ function nodeName(raw: Record<string, unknown>): string {
 
 /** Load-time checks: the backend is enabled, and the code compiles (JavaScript). */
 function checkStatic(
+  runtime: CodeRuntime,
   language: CodeLanguage,
   code: string,
   field: string,
@@ -102,7 +106,7 @@ function checkStatic(
       loader.issue('code', 'the Python code defines no `def run(input)`');
     return;
   }
-  const problem = checkJavaScriptSyntax(code);
+  const problem = runtime.sandboxes.checkSyntax(code);
   if (!problem) return;
   const at = problem.line !== null ? ` at line ${problem.line}, column ${problem.column}` : '';
   const hint = definesPythonRun(code)
@@ -145,6 +149,7 @@ function dynamicSource(
 }
 
 function execute(
+  runtime: CodeRuntime,
   ctx: NodeContext<CodeFields>,
   language: CodeLanguage,
   source: string,
@@ -172,8 +177,8 @@ function execute(
     outputBytes: limits.codeOutputBytes,
   };
   return limits.codeThreads > 0
-    ? runJavaScriptInThread(run, limits.codeThreads)
-    : runJavaScript(run);
+    ? runtime.threads.run(run, limits.codeThreads)
+    : runtime.sandboxes.run(run);
 }
 
 /** The operator's limit, cut to what is left of the node's own `timeout`. */

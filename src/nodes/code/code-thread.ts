@@ -1,6 +1,6 @@
 import { CodeError, CodeMemoryError, CodeTimeoutError } from '../../errors.js';
 import { serveThreadTasks } from '../../util/thread-task.js';
-import { answerJavaScript, type SandboxRequest } from './javascript-backend.js';
+import { JavaScriptSandboxes, type SandboxRequest } from './javascript-sandboxes.js';
 import type { ThreadAnswer } from './code-threads.js';
 
 /**
@@ -8,9 +8,11 @@ import type { ThreadAnswer } from './code-threads.js';
  * instance and warm sandboxes per tenant, and answers with the sandbox's answer or the failure's
  * kind, message and position (error classes do not cross threads).
  */
+const sandboxes = new JavaScriptSandboxes();
+
 serveThreadTasks(async (message): Promise<ThreadAnswer> => {
   try {
-    return { ok: true, answer: await answerJavaScript(message as SandboxRequest) };
+    return { ok: true, answer: await sandboxes.answer(message as SandboxRequest) };
   } catch (error) {
     if (error instanceof CodeTimeoutError)
       return { ok: false, kind: 'timeout', message: error.message };

@@ -1,8 +1,8 @@
 import { CodeError, CodeMemoryError, CodeTimeoutError } from '../../errors.js';
 import { encodeValue } from '../../state/codec.js';
 import { ThreadPool, threadScript } from '../../util/thread-pool.js';
-import { decodeAnswer, type JavaScriptRun, type SandboxRequest } from './javascript-backend.js';
-import type { SandboxAnswer } from './sandbox-answer.js';
+import type { JavaScriptRun, SandboxRequest } from './javascript-sandboxes.js';
+import { decodeAnswer, type SandboxAnswer } from './sandbox-answer.js';
 
 /** What a code thread answers (code-thread.ts). */
 export type ThreadAnswer =
@@ -23,55 +23,61 @@ export type ThreadAnswer =
  */
 const GRACE_MS = 2_000;
 
-/** One pool per process (per size asked): threads are a process's resource, like its CPU. */
-const pools = new Map<number, ThreadPool>();
-
 const SCRIPT = threadScript(import.meta.url, './code-thread.js');
 
 /**
- * Runs a JavaScript code node on one of `threads` code threads instead of the calling thread
- * (limits.codeThreads, docs/code-node.md "Threads"): the input is encoded and the result
- * decoded here, the code runs there. Tenants take turns for the threads.
+ * The code threads of one owner (a CodeRuntime), a pool per size asked (limits.codeThreads,
+ * docs/code-node.md "Threads"), started on first need. Each thread keeps its own QuickJS
+ * instance and warm sandboxes (code-thread.ts). `close()` ends them all.
  */
-export async function runJavaScriptInThread(run: JavaScriptRun, threads: number): Promise<unknown> {
-  const request: SandboxRequest = {
-    source: run.source,
-    inputText: encodeValue(run.input, 'input'),
-    nowMs: run.nowMs,
-    root: run.root,
-    tenant: run.tenant,
-    cpuMs: run.cpuMs,
-    memoryBytes: run.memoryBytes,
-    outputBytes: run.outputBytes,
-  };
-  const reply = (await codeThreads(threads).run({
-    tenant: run.tenant,
-    message: request,
-    deadlineMs: run.cpuMs + GRACE_MS,
-    onDeadline: () => new CodeTimeoutError('the code ran out of CPU time (its thread was ended)'),
-  })) as ThreadAnswer;
-  if (reply.ok) return decodeAnswer(reply.answer, run);
-  if (reply.kind === 'timeout') throw new CodeTimeoutError(reply.message);
-  if (reply.kind === 'memory') throw new CodeMemoryError(reply.message);
-  throw new CodeError(reply.message, {
-    ...(reply.retryable !== undefined ? { retryable: reply.retryable } : {}),
-    ...(reply.line !== undefined ? { line: reply.line } : {}),
-    ...(reply.column !== undefined ? { column: reply.column } : {}),
-  });
-}
+export class CodeThreads {
+  readonly #pools = new Map<number, ThreadPool>();
 
-function codeThreads(size: number): ThreadPool {
-  let pool = pools.get(size);
-  if (pool === undefined) {
-    pool = new ThreadPool({ script: SCRIPT, size });
-    pools.set(size, pool);
+  /**
+   * Runs a JavaScript code node on one of `threads` code threads instead of the calling thread:
+   * the input is encoded and the result decoded here, the code runs there. Tenants take turns
+   * for the threads.
+   */
+  async run(run: JavaScriptRun, threads: number): Promise<unknown> {
+    const request: SandboxRequest = {
+      source: run.source,
+      inputText: encodeValue(run.input, 'input'),
+      nowMs: run.nowMs,
+      root: run.root,
+      tenant: run.tenant,
+      cpuMs: run.cpuMs,
+      memoryBytes: run.memoryBytes,
+      outputBytes: run.outputBytes,
+    };
+    const reply = (await this.#pool(threads).run({
+      tenant: run.tenant,
+      message: request,
+      deadlineMs: run.cpuMs + GRACE_MS,
+      onDeadline: () => new CodeTimeoutError('the code ran out of CPU time (its thread was ended)'),
+    })) as ThreadAnswer;
+    if (reply.ok) return decodeAnswer(reply.answer, run);
+    if (reply.kind === 'timeout') throw new CodeTimeoutError(reply.message);
+    if (reply.kind === 'memory') throw new CodeMemoryError(reply.message);
+    throw new CodeError(reply.message, {
+      ...(reply.retryable !== undefined ? { retryable: reply.retryable } : {}),
+      ...(reply.line !== undefined ? { line: reply.line } : {}),
+      ...(reply.column !== undefined ? { column: reply.column } : {}),
+    });
   }
-  return pool;
-}
 
-/** Ends every code thread (a host shutting down, tests). */
-export async function closeCodeThreads(): Promise<void> {
-  const all = [...pools.values()];
-  pools.clear();
-  await Promise.all(all.map((pool) => pool.close()));
+  /** Ends every code thread (a host shutting down, tests); a later run starts others. */
+  async close(): Promise<void> {
+    const all = [...this.#pools.values()];
+    this.#pools.clear();
+    await Promise.all(all.map((pool) => pool.close()));
+  }
+
+  #pool(size: number): ThreadPool {
+    let pool = this.#pools.get(size);
+    if (pool === undefined) {
+      pool = new ThreadPool({ script: SCRIPT, size });
+      this.#pools.set(size, pool);
+    }
+    return pool;
+  }
 }

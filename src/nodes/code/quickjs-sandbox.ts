@@ -1,13 +1,8 @@
-import type {
-  QuickJSContext,
-  QuickJSHandle,
-  QuickJSRuntime,
-  QuickJSWASMModule,
-} from 'quickjs-emscripten-core';
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
 import { CodeError, CodeMemoryError, CodeTimeoutError } from '../../errors.js';
-import { heapOf } from './quickjs-module.js';
+import type { QuickJSInstance } from './quickjs-loader.js';
 import { describeThrown, parseAnswer, type SandboxAnswer } from './sandbox-answer.js';
-import { SANDBOX_PRELUDE } from './sandbox-prelude.js';
+import { sandboxScript } from './sandbox-script.js';
 import type { WasmHeap } from './wasm-heap.js';
 
 /**
@@ -50,7 +45,7 @@ export const SANDBOX_STACK_BYTES = 128 * 1024;
  * elements, the strings they hold, ArrayBuffer contents), a walk of every object (~60 µs for
  * a small sandbox):
  * - when the prelude's metered builtins have allocated another sixteenth of the limit in
- *   ArrayBuffer contents (sandbox-prelude.ts), or its string budget is spent;
+ *   ArrayBuffer contents (sandbox/prelude.js), or its string budget is spent;
  * - every USAGE_POLL_MS while the run goes on (QuickJS polls the interrupt handler every
  *   ~10,000 branches);
  * - at the end of a run that lasted USAGE_CHECK_MS or grew the heap (a shorter one that fits
@@ -116,11 +111,11 @@ export class QuickJSSandbox {
 
   /** Compiles `source` and finds its `run`; throws CodeError (and frees everything) if it cannot. */
   static create(
-    module: QuickJSWASMModule,
+    instance: QuickJSInstance,
     source: string,
     limits: { cpuMs: number; memoryBytes: number },
   ): QuickJSSandbox {
-    const sandbox = new QuickJSSandbox(module.newContext(), heapOf(module));
+    const sandbox = new QuickJSSandbox(instance.module.newContext(), instance.heap);
     try {
       sandbox.#prepare(source, limits);
       return sandbox;
@@ -166,7 +161,7 @@ export class QuickJSSandbox {
   }
 
   dispose(): void {
-    // A retired heap goes whole after this run (javascript-backend.ts): freeing into it is
+    // A retired heap goes whole after this run (javascript-sandboxes.ts): freeing into it is
     // wasted, and may abort (see #drainJobs).
     if (this.#heap.retired) return;
     this.#invoke?.dispose();
@@ -197,22 +192,27 @@ export class QuickJSSandbox {
     }
   }
 
-  /** Evaluates the prelude and installs its metering; answers its `makeInvoker`. */
+  /** Evaluates the codec and the prelude, and installs its metering; answers its `makeInvoker`. */
   #setUp(memoryBytes: number): QuickJSHandle {
     const ctx = this.#context;
-    const setup = this.#unwrap(ctx.evalCode(SANDBOX_PRELUDE, 'plaita-prelude.js'));
-    // meter() measures; meter(true) says a budget of the prelude is spent (sandbox-prelude.ts).
-    const meter = ctx.newFunction('meter', (...args) => {
-      if (args.length > 0) this.#overMemory = true;
-      return this.#overLimit() ? ctx.true : ctx.false;
-    });
-    const budget = ctx.newNumber(memoryBytes / 2);
+    const codec = this.#unwrap(ctx.evalCode(sandboxScript('codec'), 'plaita-codec.js'));
     try {
-      return this.#unwrap(ctx.callFunction(setup, ctx.undefined, meter, budget));
+      const setup = this.#unwrap(ctx.evalCode(sandboxScript('prelude'), 'plaita-prelude.js'));
+      // meter() measures; meter(true) says a budget of the prelude is spent (sandbox/prelude.js).
+      const meter = ctx.newFunction('meter', (...args) => {
+        if (args.length > 0) this.#overMemory = true;
+        return this.#overLimit() ? ctx.true : ctx.false;
+      });
+      const budget = ctx.newNumber(memoryBytes / 2);
+      try {
+        return this.#unwrap(ctx.callFunction(setup, ctx.undefined, codec, meter, budget));
+      } finally {
+        budget.dispose();
+        meter.dispose();
+        setup.dispose();
+      }
     } finally {
-      budget.dispose();
-      meter.dispose();
-      setup.dispose();
+      codec.dispose();
     }
   }
 

@@ -1,6 +1,7 @@
-import { CodeError } from '../../errors.js';
+import { CodeError, CodeOutputTooLargeError, StateSerializationError } from '../../errors.js';
+import { decodeValue } from '../../state/codec.js';
 
-/** What a run answered (see sandbox-prelude.ts). Failures are thrown as Code*Error. */
+/** What a run answered (see sandbox/codec.js, `finish`). Failures are thrown as Code*Error. */
 export type SandboxAnswer =
   | { kind: 'value'; text: string }
   | { kind: 'unstorable'; path: string; valueType: string }
@@ -20,6 +21,36 @@ export function parseAnswer(text: string): SandboxAnswer {
     }
     default:
       throw new CodeError('the sandbox answered something unexpected', { retryable: false });
+  }
+}
+
+/** The run's result from the sandbox's answer (on the calling thread: it builds the value). */
+export function decodeAnswer(answer: SandboxAnswer, run: { outputBytes: number }): unknown {
+  switch (answer.kind) {
+    case 'value':
+      // The sandbox counts UTF-16 characters; the limit is of encoded bytes, as for Python
+      // (at most 3 per character: a shorter text needs no count).
+      if (answer.text.length > run.outputBytes / 3) {
+        const bytes = Buffer.byteLength(answer.text);
+        if (bytes > run.outputBytes)
+          throw new CodeOutputTooLargeError(
+            `the result is ${bytes} bytes once encoded, over the limit of ${run.outputBytes}`,
+          );
+      }
+      try {
+        return decodeValue(answer.text);
+      } catch (error) {
+        throw new CodeError('the sandbox returned a result the codec cannot read', {
+          cause: error,
+          retryable: false,
+        });
+      }
+    case 'unstorable':
+      throw new StateSerializationError(answer.path, answer.valueType);
+    case 'too_large':
+      throw new CodeOutputTooLargeError(
+        `the result is ${answer.chars} characters once encoded, over the limit of ${run.outputBytes}`,
+      );
   }
 }
 

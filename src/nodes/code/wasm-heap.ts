@@ -11,7 +11,7 @@
  * run is told, so it ends `code_memory` even if the code catches the error.
  *
  * WebAssembly memory never shrinks: a heap that grew too far is given back by dropping the
- * whole instance (javascript-backend.ts), never by freeing inside it.
+ * whole instance (javascript-sandboxes.ts), never by freeing inside it.
  */
 /** The part of `WebAssembly.Memory` used here (the project's type libraries do not declare it). */
 interface WasmMemory {

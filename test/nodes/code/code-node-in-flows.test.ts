@@ -7,7 +7,7 @@ import {
   runFlow,
 } from '../../../src/index.js';
 import { limitsFromEnv } from '../../../src/cli/operator-limits.js';
-import { loadQuickJS } from '../../../src/nodes/code/quickjs-module.js';
+import { loadQuickJS } from '../../../src/nodes/code/code-runtime.js';
 import { failure, runCode } from './code-flow-support.js';
 
 beforeAll(async () => {

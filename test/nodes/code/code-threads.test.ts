@@ -5,17 +5,18 @@ import {
   CodeTimeoutError,
   StateSerializationError,
 } from '../../../src/errors.js';
-import { closeCodeThreads, runJavaScriptInThread } from '../../../src/nodes/code/code-threads.js';
+import { CodeThreads } from '../../../src/nodes/code/code-threads.js';
 
 /**
  * limits.codeThreads: a JavaScript code node on a thread answers as on the calling thread —
  * its result, and each failure as the same typed error (classes do not cross threads, so they
  * are rebuilt here), while the calling thread's event loop stays free.
  */
-afterAll(() => closeCodeThreads());
+const threads = new CodeThreads();
+afterAll(() => threads.close());
 
 const run = (source: string, input: unknown = null, extra: { cpuMs?: number } = {}) =>
-  runJavaScriptInThread(
+  threads.run(
     {
       source,
       input,

@@ -6,7 +6,7 @@ import {
   runFlow,
   StateSerializationError,
 } from '../../../src/index.js';
-import { loadQuickJS } from '../../../src/nodes/code/quickjs-module.js';
+import { loadQuickJS } from '../../../src/nodes/code/code-runtime.js';
 import { codeFlow, failure, runCode } from './code-flow-support.js';
 
 // Loaded first so that load-time syntax checks run (hosts call loadQuickJS, the CLI does).

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runFlow } from '../../../src/index.js';
-import { loadQuickJS } from '../../../src/nodes/code/quickjs-module.js';
+import { loadQuickJS } from '../../../src/nodes/code/code-runtime.js';
 import { codeFlow, failure, runCode } from './code-flow-support.js';
 
 beforeAll(async () => {

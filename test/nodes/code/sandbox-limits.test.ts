@@ -1,5 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { loadQuickJS } from '../../../src/nodes/code/quickjs-module.js';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { loadQuickJS } from '../../../src/nodes/code/code-runtime.js';
+import { JavaScriptSandboxes } from '../../../src/nodes/code/javascript-sandboxes.js';
 import { failure, runCode } from './code-flow-support.js';
 
 beforeAll(async () => {
@@ -107,12 +108,39 @@ describe('the JavaScript sandbox limits', () => {
 });
 
 describe('warm sandboxes', () => {
+  it('belong to their owner: two owners share none, and dispose frees them', async () => {
+    const mine = new JavaScriptSandboxes();
+    const theirs = new JavaScriptSandboxes();
+    onTestFinished(() => {
+      mine.dispose();
+      theirs.dispose();
+    });
+    // The same code of the same tenant: only the owner tells the two apart.
+    const count = (sandboxes: JavaScriptSandboxes) =>
+      sandboxes.run({
+        source: 'var runs = 0; function run() { return ++runs }',
+        input: null,
+        nowMs: Date.now(),
+        root: '$NODE.c',
+        tenant: 't',
+        cpuMs: 2000,
+        memoryBytes: 32 * 1024 * 1024,
+        outputBytes: 1024,
+      });
+    expect(await count(mine)).toBe(1);
+    expect(await count(mine)).toBe(2);
+    expect(await count(theirs)).toBe(1);
+    expect(mine.warmCount).toBe(1);
+    mine.dispose();
+    expect(mine.warmCount).toBe(0);
+    expect(await count(mine)).toBe(1);
+    expect(await count(theirs)).toBe(2);
+  });
+
   it('all go once the process is past PLAITA_CODE_WARM_RSS_MB, so kept data cannot starve other runs', async () => {
-    const { clearJavaScriptSandboxes, runJavaScript, warmJavaScriptSandboxes } =
-      await import('../../../src/nodes/code/javascript-backend.js');
-    clearJavaScriptSandboxes();
+    const sandboxes = new JavaScriptSandboxes();
     const run = (source: string, tenant: string) =>
-      runJavaScript({
+      sandboxes.run({
         source,
         input: null,
         nowMs: Date.now(),
@@ -126,25 +154,26 @@ describe('warm sandboxes', () => {
       "var keep; function run() { var s = 'ab'; for (var k = 0; k < 20; k++) s = s + s; keep = s; return s.length }";
     expect(await run(hoarder, 'a')).toBe(2 ** 21);
     expect(await run('function run() { return 1 }', 'b')).toBe(1);
-    expect(warmJavaScriptSandboxes()).toBe(2);
+    expect(sandboxes.warmCount).toBe(2);
     process.env.PLAITA_CODE_WARM_RSS_MB = '1'; // any process is past 1 MB
     await new Promise((resolve) => setTimeout(resolve, 60)); // the size is read every 50 ms
     try {
       expect(await run('function run() { return 2 }', 'c')).toBe(2);
-      expect(warmJavaScriptSandboxes()).toBe(0);
+      expect(sandboxes.warmCount).toBe(0);
     } finally {
       delete process.env.PLAITA_CODE_WARM_RSS_MB;
-      clearJavaScriptSandboxes();
+      sandboxes.dispose();
     }
   });
 });
 
 describe('a trap inside the WebAssembly instance', () => {
   it("is the trapping run's code_error, and every tenant's next run gets a sound instance", async () => {
-    const { runJavaScript } = await import('../../../src/nodes/code/javascript-backend.js');
+    const sandboxes = new JavaScriptSandboxes();
+    onTestFinished(() => sandboxes.dispose());
     const run = (source: string, tenant: string, input: unknown = null) =>
       Promise.resolve().then(() =>
-        runJavaScript({
+        sandboxes.run({
           source,
           input,
           nowMs: Date.now(),

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runJavaScript } from '../../../src/nodes/code/javascript-backend.js';
-import { heapOf, loadQuickJS, quickJSNow } from '../../../src/nodes/code/quickjs-module.js';
+import { loadQuickJS } from '../../../src/nodes/code/code-runtime.js';
+import { JavaScriptSandboxes } from '../../../src/nodes/code/javascript-sandboxes.js';
 import { failure, runCode } from './code-flow-support.js';
 
 // Issue 35: typed arrays and ArrayBuffers passed the memory limit (two hundred 8 MB arrays
@@ -121,9 +121,10 @@ describe('a run over the limit ends code_memory even when it catches the error',
 
 describe('the WebAssembly heap a run over the limit grew', () => {
   it('goes with its instance; the next run gets a fresh one', async () => {
-    const module = quickJSNow()!;
+    const sandboxes = new JavaScriptSandboxes();
+    const first = await sandboxes.load();
     const run = () =>
-      runJavaScript({
+      sandboxes.run({
         source:
           'function run() { const a = []; for (let i = 0; i < 200; i++) a.push(new Float64Array(1e6)); return a.length }',
         input: null,
@@ -135,9 +136,10 @@ describe('the WebAssembly heap a run over the limit grew', () => {
         outputBytes: 1024 * 1024,
       });
     await expect(Promise.resolve().then(run)).rejects.toMatchObject({ code: 'code_memory' });
-    const fresh = await loadQuickJS();
-    expect(fresh).not.toBe(module);
-    expect(heapOf(fresh).bytes).toBe(16 * 1024 * 1024);
+    const fresh = await sandboxes.load();
+    expect(fresh).not.toBe(first);
+    expect(fresh.heap.bytes).toBe(16 * 1024 * 1024);
+    sandboxes.dispose();
     await stillHealthy();
   });
 
