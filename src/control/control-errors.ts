@@ -1,7 +1,7 @@
 import { errorCode, PlaitaError, type PlaitaErrorOptions } from '../errors.js';
 
 /**
- * What the control plane (schedules, starts, flow versions) refuses, as typed errors that know
+ * What the control plane (schedules, starts, flow versions, approvals) refuses, as typed errors that know
  * nothing of HTTP: `server/to-problem.ts` is the one place that turns them into problems. The
  * codes are the problem codes they become.
  */
@@ -18,7 +18,7 @@ interface RefusalOptions extends PlaitaErrorOptions {
 
 /** A refusal that may point into the request: the fields at fault and what is wrong there. */
 abstract class FieldRefusal extends PlaitaError {
-  readonly retryable = false;
+  readonly retryable: boolean = false;
   readonly fieldIssues: readonly FieldIssue[] | undefined;
 
   constructor(message: string, options: RefusalOptions = {}) {
@@ -33,23 +33,30 @@ export class InvalidRequestError extends FieldRefusal {
   readonly code = 'invalid_request';
 }
 
-/** What the request names does not exist (a flow version, a published flow). */
+/** What the request names does not exist (a flow version, a published flow, an approval node). */
 export class NotFoundError extends FieldRefusal {
   override readonly name = 'NotFoundError';
   readonly code = 'not_found';
 }
 
+/** The caller may not do this, whoever they are (an approver not on the approval's list). */
+export class ForbiddenError extends FieldRefusal {
+  override readonly name = 'ForbiddenError';
+  readonly code = 'forbidden';
+}
+
 /**
  * The request conflicts with what is stored (a published version, another request with the same
- * idempotency key). With `retryAfterSeconds` it will settle by itself: retryable.
+ * idempotency key, an approval already decided). With `retryAfterSeconds` it will settle by
+ * itself: retryable.
  */
-export class ConflictError extends PlaitaError {
+export class ConflictError extends FieldRefusal {
   override readonly name = 'ConflictError';
   readonly code = 'conflict';
-  readonly retryable: boolean;
+  override readonly retryable: boolean;
   readonly retryAfterSeconds: number | undefined;
 
-  constructor(message: string, options: PlaitaErrorOptions & { retryAfterSeconds?: number } = {}) {
+  constructor(message: string, options: RefusalOptions & { retryAfterSeconds?: number } = {}) {
     super(message, options);
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.retryable = options.retryAfterSeconds !== undefined;

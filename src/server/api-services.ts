@@ -14,6 +14,8 @@ import { AuditLog } from './audit-log.js';
 import { ApiKeys } from './auth/api-keys.js';
 import { ServerSecret } from './auth/server-secret.js';
 import { Sessions } from './auth/sessions.js';
+import { executionStreamHub } from './stream/execution-stream-hub.js';
+import type { StreamHub } from './stream/stream-hub.js';
 import type { RateLimitOptions } from './rate-limit.js';
 import type { ServerEnv } from './server-env.js';
 
@@ -75,6 +77,8 @@ export interface ApiServices {
   limits: Partial<RuntimeLimits>;
   /** Where dry-runs run when not on the loop (ApiAppOptions.dryRunThreads). */
   dryRunThreads: DryRunThreads | null;
+  /** The app's open execution streams: the stream route opens them, shutdown closes them. */
+  streams: StreamHub;
 }
 
 export function createServices(options: ApiAppOptions): ApiServices {
@@ -90,7 +94,7 @@ export function createServices(options: ApiAppOptions): ApiServices {
     ...options.limits,
   };
   const threads = options.dryRunThreads;
-  return {
+  const services = {
     options,
     store: options.store,
     flows: options.flows,
@@ -115,4 +119,6 @@ export function createServices(options: ApiAppOptions): ApiServices {
         ? new DryRunThreads({ threads: threads.threads, nodeModules: threads.nodeModules, limits })
         : null,
   };
+  // The hub reads through these very services (not a copy of them).
+  return Object.assign(services, { streams: executionStreamHub(services) });
 }

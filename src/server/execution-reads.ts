@@ -17,9 +17,12 @@ export async function loadExecution(
   return state;
 }
 
+/** What a view of an execution reads: its lease, its pinned flow, what it replays. */
+type ViewReads = Pick<ApiServices, 'store' | 'resolver' | 'control'>;
+
 /** The whole view, with node types from the pinned definition (absent: types are null). */
 export async function viewOf(
-  services: ApiServices,
+  services: ViewReads,
   read: ExecutionState,
   { readAgainIfReleased = true }: { readAgainIfReleased?: boolean } = {},
 ): Promise<ExecutionView> {
@@ -37,7 +40,7 @@ export async function viewOf(
  * none: then the state is read again and the newer one shown.
  */
 async function withLease(
-  services: ApiServices,
+  services: ViewReads,
   state: ExecutionState,
   readAgainIfReleased: boolean,
 ): Promise<{ state: ExecutionState; lease?: LeaseView | null }> {
@@ -51,7 +54,7 @@ async function withLease(
     : { state: again };
 }
 
-async function leaseOf(services: ApiServices, state: ExecutionState): Promise<LeaseView | null> {
+async function leaseOf(services: ViewReads, state: ExecutionState): Promise<LeaseView | null> {
   const lease = await services.store.getLease(state.executionId, { tenantId: state.tenantId });
   return lease && { owner: lease.owner, expiresAt: iso(lease.expiresAt) };
 }

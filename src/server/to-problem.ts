@@ -1,5 +1,6 @@
 import {
   ConflictError,
+  ForbiddenError,
   InvalidRequestError,
   isUnavailable,
   NotFoundError,
@@ -17,15 +18,16 @@ import { ApiProblem, type ProblemFieldError } from './problem.js';
 export function toProblem(error: unknown): ApiProblem {
   if (error instanceof ApiProblem) return error;
   // The control plane's refusals (control/control-errors.ts) are problems of the same code.
-  if (error instanceof InvalidRequestError || error instanceof NotFoundError)
+  if (
+    error instanceof InvalidRequestError ||
+    error instanceof NotFoundError ||
+    error instanceof ForbiddenError ||
+    error instanceof ConflictError
+  )
     return new ApiProblem(error.code, error.message, {
       cause: error,
       ...(error.fieldIssues ? { errors: error.fieldIssues } : {}),
-    });
-  if (error instanceof ConflictError)
-    return new ApiProblem('conflict', error.message, {
-      cause: error,
-      ...(error.retryAfterSeconds !== undefined
+      ...(error instanceof ConflictError && error.retryAfterSeconds !== undefined
         ? { retryAfterSeconds: error.retryAfterSeconds }
         : {}),
     });

@@ -1,7 +1,8 @@
 import { CancelRequestedError, LeaseLostError, WorkerStoppedError } from '../errors.js';
 import type { Delivery, TaskQueue } from '../queue/task-queue.js';
 import type { ExecutionStore, Lease } from '../store/execution-store.js';
-import { type CancelTimer, type Clock, systemClock } from '../util/clock.js';
+import { BackgroundLoop } from '../util/background-loop.js';
+import { type Clock, systemClock } from '../util/clock.js';
 import type { Logger } from '../util/logger.js';
 
 const CANCEL_POLL_MS = 1_000;
@@ -33,10 +34,9 @@ export interface LeaseKeeperOptions {
  */
 export class LeaseKeeper {
   readonly #controller = new AbortController();
-  readonly #cancels: CancelTimer[] = [];
+  readonly #loops: BackgroundLoop[] = [];
   readonly #clock: Clock;
   #cancelRequested = false;
-  #stopped = false;
 
   constructor(
     private readonly held: HeldWork,
@@ -88,30 +88,24 @@ export class LeaseKeeper {
     this.#abort(new WorkerStoppedError(reason, { executionId: this.held.executionId }));
   }
 
+  /** No renewal starts after this; one in flight ends by itself (its answer is not waited for). */
   stop(): void {
-    this.#stopped = true;
-    for (const cancel of this.#cancels) cancel();
-    this.#cancels.length = 0;
+    for (const loop of this.#loops) void loop.stop();
   }
 
   /**
    * Runs `tick` every `ms` until stopped; a tick still running when the next falls due is not
-   * started twice (that beat is skipped).
+   * started twice (that beat is skipped). Each tick handles its own failures.
    */
   #every(ms: number, tick: () => Promise<void>): void {
-    const slot = this.#cancels.length;
-    let running = false;
-    const arm = (): void => {
-      if (this.#stopped) return;
-      this.#cancels[slot] = this.#clock.setTimeout(beat, ms, { unref: true });
-    };
-    const beat = (): void => {
-      arm();
-      if (running) return;
-      running = true;
-      void tick().finally(() => (running = false));
-    };
-    arm();
+    const loop = new BackgroundLoop(tick, {
+      name: 'the lease keeper',
+      log: this.options.log,
+      intervalMs: ms,
+      pace: 'fixed-rate',
+      clock: this.#clock,
+    });
+    this.#loops.push(loop.start());
   }
 
   async #renewLease(): Promise<void> {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TaskQueue } from '../queue/task-queue.js';
 import { type ControlStore, PLATFORM_TENANT } from '../store/control-store.js';
 import { DEFAULT_TENANT, type ExecutionStore } from '../store/execution-store.js';
-import { FailureLog } from '../util/failure-log.js';
+import { BackgroundLoop } from '../util/background-loop.js';
 import type { Logger } from '../util/logger.js';
 import { reapStale } from './reaper.js';
 
@@ -27,8 +27,7 @@ const TURN_KEY = { collection: 'settings' as const, tenant: PLATFORM_TENANT, id:
  */
 export class ReaperLoop {
   readonly #owner = `reaper-${randomUUID()}`;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | null = null;
+  #loop: BackgroundLoop | undefined;
 
   constructor(
     private readonly deps: { store: ExecutionStore; queue: TaskQueue; control: ControlStore },
@@ -36,24 +35,18 @@ export class ReaperLoop {
   ) {}
 
   start(): this {
-    const every = this.options.intervalMs ?? 60_000;
-    const failures = new FailureLog(this.options.log, 'the reaper');
-    this.#timer = setInterval(() => {
-      if (this.#running) return;
-      this.#running = this.pass()
-        .then(
-          () => failures.succeeded(),
-          (error: unknown) => failures.failed(error),
-        )
-        .finally(() => (this.#running = null));
-    }, every);
-    this.#timer.unref();
+    // At a fixed rate, the first after one interval: the turn record expires at that pace.
+    this.#loop ??= new BackgroundLoop(() => this.pass(), {
+      name: 'the reaper',
+      log: this.options.log,
+      intervalMs: this.options.intervalMs ?? 60_000,
+      pace: 'fixed-rate',
+    }).start();
     return this;
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.#timer);
-    await this.#running;
+    await this.#loop?.stop();
   }
 
   /** One pass if this process wins the interval's turn; the ids it re-enqueued (else null). */

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { type ControlStore, PLATFORM_TENANT } from '../store/control-store.js';
-import { FailureLog } from '../util/failure-log.js';
+import { BackgroundLoop } from '../util/background-loop.js';
 import type { Logger } from '../util/logger.js';
 
 /** What a worker says of itself (docs/http-api.md §4 `GET /v1/workers`). */
@@ -30,9 +30,7 @@ const LIVES = 3;
  */
 export class WorkerHeartbeat {
   readonly #startedAt = new Date().toISOString();
-  #timer: NodeJS.Timeout | undefined;
-  /** The beat being written: stop waits for it, or it could land after the delete. */
-  #beating: Promise<void> = Promise.resolve();
+  #loop: BackgroundLoop | undefined;
 
   constructor(
     private readonly control: ControlStore,
@@ -40,18 +38,15 @@ export class WorkerHeartbeat {
     private readonly options: { intervalMs?: number; version: string; log: Logger },
   ) {}
 
+  /** Registers at once, then beats at a fixed rate (a beat's record lives a few of them). */
   start(): this {
-    const interval = this.options.intervalMs ?? 5_000;
-    const failures = new FailureLog(this.options.log, 'the worker heartbeat');
-    const beat = (): void => {
-      this.#beating = this.beat().then(
-        () => failures.succeeded(),
-        (error: unknown) => failures.failed(error),
-      );
-    };
-    beat();
-    this.#timer = setInterval(beat, interval);
-    this.#timer.unref();
+    this.#loop ??= new BackgroundLoop(() => this.beat(), {
+      name: 'the worker heartbeat',
+      log: this.options.log,
+      intervalMs: this.options.intervalMs ?? 5_000,
+      firstTickMs: 'now',
+      pace: 'fixed-rate',
+    }).start();
     return this;
   }
 
@@ -72,8 +67,7 @@ export class WorkerHeartbeat {
   }
 
   async stop(): Promise<void> {
-    if (this.#timer) clearInterval(this.#timer);
-    await this.#beating; // a beat in flight would otherwise list a stopped worker again
+    await this.#loop?.stop(); // a beat in flight would otherwise list a stopped worker again
     await this.control.delete(this.#key()).catch(() => undefined);
   }
 

@@ -4,7 +4,7 @@ import {
   type ApprovalStrategy,
   decideApproval,
   type Vote,
-} from '../../src/server/approvals/approval-strategy.js';
+} from '../../src/control/approvals/approval-strategy.js';
 
 const pending: ApprovalOutcome = { decided: false };
 const approve: ApprovalOutcome = { decided: true, finalDecision: 'approve' };

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { defaultRegistry } from '../../src/nodes/default-registry.js';
 import { drainTask } from '../../src/server/draining.js';
 import { SERVER_TASKS } from '../../src/server/server-tasks.js';
-import { streamHubOf } from '../../src/server/stream/stream-hub-of.js';
+import { executionStreamHub } from '../../src/server/stream/execution-stream-hub.js';
 import { streamShutdownTask } from '../../src/server/stream/stream-shutdown-task.js';
 import { StreamTickets } from '../../src/server/stream/stream-tickets.js';
 import { silentLogger } from '../../src/util/logger.js';
@@ -76,7 +76,12 @@ beforeEach(async () => {
   gates = new Gates();
   streams = new Agent();
   api = await startApi({ worker: false, app: { registry } });
-  streamHubOf(api.app.services, { minPollMs: 20, maxPollMs: 200, keepAliveMs: 100 });
+  // Faster than a server's: before any stream opens, the app's hub is swapped for a tuned one.
+  api.app.services.streams = executionStreamHub(api.app.services, {
+    minPollMs: 20,
+    maxPollMs: 200,
+    keepAliveMs: 100,
+  });
   worker = new FlowWorker({
     ...api.backends,
     registry,
@@ -89,7 +94,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   gates.open('g1', 'g2');
-  await streamHubOf(api.app.services).close();
+  await api.app.services.streams.close();
   await worker.stop();
   await streams.destroy();
   await api.close();
@@ -220,7 +225,7 @@ describe('GET /v1/executions/{id}/stream', () => {
   });
 
   it('viewers of one execution share one watch, released when they go away', async () => {
-    const hub = streamHubOf(api.app.services);
+    const hub = api.app.services.streams;
     const id = await start();
     const streams = await Promise.all([open(id), open(id), open(id)]);
     for (const stream of streams) expect((await stream.next())?.event).toBe('snapshot');
@@ -280,7 +285,7 @@ describe('GET /v1/executions/{id}/stream', () => {
       expect(rest.at(-1)).toMatchObject({ event: 'shutdown', id: null, retry: 2000 });
       expect(JSON.parse(rest.at(-1)!.data)).toEqual({ reason: 'server_shutdown' });
     }
-    expect(streamHubOf(api.app.services).openStreams).toBe(0);
+    expect(api.app.services.streams.openStreams).toBe(0);
     const late = await api.fetch(`/v1/executions/${id}/stream`);
     expect(late.status).toBe(503);
     expect(await body(late)).toMatchObject({ code: 'service_unavailable' });
@@ -398,8 +403,8 @@ describe('POST /v1/executions/{id}/stream-tickets', () => {
     const head = await undiciFetch(`${api.url}${path}`, { method: 'HEAD', dispatcher: streams });
     expect(head.status).toBe(200);
     expect(head.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    expect(streamHubOf(api.app.services).openStreams).toBe(0);
-    expect(streamHubOf(api.app.services).watchedExecutions).toBe(0);
+    expect(api.app.services.streams.openStreams).toBe(0);
+    expect(api.app.services.streams.watchedExecutions).toBe(0);
     const res = await withTicket(id, ticket);
     expect(res.status).toBe(200);
     await new SseReader(res).cancel();
@@ -426,7 +431,7 @@ describe('POST /v1/executions/{id}/stream-tickets', () => {
     expect((await api.fetch(`/v1/api-keys/${keyId}`, { method: 'DELETE' })).status).toBe(204);
     // Dropped at its next keep-alive (100 ms here): the connection closes, no event comes.
     expect(await stream.rest().catch(() => [])).toEqual([]);
-    await vi.waitFor(() => expect(streamHubOf(api.app.services).openStreams).toBe(0));
+    await vi.waitFor(() => expect(api.app.services.streams.openStreams).toBe(0));
     const refused = await withTicket(id, ticket);
     expect(refused.status).toBe(401);
   });

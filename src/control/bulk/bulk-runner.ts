@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ExecutionState, ExecutionStatus } from '../../state/execution-state.js';
 import { type ControlPage, ID_SEPARATOR, PLATFORM_TENANT } from '../../store/control-store.js';
 import { sha256Hex } from '../../util/canonical-json.js';
-import { FailureLog } from '../../util/failure-log.js';
+import { BackgroundLoop } from '../../util/background-loop.js';
 import type { Logger } from '../../util/logger.js';
 import type { PlaitaClient } from '../../client/plaita-client.js';
 import type { ControlStore } from '../../store/control-store.js';
@@ -33,8 +33,8 @@ class LeaseLost extends Error {}
  */
 export class BulkRunner {
   readonly #owner = `bulk-${randomUUID()}`;
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | null = null;
+  #loop: BackgroundLoop | undefined;
+  /** Read inside a tick too: a stopping runner ends its batch at the execution at hand. */
   #stopped = false;
 
   constructor(
@@ -48,29 +48,20 @@ export class BulkRunner {
   ) {}
 
   start(): this {
-    const failures = new FailureLog(this.options.log, 'bulk operations');
-    const tick = (): void => {
-      if (this.#stopped) return;
-      this.#running = this.tick()
-        .then(
-          () => failures.succeeded(),
-          (error: unknown) => failures.failed(error),
-        )
-        .finally(() => {
-          this.#running = null;
-          // No backoff: a tick fails for one operation's outage after the others had their turn.
-          if (!this.#stopped) this.#timer = setTimeout(tick, this.options.tickMs ?? 250);
-        });
-    };
-    this.#timer = setTimeout(tick, 0);
+    this.#loop ??= new BackgroundLoop(() => this.tick(), {
+      name: 'bulk operations',
+      log: this.options.log,
+      intervalMs: this.options.tickMs ?? 250,
+      firstTickMs: 0,
+      // No backoff: a tick fails for one operation's outage after the others had their turn.
+    }).start();
     return this;
   }
 
   /** Stops after the execution at hand; the operation's lease is given back for the next server. */
   async stop(): Promise<void> {
     this.#stopped = true;
-    if (this.#timer) clearTimeout(this.#timer);
-    await this.#running;
+    await this.#loop?.stop();
   }
 
   /**

@@ -1,8 +1,8 @@
 import { isTerminal } from '../../state/execution-state.js';
 import type { ControlPage } from '../../store/control-store.js';
 import { PLATFORM_TENANT, updateRecord } from '../../store/control-store.js';
-import { type CancelTimer, type Clock, systemClock } from '../../util/clock.js';
-import { backoffMs, FailureLog } from '../../util/failure-log.js';
+import { BackgroundLoop } from '../../util/background-loop.js';
+import { type Clock, systemClock } from '../../util/clock.js';
 import type { Logger } from '../../util/logger.js';
 import { isRetryable, isUnavailable } from '../control-errors.js';
 import { type StartDeps, startExecution } from '../idempotent-start.js';
@@ -25,9 +25,7 @@ export interface SchedulerOptions {
  * run has not settled (ended or waiting).
  */
 export class Scheduler {
-  #cancelTimer: CancelTimer | undefined;
-  #running: Promise<void> | null = null;
-  #stopped = false;
+  #loop: BackgroundLoop | undefined;
 
   constructor(
     private readonly deps: StartDeps,
@@ -39,28 +37,19 @@ export class Scheduler {
   }
 
   start(): this {
-    const failures = new FailureLog(this.options.log, 'the scheduler', () => this.#clock.now());
-    const tick = (): void => {
-      if (this.#stopped) return;
-      this.#running = this.tick()
-        .then(
-          () => failures.succeeded(),
-          (error: unknown) => failures.failed(error),
-        )
-        .finally(() => {
-          this.#running = null;
-          const delay = backoffMs(failures.failures, this.options.tickMs ?? 500, 30_000);
-          if (!this.#stopped) this.#cancelTimer = this.#clock.setTimeout(tick, delay);
-        });
-    };
-    this.#cancelTimer = this.#clock.setTimeout(tick, 0);
+    this.#loop ??= new BackgroundLoop(() => this.tick(), {
+      name: 'the scheduler',
+      log: this.options.log,
+      intervalMs: this.options.tickMs ?? 500,
+      firstTickMs: 0,
+      maxBackoffMs: 30_000,
+      clock: this.#clock,
+    }).start();
     return this;
   }
 
   async stop(): Promise<void> {
-    this.#stopped = true;
-    this.#cancelTimer?.();
-    await this.#running;
+    await this.#loop?.stop();
   }
 
   /** One pass over every schedule; fires what is due. Returns when done (tests call it). */

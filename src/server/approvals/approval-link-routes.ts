@@ -4,13 +4,14 @@ import type { ApiServices } from '../api-services.js';
 import { ApiProblem } from '../problem.js';
 import type { ServerEnv } from '../server-env.js';
 import { toProblem } from '../to-problem.js';
-import { ApprovalDecisions } from './approval-decisions.js';
+import { approvalToConfirm } from '../../control/approvals/approval-link-checks.js';
+import { ApprovalDecisions } from '../../control/approvals/approval-decisions.js';
+import { loadPendingApproval } from '../../control/approvals/pending-approval.js';
+import { submitDecision } from '../../control/approvals/submit-decision.js';
 import { type LinkCheck, ApprovalLinks, type LinkClaims } from './approval-links.js';
 import { type ApprovalPage, renderApprovalPage } from './approval-page.js';
 import { ApprovalSchema, approvalTarget } from './approval-schemas.js';
 import { approvalView, type ApprovalView } from './approval-view.js';
-import { loadPendingApproval } from './pending-approval.js';
-import { submitDecision } from './submit-decision.js';
 
 const TokenParam = z.object({
   token: z
@@ -110,16 +111,18 @@ async function decideByLink(
   comment: string | undefined,
 ): Promise<ApprovalView> {
   try {
-    return await submitDecision(services, {
-      tenantId: claims.tenantId,
-      executionId: claims.executionId,
-      nodeId: claims.nodeId,
-      approver: claims.approver,
-      decision: claims.decision,
-      comment,
-      via: 'link',
-      approvalId: claims.approvalId,
-    });
+    return approvalView(
+      await submitDecision(services, {
+        tenantId: claims.tenantId,
+        executionId: claims.executionId,
+        nodeId: claims.nodeId,
+        approver: claims.approver,
+        decision: claims.decision,
+        comment,
+        via: 'link',
+        approvalId: claims.approvalId,
+      }),
+    );
   } catch (error) {
     // A missing comment or an outage must not burn the link.
     await links.restore(claims).catch(() => undefined);
@@ -129,21 +132,9 @@ async function decideByLink(
 
 /** The page before deciding: what is asked, refused already when there is nothing to decide. */
 async function confirmation(services: ApiServices, claims: LinkClaims): Promise<ApprovalPage> {
-  const approval = await loadPendingApproval(
-    services,
-    claims.tenantId,
-    claims.executionId,
-    claims.nodeId,
-  );
-  if (approval.approvalId !== claims.approvalId)
-    throw new ApiProblem('conflict', 'the wait this link was made for is over');
-  const records = await new ApprovalDecisions(services.control).read(approval);
-  if (records.outcome) throw new ApiProblem('conflict', 'this approval is already decided');
-  if (records.decisions.some((d) => d.approver === claims.approver))
-    throw new ApiProblem('conflict', `${claims.approver} already decided this approval`);
   return {
     kind: 'confirm',
-    approval: approvalView(approval, records),
+    approval: approvalView(await approvalToConfirm(services, claims)),
     approver: claims.approver,
     decision: claims.decision,
     expiresAt: claims.expiresAt,

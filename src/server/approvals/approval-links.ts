@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { ControlKey, ControlStore } from '../../store/control-store.js';
 import type { ServerSecret } from '../auth/server-secret.js';
-import { VERDICTS, type Verdict } from './approval-strategy.js';
-import type { PendingApproval } from './pending-approval.js';
+import { VERDICTS, type Verdict } from '../../control/approvals/approval-strategy.js';
+import type { PendingApproval } from '../../control/approvals/pending-approval.js';
 
 /** What a signed link says: who decides what, on which wait, until when. */
 export interface LinkClaims {

@@ -1,4 +1,4 @@
-import type { Verdict } from './approval-strategy.js';
+import type { Verdict } from '../../control/approvals/approval-strategy.js';
 import type { ApprovalView } from './approval-view.js';
 
 /** What a signed link's page shows (docs/http-api.md §4): confirm, done, or why the link is refused. */

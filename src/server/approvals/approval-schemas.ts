@@ -3,7 +3,7 @@ import {
   hasUntypableCharacter,
   MAX_APPROVER_NAME_LENGTH,
 } from '../../nodes/suspend/approver-name.js';
-import { APPROVAL_STRATEGIES, VERDICTS } from './approval-strategy.js';
+import { APPROVAL_STRATEGIES, VERDICTS } from '../../control/approvals/approval-strategy.js';
 
 /** Ids and names become parts of control-store ids: no control characters (U+0000–U+001F, U+007F). */
 const hasNoControl = (text: string): boolean =>

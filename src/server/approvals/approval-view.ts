@@ -1,6 +1,6 @@
-import type { ApprovalRecords } from './approval-decisions.js';
-import type { Verdict } from './approval-strategy.js';
-import type { PendingApproval } from './pending-approval.js';
+import type { ApprovalProgress } from '../../control/approvals/approval-decisions.js';
+import type { Verdict } from '../../control/approvals/approval-strategy.js';
+import type { PendingApproval } from '../../control/approvals/pending-approval.js';
 
 /** An approval as the API shows it (docs/http-api.md §4): what is asked, of whom, and how far it got. */
 export interface ApprovalView {
@@ -27,7 +27,7 @@ export interface ApprovalView {
   since: string;
 }
 
-export function approvalView(approval: PendingApproval, records: ApprovalRecords): ApprovalView {
+export function approvalView({ approval, records }: ApprovalProgress): ApprovalView {
   return {
     executionId: approval.executionId,
     nodeId: approval.nodeId,

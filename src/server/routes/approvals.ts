@@ -7,11 +7,12 @@ import {
   ApproverName,
   approvalTarget,
 } from '../approvals/approval-schemas.js';
-import { VERDICTS } from '../approvals/approval-strategy.js';
+import { approvalView } from '../approvals/approval-view.js';
 import { parseExpiresIn } from '../approvals/expires-in.js';
-import { listApprovals } from '../approvals/list-approvals.js';
 import { issueLinks } from '../approvals/issue-links.js';
-import { submitDecision } from '../approvals/submit-decision.js';
+import { VERDICTS } from '../../control/approvals/approval-strategy.js';
+import { listApprovals } from '../../control/approvals/list-approvals.js';
+import { submitDecision } from '../../control/approvals/submit-decision.js';
 import { requireRole } from '../auth/authenticate.js';
 import { jsonBody, jsonResponse, PageQuery, pageOf, problems } from '../schemas.js';
 import type { ServerEnv } from '../server-env.js';
@@ -91,13 +92,13 @@ export function registerApprovalsRoutes(app: OpenAPIHono<ServerEnv>, services: A
       limit: query.limit ?? 50,
       cursor: query.cursor ?? null,
     });
-    return c.json(page, 200);
+    return c.json({ items: page.items.map(approvalView), nextCursor: page.nextCursor }, 200);
   });
 
   app.openapi(decide, async (c) => {
     const { executionId, nodeId } = c.req.valid('param');
     const body = c.req.valid('json');
-    const view = await submitDecision(services, {
+    const decided = await submitDecision(services, {
       tenantId: c.get('tenant'),
       executionId,
       nodeId,
@@ -112,7 +113,7 @@ export function registerApprovalsRoutes(app: OpenAPIHono<ServerEnv>, services: A
       `approval.${body.decision}`,
       approvalTarget(executionId, nodeId, body.approver),
     );
-    return c.json(view, 201);
+    return c.json(approvalView(decided), 201);
   });
 
   app.openapi(links, async (c) => {

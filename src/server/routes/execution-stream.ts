@@ -6,7 +6,6 @@ import { loadExecution } from '../execution-reads.js';
 import { ApiProblem } from '../problem.js';
 import { ExecutionIdParam, jsonResponse, problems } from '../schemas.js';
 import type { ServerEnv } from '../server-env.js';
-import { streamHubOf } from '../stream/stream-hub-of.js';
 import { STREAM_TICKET_TTL_MS, StreamTickets } from '../stream/stream-tickets.js';
 
 const stream = createRoute({
@@ -87,7 +86,7 @@ export function registerExecutionStreamRoutes(
       });
     const resumeFrom = eventIdOf(c.req.valid('header')['last-event-id'] ?? query.lastEventId);
     const outgoing = (c.env as { outgoing?: { destroy(): void } } | undefined)?.outgoing;
-    const session = await streamHubOf(services).open(state, {
+    const session = await services.streams.open(state, {
       drop: () => outgoing?.destroy(),
       allowed,
     });

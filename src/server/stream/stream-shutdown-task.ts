@@ -1,5 +1,4 @@
 import type { ApiServices } from '../api-services.js';
-import { streamHubOf } from './stream-hub-of.js';
 
 /**
  * The server task that owns the execution streams' lifetime: nothing runs in the background
@@ -7,5 +6,5 @@ import { streamHubOf } from './stream-hub-of.js';
  * open stream with its final `shutdown` event before the HTTP server closes.
  */
 export function streamShutdownTask(services: ApiServices): { stop(): Promise<void> } {
-  return { stop: () => streamHubOf(services).close() };
+  return { stop: () => services.streams.close() };
 }

@@ -1,12 +1,12 @@
 import { nodeResult } from '../../state/checkpoint-context.js';
 import { z } from 'zod';
-import { errorCode } from '../../errors.js';
+import { errorCode, ExecutionTerminalError } from '../../errors.js';
 import type { Flow } from '../../flow/flow.js';
 import { type ExecutionState, isTerminal } from '../../state/execution-state.js';
+import type { ExecutionStore } from '../../store/execution-store.js';
 import { getOwn } from '../../util/own-record.js';
-import type { ApiServices } from '../api-services.js';
-import { loadExecution } from '../execution-reads.js';
-import { ApiProblem } from '../problem.js';
+import type { FlowResolver } from '../../worker/flow-resolver.js';
+import { ConflictError, NotFoundError } from '../control-errors.js';
 import {
   approverNameProblem,
   approverText,
@@ -14,6 +14,12 @@ import {
 } from '../../nodes/suspend/approver-name.js';
 import { APPROVAL_EVENT_TYPE } from './approval-event.js';
 import { APPROVAL_STRATEGIES, type ApprovalStrategy } from './approval-strategy.js';
+
+/** What finding an approval reads: the execution and the flow it is pinned to. */
+export interface ApprovalReads {
+  store: ExecutionStore;
+  resolver: FlowResolver;
+}
 
 /** An approval node an execution waits at, as the approvals API shows and decides it. */
 export interface PendingApproval {
@@ -113,10 +119,10 @@ export function approvalAt(
 
 /**
  * As `approvalAt`, reading the pinned flow. A flow no longer stored has no approval to decide
- * (it could not resume); an unreachable store is still an outage (503).
+ * (it could not resume); an unreachable store is still an outage.
  */
 export async function findApproval(
-  services: ApiServices,
+  services: ApprovalReads,
   state: ExecutionState,
   nodeId: string,
 ): Promise<ApprovalLookup> {
@@ -124,7 +130,7 @@ export async function findApproval(
 }
 
 /** The execution's pinned flow, or null when it is no longer stored. */
-function pinnedFlow(services: ApiServices, state: ExecutionState): Promise<Flow | null> {
+function pinnedFlow(services: ApprovalReads, state: ExecutionState): Promise<Flow | null> {
   return services.resolver
     .byHash(state.flowHash, { tenantId: state.tenantId })
     .catch((error: unknown) => {
@@ -134,28 +140,30 @@ function pinnedFlow(services: ApiServices, state: ExecutionState): Promise<Flow 
 }
 
 /**
- * The approval `nodeId` of the tenant's execution, waiting now. Otherwise a problem: 404 for
- * an absent execution (another tenant's too) or a node that is not an approval node, 409 for
- * an execution that is finished or not waiting there.
+ * The approval `nodeId` of the tenant's execution, waiting now. Otherwise NotFoundError for an
+ * absent execution (another tenant's too) or a node that is not an approval node,
+ * ExecutionTerminalError for a finished execution, ConflictError for one not waiting there.
  */
 export async function loadPendingApproval(
-  services: ApiServices,
+  services: ApprovalReads,
   tenantId: string,
   executionId: string,
   nodeId: string,
 ): Promise<PendingApproval> {
-  const state = await loadExecution(services, tenantId, executionId);
+  const state = await services.store.load(executionId, { tenantId });
+  if (!state) throw new NotFoundError(`no execution ${executionId}`);
   const found = await findApproval(services, state, nodeId);
   switch (found.kind) {
     case 'waiting':
       return found.approval;
     case 'not_approval':
-      throw new ApiProblem('not_found', `execution ${executionId} has no approval node ${nodeId}`);
+      throw new NotFoundError(`execution ${executionId} has no approval node ${nodeId}`);
     case 'terminal':
-      throw new ApiProblem('execution_terminal', `execution ${executionId} is ${state.status}`);
+      throw new ExecutionTerminalError(`execution ${executionId} is ${state.status}`, {
+        executionId,
+      });
     case 'not_waiting':
-      throw new ApiProblem(
-        'conflict',
+      throw new ConflictError(
         `execution ${executionId} is not waiting at approval node ${nodeId} (it is ${state.status})`,
       );
   }
@@ -175,20 +183,19 @@ function text(value: unknown): string {
  * cannot resume, so there is nothing to protect.
  */
 export async function refuseDecisionBypass(
-  services: ApiServices,
+  services: ApprovalReads,
   state: ExecutionState,
 ): Promise<void> {
   if (isTerminal(state.status)) return; // the event route answers execution_terminal
   const flow = await pinnedFlow(services, state);
   const approval = flow?.nodes.find((node) => node.def.type === 'approval');
   if (approval === undefined) return;
-  throw new ApiProblem(
-    'conflict',
+  throw new ConflictError(
     `execution ${state.executionId} decides approval node ${approval.def.id} by its approvers: ` +
       `POST /v1/approvals/${state.executionId}/${approval.def.id}/decisions records each ` +
       `decision and sends ${APPROVAL_EVENT_TYPE} once the node's strategy is met`,
     {
-      errors: [
+      fieldIssues: [
         { path: 'body.type', message: `${APPROVAL_EVENT_TYPE} is sent by the approvals route` },
       ],
     },

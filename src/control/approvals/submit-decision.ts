@@ -1,15 +1,26 @@
-import type { ApiServices } from '../api-services.js';
-import { ApiProblem } from '../problem.js';
+import type { PlaitaClient } from '../../client/plaita-client.js';
+import type { ControlStore } from '../../store/control-store.js';
+import { ConflictError, ForbiddenError, InvalidRequestError } from '../control-errors.js';
 import {
   ApprovalDecisions,
+  type ApprovalProgress,
   type ApprovalRecords,
   type DecisionRecord,
   type OutcomeRecord,
 } from './approval-decisions.js';
 import { APPROVAL_EVENT_TYPE, approvalEvent } from './approval-event.js';
 import { decideApproval, type Verdict } from './approval-strategy.js';
-import { approvalView, type ApprovalView } from './approval-view.js';
-import { loadPendingApproval, type PendingApproval } from './pending-approval.js';
+import {
+  type ApprovalReads,
+  loadPendingApproval,
+  type PendingApproval,
+} from './pending-approval.js';
+
+/** What deciding an approval uses: the reads, the decisions' records, and the event's delivery. */
+export interface ApprovalDeps extends ApprovalReads {
+  control: ControlStore;
+  client: PlaitaClient;
+}
 
 export interface DecisionRequest {
   tenantId: string;
@@ -26,14 +37,15 @@ export interface DecisionRequest {
 /**
  * Records one approver's decision (docs/http-api.md §4) and, when it decides the node's strategy,
  * delivers the `approval_decision` event, applied once (a fixed event id: a delivery that was
- * lost is sent again by a later submission or read). Refusals: 404 (no such execution or
- * approval node), 409 (not waiting there, already decided, this approver already decided),
- * 403 (not an approver on the list), 400 (a comment required or not taken).
+ * lost is sent again by a later submission or read). Refusals: NotFoundError (no such execution
+ * or approval node), ConflictError (not waiting there, already decided, this approver already
+ * decided), ExecutionTerminalError, ForbiddenError (not an approver on the list),
+ * InvalidRequestError (a comment required or not taken).
  */
 export async function submitDecision(
-  services: ApiServices,
+  services: ApprovalDeps,
   request: DecisionRequest,
-): Promise<ApprovalView> {
+): Promise<ApprovalProgress> {
   const approval = await loadPendingApproval(
     services,
     request.tenantId,
@@ -47,8 +59,8 @@ export async function submitDecision(
     // Decided, yet still waiting here: the delivery was lost (an outage or a crash between the
     // outcome marker and the event). Deliver it again: its fixed event id is applied once.
     await deliverOutcome(services, approval, before.outcome, before.decisions);
-    if (decidedAsAsked(before, request)) return approvalView(approval, before);
-    throw new ApiProblem('conflict', `approval ${approval.nodeId} is already decided`);
+    if (decidedAsAsked(before, request)) return { approval, records: before };
+    throw new ConflictError(`approval ${approval.nodeId} is already decided`);
   }
   const recorded = await book.record(approval, {
     approver: request.approver,
@@ -61,11 +73,10 @@ export async function submitDecision(
   // retry (or any later submission, or a read of the list) delivers it then.
   const records = await deliverOnce(services, book, approval);
   if (!recorded && !decidedAsAsked(records, request))
-    throw new ApiProblem(
-      'conflict',
+    throw new ConflictError(
       `${request.approver} already decided approval ${approval.nodeId}; a decision is final`,
     );
-  return approvalView(approval, records);
+  return { approval, records };
 }
 
 /** The approver's recorded decision is this request's: a retry of it, answered as it was. */
@@ -80,7 +91,7 @@ function decidedAsAsked(records: ApprovalRecords, request: DecisionRequest): boo
  * waits (a lost delivery), the fixed event id makes the repeat harmless.
  */
 export async function deliverOutcome(
-  services: ApiServices,
+  services: Pick<ApprovalDeps, 'client'>,
   approval: PendingApproval,
   outcome: OutcomeRecord,
   decisions: readonly DecisionRecord[],
@@ -98,26 +109,22 @@ export async function deliverOutcome(
 
 function checkRequest(approval: PendingApproval, request: DecisionRequest): void {
   if (request.approvalId !== undefined && request.approvalId !== approval.approvalId)
-    throw new ApiProblem(
-      'conflict',
+    throw new ConflictError(
       `this was made for an earlier wait at approval node ${approval.nodeId}, which is over`,
     );
   if (!approval.approvers.includes(request.approver))
-    throw new ApiProblem(
-      'forbidden',
+    throw new ForbiddenError(
       `${request.approver} is not an approver of approval node ${approval.nodeId}`,
     );
   const comment = request.comment?.trim() ?? '';
   if (approval.requireComments && comment === '')
-    throw commentProblem('this approval requires a comment');
+    throw commentRefusal('this approval requires a comment');
   if (!approval.allowComments && comment !== '')
-    throw commentProblem('this approval does not take comments');
+    throw commentRefusal('this approval does not take comments');
 }
 
-function commentProblem(message: string): ApiProblem {
-  return new ApiProblem('invalid_request', message, {
-    errors: [{ path: 'body.comment', message }],
-  });
+function commentRefusal(message: string): InvalidRequestError {
+  return new InvalidRequestError(message, { fieldIssues: [{ path: 'body.comment', message }] });
 }
 
 /**
@@ -126,7 +133,7 @@ function commentProblem(message: string): ApiProblem {
  * A failed delivery keeps the marker: the outcome is decided, and delivered again later.
  */
 async function deliverOnce(
-  services: ApiServices,
+  services: ApprovalDeps,
   book: ApprovalDecisions,
   approval: PendingApproval,
 ): Promise<ApprovalRecords> {

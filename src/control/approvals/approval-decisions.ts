@@ -35,6 +35,12 @@ export interface ApprovalRecords {
   outcome: OutcomeRecord | null;
 }
 
+/** A waiting approval and how far it got: what the approvals API shows of it. */
+export interface ApprovalProgress {
+  approval: PendingApproval;
+  records: ApprovalRecords;
+}
+
 /**
  * Decisions outlive the wait they belong to only so long: an approval still pending after this
  * keeps its node waiting, but its partial decisions are gone (a year; documented).

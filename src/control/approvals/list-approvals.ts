@@ -1,10 +1,8 @@
 import type { ExecutionSummary } from '../../store/execution-store.js';
-import type { ApiServices } from '../api-services.js';
-import { ApprovalDecisions } from './approval-decisions.js';
+import { ApprovalDecisions, type ApprovalProgress } from './approval-decisions.js';
 import { APPROVAL_EVENT_TYPE } from './approval-event.js';
-import { approvalView, type ApprovalView } from './approval-view.js';
 import { findApproval } from './pending-approval.js';
-import { deliverOutcome } from './submit-decision.js';
+import { type ApprovalDeps, deliverOutcome } from './submit-decision.js';
 
 export interface ApprovalQuery {
   /** Only approvals this approver is on the list of. */
@@ -25,35 +23,35 @@ const MAX_SCANNED_PAGES = 5;
  * than `limit` (even empty, with a cursor) when the executions it read wait for something else.
  */
 export async function listApprovals(
-  services: ApiServices,
+  services: ApprovalDeps,
   tenantId: string,
   query: ApprovalQuery,
-): Promise<{ items: ApprovalView[]; nextCursor: string | null }> {
-  const items: ApprovalView[] = [];
+): Promise<{ items: ApprovalProgress[]; nextCursor: string | null }> {
+  const items: ApprovalProgress[] = [];
   let cursor = query.cursor;
   for (let scanned = 0; scanned < MAX_SCANNED_PAGES && items.length === 0; scanned++) {
-    // A cursor the store did not make is its InvalidCursorError: a 400 (to-problem.ts).
+    // A cursor the store did not make is its InvalidCursorError (to the API: a 400).
     const page = await services.store.list({
       tenantId,
       status: 'suspended',
       limit: query.limit,
       cursor,
     });
-    const views = await Promise.all(
-      page.items.map((summary) => pendingView(services, summary, query.approver)),
+    const found = await Promise.all(
+      page.items.map((summary) => undecidedApproval(services, summary, query.approver)),
     );
-    for (const view of views) if (view) items.push(view);
+    for (const approval of found) if (approval) items.push(approval);
     cursor = page.nextCursor;
     if (cursor === null) break;
   }
   return { items, nextCursor: cursor };
 }
 
-async function pendingView(
-  services: ApiServices,
+async function undecidedApproval(
+  services: ApprovalDeps,
   summary: ExecutionSummary,
   approver: string | undefined,
-): Promise<ApprovalView | null> {
+): Promise<ApprovalProgress | null> {
   const waiting = summary.waiting;
   if (!waiting || waiting.eventType !== APPROVAL_EVENT_TYPE) return null;
   const state = await services.store.load(summary.executionId, { tenantId: summary.tenantId });
@@ -62,7 +60,7 @@ async function pendingView(
   if (found.kind !== 'waiting') return null;
   if (approver !== undefined && !found.approval.approvers.includes(approver)) return null;
   const records = await new ApprovalDecisions(services.control).read(found.approval);
-  if (!records.outcome) return approvalView(found.approval, records);
+  if (!records.outcome) return { approval: found.approval, records };
   // Decided, yet still waiting: its delivery was lost. Deliver it again (best effort: a read
   // must not fail for it; the next read or submission tries again).
   await deliverOutcome(services, found.approval, records.outcome, records.decisions).catch(
