@@ -137,7 +137,13 @@ async function load(title, options) {
 }
 
 const store = await storeUrl();
-const server = plaita('serve', ['--port', String(port), '--rate-limit', '0'], store);
+// No per-key rate or in-flight bound: one key drives all 50 connections, and the default
+// in-flight bound (32) would answer the rest 429 — fast refusals, not request handling.
+const server = plaita(
+  'serve',
+  ['--port', String(port), '--rate-limit', '0', '--max-in-flight', '0'],
+  store,
+);
 let worker = plaita('worker', ['--concurrency', '50'], store);
 try {
   const token = await serverKey(server);
