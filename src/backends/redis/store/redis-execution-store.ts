@@ -479,6 +479,8 @@ export class RedisExecutionStore implements ExecutionStore {
   async close(): Promise<void> {
     // Saves accepted before close() are written, their index updates included, not dropped.
     await Promise.allSettled([...this.#saving]);
+    // Claims and releases asked for before close() go out too (batched: not sent yet).
+    await Promise.all([this.#claims.settle(), this.#leases.settle()]);
     await this.#index.settle();
     return this.#connection.close();
   }

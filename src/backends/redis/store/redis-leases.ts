@@ -4,6 +4,7 @@ import { assertStorableOwner, assertTtl } from '../../../store/shared/stored-tex
 import type { RedisConnection } from '../redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
 import { SCRIPTS } from './redis-store-scripts.js';
+import { ScriptBatch } from './script-batch.js';
 import { integerAt, stringAt, tagged, unexpected } from './script-reply.js';
 
 /**
@@ -14,10 +15,15 @@ import { integerAt, stringAt, tagged, unexpected } from './script-reply.js';
  * expiry, so it strictly increases for the life of the execution.
  */
 export class RedisLeases {
+  /** Releases of one tick go as one script call (script-batch.ts). */
+  readonly #releases: ScriptBatch;
+
   constructor(
     private readonly connection: RedisConnection,
     private readonly keys: RedisKeys,
-  ) {}
+  ) {
+    this.#releases = new ScriptBatch(connection, SCRIPTS.releaseLeases, 'lease release');
+  }
 
   /** Null when another owner holds an unexpired lease, or when there is no such execution (as every store). */
   async acquire(executionId: string, request: LeaseRequest): Promise<Lease | null> {
@@ -69,10 +75,17 @@ export class RedisLeases {
     const key = executionKey(executionId, lease);
     if (key === null) return;
     const header = this.keys.execution(key.tenantId, executionId).header;
-    const raw = await this.connection.call(`lease release of ${executionId}`, (client) =>
-      SCRIPTS.releaseLease.run(client, [header], [lease.owner, lease.generation]),
-    );
+    const raw = await this.#releases.run({
+      executionId,
+      keys: [header],
+      args: [lease.owner, lease.generation],
+    });
     flag(raw, 'release-lease');
+  }
+
+  /** Lets the releases already asked for finish (a store's close). */
+  settle(): Promise<void> {
+    return this.#releases.settle();
   }
 
   async get(executionId: string, options: TenantScope): Promise<Lease | null> {

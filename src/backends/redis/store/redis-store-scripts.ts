@@ -17,7 +17,10 @@ export const SCRIPTS = {
     'claim-execution',
   ]),
   renewLease: new RedisScript('renew-lease', 1, HERE),
-  releaseLease: new RedisScript('release-lease', 1, HERE),
+  releaseLeases: new RedisScript('release-leases', 'variadic', HERE, [
+    'run-batch',
+    'release-lease',
+  ]),
   getLease: new RedisScript('get-lease', 1, HERE),
   requestCancel: new RedisScript('request-cancel', 1, HERE),
   sweepExecution: new RedisScript('sweep-execution', 2, HERE),

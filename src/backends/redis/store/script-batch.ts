@@ -50,6 +50,11 @@ export class ScriptBatch {
     return this.#batches.add(batchKey, call);
   }
 
+  /** Sends what waits for the end of this tick now; resolves once every call has settled. */
+  settle(): Promise<void> {
+    return this.#batches.settle();
+  }
+
   async #send(calls: readonly ScriptCall[]): Promise<unknown[]> {
     const keys: string[] = [];
     const args: ScriptArg[] = [calls.length];
