@@ -1,4 +1,4 @@
-import type { ErrorRecord } from '../errors.js';
+import type { ErrorRecord } from '../errors/plaita-error.js';
 import type { ExecutionState, ExecutionStatus, WaitingOn } from '../state/execution-state.js';
 
 /** The default tenant: every read and list is scoped by a tenant (docs/durable-contract.md §1). */

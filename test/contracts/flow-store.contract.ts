@@ -5,7 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FlowDefinitionError, FlowVersionConflictError } from '../../src/errors.js';
+import {
+  FlowDefinitionError,
+  FlowVersionConflictError,
+} from '../../src/errors/flow-definition-errors.js';
 import type { TenantScope } from '../../src/store/execution-store.js';
 import type { FlowStore, StoredFlow } from '../../src/store/flow-store.js';
 import { flowRecord, type FlowRecord } from '../../src/store/shared/flow-record.js';

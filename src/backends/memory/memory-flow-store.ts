@@ -1,4 +1,4 @@
-import { FlowVersionConflictError } from '../../errors.js';
+import { FlowVersionConflictError } from '../../errors/flow-definition-errors.js';
 import type { TenantScope } from '../../store/execution-store.js';
 import type { FlowStore, StoredFlow } from '../../store/flow-store.js';
 import {

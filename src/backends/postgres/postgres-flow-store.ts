@@ -1,5 +1,5 @@
 import type { QueryResultRow } from 'pg';
-import { FlowVersionConflictError } from '../../errors.js';
+import { FlowVersionConflictError } from '../../errors/flow-definition-errors.js';
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_TENANT,

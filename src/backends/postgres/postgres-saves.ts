@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { errorCode } from '../../errors.js';
+import { errorCode } from '../../errors/plaita-error.js';
 import type { ExecutionState } from '../../state/execution-state.js';
 import type { SaveOptions } from '../../store/execution-store.js';
 import { alreadyStored, fenceRejected } from '../../store/shared/fence.js';

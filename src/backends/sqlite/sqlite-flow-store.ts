@@ -1,4 +1,4 @@
-import { FlowVersionConflictError } from '../../errors.js';
+import { FlowVersionConflictError } from '../../errors/flow-definition-errors.js';
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_TENANT,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../../../util/connect-timeout.js';
 import { RedisConnection, type RedisClient } from '../redis-connection.js';
-import { InvalidCursorError, StoreClosedError } from '../../../errors.js';
+import { InvalidCursorError, StoreClosedError } from '../../../errors/store-errors.js';
 import { TickBatch } from '../../../util/tick-batch.js';
 import {
   DEFAULT_DLQ_MAX_LEN,

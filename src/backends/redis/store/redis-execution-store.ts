@@ -1,4 +1,5 @@
-import { PlaitaError, StateCorruptError } from '../../../errors.js';
+import { PlaitaError } from '../../../errors/plaita-error.js';
+import { StateCorruptError } from '../../../errors/state-errors.js';
 import {
   isTerminal,
   type ExecutionState,

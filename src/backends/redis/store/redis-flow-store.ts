@@ -1,4 +1,5 @@
-import { FlowVersionConflictError, StateCorruptError } from '../../../errors.js';
+import { FlowVersionConflictError } from '../../../errors/flow-definition-errors.js';
+import { StateCorruptError } from '../../../errors/state-errors.js';
 import { DEFAULT_TENANT, type TenantScope } from '../../../store/execution-store.js';
 import type { FlowStore, StoredFlow } from '../../../store/flow-store.js';
 import {

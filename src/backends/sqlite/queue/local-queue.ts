@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { InvalidCursorError, StoreClosedError } from '../../../errors.js';
+import { InvalidCursorError, StoreClosedError } from '../../../errors/store-errors.js';
 import {
   DEFAULT_DLQ_MAX_LEN,
   DEFAULT_VISIBILITY_TIMEOUT_MS,
