@@ -60,7 +60,7 @@ async function legacyPrefix(flows: LegacyFlow[]): Promise<string> {
 }
 
 gate.describe('Redis', () => {
-  describeFlowStore('redis', () => new RedisFlowStore({ client }, { prefix }), {
+  describeFlowStore('redis', (options) => new RedisFlowStore({ client }, { prefix, ...options }), {
     legacy: async (flows) => {
       const legacy = await legacyPrefix(flows);
       return {
