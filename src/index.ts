@@ -73,38 +73,40 @@ export {
   FlowResultError,
   type FlowErrorType,
   type FlowErrorName,
-} from './flow-errors.js';
+} from './errors/flow-errors.js';
+export { PlaitaError, toErrorRecord, type ErrorRecord } from './errors/plaita-error.js';
 export {
-  PlaitaError,
   StateSerializationError,
   StateTooLargeError,
   StateCorruptError,
+} from './errors/state-errors.js';
+export {
   StoreUnavailableError,
   FenceRejectedError,
+  ExecutionExistsError,
+  StoreConfigurationError,
+  StoreClosedError,
+  PeerDependencyMissingError,
+  RedisCommandError,
+  InvalidCursorError,
+} from './errors/store-errors.js';
+export {
   FlowDefinitionError,
-  TerminalError,
-  RetryableError,
   FlowVersionConflictError,
-  LeaseLostError,
   FlowDefinitionMissingError,
   FlowNotLoadableError,
-  ExecutionExistsError,
+  type DefinitionIssue,
+} from './errors/flow-definition-errors.js';
+export { TerminalError, RetryableError } from './errors/node-errors.js';
+export { LeaseLostError, WorkerStoppedError } from './errors/worker-errors.js';
+export {
   UnknownExecutionError,
   ExecutionTerminalError,
   InvalidTransitionError,
   InputRejectedError,
-  StoreConfigurationError,
-  StoreClosedError,
-  WorkerStoppedError,
-  PeerDependencyMissingError,
-  RedisCommandError,
   WaitTimeoutError,
-  InvalidCursorError,
   CancelRequestedError,
-  toErrorRecord,
-  type ErrorRecord,
-  type DefinitionIssue,
-} from './errors.js';
+} from './errors/execution-errors.js';
 
 // State
 export { encodeState, decodeState, encodeValue, decodeValue } from './state/codec.js';

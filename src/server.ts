@@ -9,9 +9,5 @@ export { startServerTasks, type ServerTask } from './server/server-tasks.js';
 export { Scheduler, type SchedulerOptions } from './control/schedules/scheduler.js';
 export type { ControlStore } from './store/control-store.js';
 export { MemoryControlStore } from './backends/memory/memory-control-store.js';
-export {
-  startServe,
-  ListenError,
-  type ServeOptions,
-  type RunningServe,
-} from './server/start-serve.js';
+export { startServe, type ServeOptions, type RunningServe } from './server/start-serve.js';
+export { ListenError } from './errors/server-errors.js';

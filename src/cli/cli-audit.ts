@@ -1,5 +1,5 @@
 import { AuditLog } from '../server/audit-log.js';
-import { errorCode } from '../errors.js';
+import { errorCode } from '../errors/plaita-error.js';
 import type { DurableFlags } from './durable-options.js';
 import type { Runtime } from './runtime.js';
 

@@ -1,4 +1,4 @@
-import type { FlowError } from '../flow-errors.js';
+import type { FlowError } from '../errors/flow-errors.js';
 
 /** `error: <message> [code -9527, node_error, node 'calc']` plus the cause when there is one. */
 export function describeFlowError(error: FlowError): string {

@@ -2,7 +2,7 @@ import type { ExecutionState } from '../state/execution-state.js';
 import { isTerminal, isWaitingQuietly } from '../state/execution-state.js';
 import { silentLogger } from '../util/logger.js';
 import { FlowWorker } from '../worker/flow-worker.js';
-import { errorCode } from '../errors.js';
+import { errorCode } from '../errors/plaita-error.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { limitsFromEnv } from './operator-limits.js';
 import { numberEnv, type Runtime } from './runtime.js';

@@ -1,4 +1,4 @@
-import { FlowDefinitionError } from '../errors.js';
+import { FlowDefinitionError } from '../errors/flow-definition-errors.js';
 import { loadFlowFile } from '../engine/parse-flow.js';
 import { defaultFunctions, type FunctionRegistry } from '../expression/function-registry.js';
 import type { Flow } from '../flow/flow.js';

@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { PlaitaError } from '../errors.js';
+import { PlaitaError } from '../errors/plaita-error.js';
 import type { CommandContext } from './command-context.js';
 import { registerEvent } from './commands/event-command.js';
 import { registerList, registerStatus } from './commands/executions-command.js';

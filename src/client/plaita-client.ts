@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { errorCode } from '../errors/plaita-error.js';
 import {
-  errorCode,
   ExecutionTerminalError,
-  FlowDefinitionError,
   InputRejectedError,
   InvalidTransitionError,
   UnknownExecutionError,
   WaitTimeoutError,
-} from '../errors.js';
+} from '../errors/execution-errors.js';
+import { FlowDefinitionError } from '../errors/flow-definition-errors.js';
 import { parseFlow } from '../engine/parse-flow.js';
 import { DEFAULT_LIMITS } from '../flow/runtime-limits.js';
 import { encodeValue } from '../state/codec.js';

@@ -7,7 +7,7 @@ import {
   MAX_CONTROL_LIMIT,
 } from '../store/control-store.js';
 import type { FlowStore } from '../store/flow-store.js';
-import { ConflictError, NotFoundError } from './control-errors.js';
+import { ConflictError, NotFoundError } from '../errors/control-errors.js';
 /** A flow document as the API receives and stores it: a parsed JSON object. */
 type FlowDocument = Record<string, unknown>;
 

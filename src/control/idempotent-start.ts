@@ -7,7 +7,7 @@ import type { FlowStore, StoredFlow } from '../store/flow-store.js';
 import { DEFAULT_LIMITS } from '../flow/runtime-limits.js';
 import { canonicalJson, sha256Hex } from '../util/canonical-json.js';
 import { checkDepth } from '../util/value-depth.js';
-import { ConflictError, InvalidRequestError, NotFoundError } from './control-errors.js';
+import { ConflictError, InvalidRequestError, NotFoundError } from '../errors/control-errors.js';
 import { FlowVersions } from './flow-versions.js';
 import { IDEMPOTENCY_TTL_MS } from './idempotency.js';
 

@@ -4,7 +4,7 @@ import type { ExecutionState } from '../state/execution-state.js';
 import type { PlaitaClient } from '../client/plaita-client.js';
 import type { ControlStore } from '../store/control-store.js';
 import type { FlowStore } from '../store/flow-store.js';
-import { ConflictError } from './control-errors.js';
+import { ConflictError } from '../errors/control-errors.js';
 
 /**
  * A new execution of the definition `original` pinned (by hash), with its input or an edited

@@ -1,5 +1,5 @@
 import type { LoadedNode } from '../flow/flow.js';
-import { FlowError, FlowResultError, nodeFailureType } from '../flow-errors.js';
+import { FlowError, FlowResultError, nodeFailureType } from '../errors/flow-errors.js';
 
 /** Builders for the FlowError kinds of docs/flow-format.md §7.2, so messages stay consistent. */
 

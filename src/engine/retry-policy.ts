@@ -1,5 +1,5 @@
 import type { HandlerDef } from '../flow/node-type.js';
-import { FlowResultError } from '../flow-errors.js';
+import { FlowResultError } from '../errors/flow-errors.js';
 import { isBudgetAbort } from './budget.js';
 
 export interface RetryDecision {

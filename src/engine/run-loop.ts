@@ -1,5 +1,5 @@
 import type { LoadedNode } from '../flow/flow.js';
-import { FlowError } from '../flow-errors.js';
+import { FlowError } from '../errors/flow-errors.js';
 import { isBudgetAbort } from './budget.js';
 import type { Execution } from './execution.js';
 import { asFlowError, flowCancelled, flowTimeout, nodeNotFound } from './flow-failures.js';

@@ -1,6 +1,6 @@
 import type { LoadedNode } from '../flow/flow.js';
 import type { HandlerDef } from '../flow/node-type.js';
-import { FlowError, FlowResultError } from '../flow-errors.js';
+import { FlowError, FlowResultError } from '../errors/flow-errors.js';
 import { isPromiseLike } from '../util/maybe-promise.js';
 import { copyValue } from '../util/copy-value.js';
 import { Budget, type BudgetAbort, isBudgetAbort, raceAbort, sleep } from './budget.js';

@@ -1,6 +1,6 @@
 import type { Context } from '../expression/scope.js';
 import type { ResumeType } from '../flow/node-type.js';
-import type { FlowError } from '../flow-errors.js';
+import type { FlowError } from '../errors/flow-errors.js';
 import type { EngineOptions } from './engine-options.js';
 import type { Step } from './step.js';
 import { Stepper } from './stepper.js';

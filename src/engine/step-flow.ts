@@ -1,5 +1,5 @@
 import type { Flow } from '../flow/flow.js';
-import { FlowError } from '../flow-errors.js';
+import { FlowError } from '../errors/flow-errors.js';
 import type { EngineOptions } from './engine-options.js';
 import { hookError } from './hooks.js';
 import { checkFlowBudget, entryNode, settleFailure } from './run-loop.js';

@@ -2,7 +2,7 @@ import { getOwn } from '../util/own-record.js';
 import type { Context } from '../expression/scope.js';
 import type { Flow, LoadedNode } from '../flow/flow.js';
 import type { ResumeType } from '../flow/node-type.js';
-import { FlowError } from '../flow-errors.js';
+import { FlowError } from '../errors/flow-errors.js';
 import { defaultFunctions } from '../expression/function-registry.js';
 import type { EngineOptions } from './engine-options.js';
 import type { Execution } from './execution.js';

@@ -1,7 +1,7 @@
 import type { CallExpr, Expr, PathExpr } from './ast.js';
 import { isBuiltin } from './call-info.js';
 import { codePoints, hasSurrogates } from './code-points.js';
-import { ExpressionError } from './errors.js';
+import { ExpressionError } from '../errors/expression-errors.js';
 import type { RegisteredFunction } from './function-registry.js';
 import { invokeFunction, unknownFunction } from './invoke-function.js';
 import type { EvaluationMeter } from './meter.js';

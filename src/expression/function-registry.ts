@@ -1,6 +1,6 @@
 import { isBuiltin } from './call-info.js';
 import { editDistance } from './edit-distance.js';
-import { FunctionRegistrationError } from './errors.js';
+import { FunctionRegistrationError } from '../errors/expression-errors.js';
 import { registerArrayFunctions } from './functions/array.js';
 import { registerDatetimeFunctions } from './functions/datetime.js';
 import { registerDictFunctions } from './functions/dict.js';

@@ -1,4 +1,4 @@
-import { FunctionCallError } from './errors.js';
+import { FunctionCallError } from '../errors/expression-errors.js';
 import type { FunctionRegistry, RegisteredFunction } from './function-registry.js';
 import { sizeOf, type EvaluationMeter } from './meter.js';
 import type { EvaluationScope } from './scope.js';

@@ -1,4 +1,4 @@
-import { ExpressionBudgetError } from './errors.js';
+import { ExpressionBudgetError } from '../errors/expression-errors.js';
 
 /**
  * Work units an evaluation may spend per millisecond of the time it has. A unit is roughly

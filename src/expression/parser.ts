@@ -1,5 +1,5 @@
 import type { CallExpr, Expr, PathExpr, Segment, TemplatePart } from './ast.js';
-import { ExpressionError } from './errors.js';
+import { ExpressionError } from '../errors/expression-errors.js';
 import { Lexer } from './lexer.js';
 
 /** Calls nested deeper than this are refused instead of overflowing the stack. */

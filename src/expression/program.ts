@@ -2,7 +2,7 @@ import { compileExpression } from './compile.js';
 import { compileTemplate } from './compile-template.js';
 import type { Compiled } from './compile.js';
 import type { Expr } from './ast.js';
-import { ExpressionError } from './errors.js';
+import { ExpressionError } from '../errors/expression-errors.js';
 import { looksLikeOtherTemplateLanguage } from './other-template-language.js';
 import { ParseCache } from './parse-cache.js';
 import type { ParseCacheStats } from './parse-cache.js';

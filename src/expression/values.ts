@@ -1,5 +1,5 @@
 import { compareCodePoints } from '../util/compare-code-points.js';
-import { ValueTypeError } from './errors.js';
+import { ValueTypeError } from '../errors/expression-errors.js';
 import { isRecord, valueKind } from './value-kind.js';
 
 /** §5.7: Python truthiness over JSON values. `NaN` is truthy, as `bool(float('nan'))` is. */

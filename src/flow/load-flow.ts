@@ -1,7 +1,12 @@
 import type { z } from 'zod';
-import { type DefinitionIssue, FlowDefinitionError } from '../errors.js';
+import {
+  type DefinitionIssue,
+  FlowDefinitionError,
+  DurationFormatError,
+  TypeSchemaError,
+} from '../errors/flow-definition-errors.js';
 import { parseCondition } from '../expression/condition.js';
-import { DurationFormatError, parseDuration } from '../util/duration.js';
+import { parseDuration } from '../util/duration.js';
 import {
   commonNodeSchema,
   commonNodeShape,
@@ -17,7 +22,7 @@ import type { NodeContext, NodeDef, NodeType } from './node-type.js';
 import { normalizeCommon } from './normalize-common.js';
 import { checkDocumentDepth, MAX_DOCUMENT_DEPTH, parseDocumentText } from './parse-document.js';
 import { checkDepth } from '../util/value-depth.js';
-import { parseTypeSchema, type TypeSchema, TypeSchemaError } from './type-schema.js';
+import { parseTypeSchema, type TypeSchema } from './type-schema.js';
 import { envWarnings } from './env-warnings.js';
 import { declaredTargets } from './node-edges.js';
 import { resolveLimits, type RuntimeLimits } from './runtime-limits.js';

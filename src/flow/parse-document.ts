@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parseDocument, type ScalarTag, type SchemaOptions } from 'yaml';
-import { FlowDefinitionError, InputRejectedError } from '../errors.js';
+import { FlowDefinitionError } from '../errors/flow-definition-errors.js';
+import { InputRejectedError } from '../errors/execution-errors.js';
 import { checkDepth, checkTextDepth } from '../util/value-depth.js';
 import { DEFAULT_LIMITS } from './runtime-limits.js';
 

@@ -2,6 +2,7 @@
  * Type schemas (docs/flow-format.md §1.3): the `inputType`/`outputType` documents of a flow and the
  * `matches(schema, value)` check used by `assignment.outputType` and child input checks.
  */
+import { TypeSchemaError } from '../errors/flow-definition-errors.js';
 
 export const TYPE_NAMES = [
   'string',
@@ -33,16 +34,6 @@ export interface TypeSchema {
   itemType: TypeSchema | null;
   /** Object: name → schema. Array: a list = tuple positions. */
   children: Record<string, TypeSchema> | TypeSchema[] | null;
-}
-
-export class TypeSchemaError extends Error {
-  override readonly name = 'TypeSchemaError';
-  constructor(
-    readonly path: string,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 function first(raw: Record<string, unknown>, keys: readonly string[]): unknown {

@@ -2,6 +2,7 @@ import type { NodeTypeLookup } from '../flow/node-type-lookup.js';
 import type { RuntimeLimits } from '../flow/runtime-limits.js';
 import type { NodeContext, NodeDef, NodeType } from '../flow/node-type.js';
 import { getDefaultLogger, type Logger } from '../util/logger.js';
+import { NodeRegistryError } from '../errors/node-errors.js';
 
 /** A class-style node type (docs/flow-format.md §9.1): static members, instantiated once per flow node. */
 export interface NodeClass {
@@ -20,10 +21,6 @@ export interface NodeClass {
 }
 
 export type NodeDefinition = NodeType | NodeClass;
-
-export class NodeRegistryError extends Error {
-  override readonly name = 'NodeRegistryError';
-}
 
 /** Maps a node `type` to its implementation (docs/flow-format.md §9.3). */
 export class NodeRegistry implements NodeTypeLookup {

@@ -1,4 +1,5 @@
 import type { ParsedMessage, TaskMessage } from './task-message.js';
+import type { Clock } from '../util/clock.js';
 
 /** One delivery of a message to a consumer (at-least-once: the same message may come again). */
 export interface Delivery {
@@ -95,6 +96,12 @@ export interface TaskQueueOptions {
   /** Dead-letter queue cap (default 10,000). */
   dlqMaxLen?: number;
   connectTimeoutMs?: number;
+  /**
+   * The queue's "now" (default the system clock): delays' due times, visibility and claim
+   * expiry, dead letters' times. How long a receive blocks (`blockMs`) is real waiting time,
+   * measured on the system clock.
+   */
+  clock?: Clock;
 }
 
 export const DEFAULT_VISIBILITY_TIMEOUT_MS = 30_000;

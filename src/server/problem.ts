@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { PlaitaError } from '../errors.js';
+import { PlaitaError } from '../errors/plaita-error.js';
 
 /** The stable error codes of docs/http-api.md §3, with their HTTP status. */
 export const PROBLEM_STATUS = {

@@ -1,5 +1,4 @@
 import type { Server } from 'node:http';
-import { PlaitaError } from '../errors.js';
 import type { Logger } from '../util/logger.js';
 import { FlowWorker, type FlowWorkerOptions } from '../worker/flow-worker.js';
 import { WorkerHeartbeat } from '../worker/worker-heartbeat.js';
@@ -7,6 +6,7 @@ import { type ApiApp, createApiApp } from './api-app.js';
 import type { ApiAppOptions } from './api-services.js';
 import { type HttpListenOptions, listenApiApp } from './http-listener.js';
 import { startServerTasks } from './server-tasks.js';
+import { ListenError } from '../errors/server-errors.js';
 
 export interface ServeOptions {
   app: ApiAppOptions;
@@ -35,13 +35,6 @@ export interface RunningServe {
    * queue stay open: they are the caller's.
    */
   stop(): Promise<void>;
-}
-
-/** The port could not be listened on (taken, not allowed). */
-export class ListenError extends PlaitaError {
-  override readonly name = 'ListenError';
-  readonly code = 'listen_failed';
-  readonly retryable = false;
 }
 
 /**

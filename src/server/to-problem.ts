@@ -4,9 +4,9 @@ import {
   InvalidRequestError,
   isUnavailable,
   NotFoundError,
-} from '../control/control-errors.js';
+} from '../errors/control-errors.js';
 
-import { errorCode } from '../errors.js';
+import { errorCode } from '../errors/plaita-error.js';
 import { badCursor } from './cursor.js';
 import { ApiProblem, type ProblemFieldError } from './problem.js';
 
@@ -17,7 +17,7 @@ import { ApiProblem, type ProblemFieldError } from './problem.js';
  */
 export function toProblem(error: unknown): ApiProblem {
   if (error instanceof ApiProblem) return error;
-  // The control plane's refusals (control/control-errors.ts) are problems of the same code.
+  // The control plane's refusals (errors/control-errors.ts) are problems of the same code.
   if (
     error instanceof InvalidRequestError ||
     error instanceof NotFoundError ||

@@ -44,8 +44,12 @@
  *
  * The same description, with the reasons, is in `docs/state-codec.md`.
  */
-import { StateCorruptError, StateSerializationError, StateTooLargeError } from '../errors.js';
-import type { LargestEntry } from '../errors.js';
+import {
+  StateCorruptError,
+  StateSerializationError,
+  StateTooLargeError,
+} from '../errors/state-errors.js';
+import type { LargestEntry } from '../errors/state-errors.js';
 import { EXECUTION_STATE_FIELDS, findStateIssue, parseExecutionState } from './execution-state.js';
 import type { ExecutionState } from './execution-state.js';
 import { fromTagged } from './from-tagged.js';

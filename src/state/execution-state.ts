@@ -3,8 +3,8 @@
  * record must satisfy. Every store keeps the same fields under the same names.
  */
 import { z } from 'zod';
-import { StateCorruptError } from '../errors.js';
-import type { ErrorRecord } from '../errors.js';
+import { StateCorruptError } from '../errors/state-errors.js';
+import type { ErrorRecord } from '../errors/plaita-error.js';
 import { isPlainValidState } from './state-fast-check.js';
 
 export const EXECUTION_STATUSES = [

@@ -3,7 +3,7 @@
  * (see `codec.ts` for the format). Anything that is not a valid encoding throws
  * `StateCorruptError` naming where it sits.
  */
-import { StateCorruptError } from '../errors.js';
+import { StateCorruptError } from '../errors/state-errors.js';
 import { BINARY_TYPES } from './binary-types.js';
 import { parseIsoTimestamp } from './iso-timestamp.js';
 import { unescapeUnsafeString } from './jsonb-safe-string.js';

@@ -7,7 +7,7 @@
  * containers on the way to a tagged node are copied.
  */
 import { types } from 'node:util';
-import { StateSerializationError } from '../errors.js';
+import { StateSerializationError } from '../errors/state-errors.js';
 import { BINARY_TYPES } from './binary-types.js';
 import { formatIsoTimestamp } from './iso-timestamp.js';
 import { escapeUnsafeString, isJsonbSafe } from './jsonb-safe-string.js';

@@ -3,7 +3,7 @@ import {
   StateSerializationError,
   StateTooLargeError,
   type LargestEntry,
-} from '../errors.js';
+} from '../errors/state-errors.js';
 import { decodeValue, encodeState, encodeValue } from '../state/codec.js';
 import {
   type ExecutionState,

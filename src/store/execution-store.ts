@@ -1,5 +1,6 @@
-import type { ErrorRecord } from '../errors.js';
+import type { ErrorRecord } from '../errors/plaita-error.js';
 import type { ExecutionState, ExecutionStatus, WaitingOn } from '../state/execution-state.js';
+import type { Clock } from '../util/clock.js';
 
 /** The default tenant: every read and list is scoped by a tenant (docs/durable-contract.md §1). */
 export const DEFAULT_TENANT = 'default';
@@ -229,6 +230,12 @@ export interface ExecutionStoreOptions {
   maxStateBytes?: number;
   /** A server that cannot be reached makes an operation reject within this (default 5000). */
   connectTimeoutMs?: number;
+  /**
+   * The store's "now" (default the system clock): expiry, lease expiry computed in this
+   * process, the times rows are written at. Pass the worker's clock so a FakeClock drives both.
+   * Connection and operation timeouts stay on the system clock: they measure the wait itself.
+   */
+  clock?: Clock;
 }
 
 export const DEFAULT_TERMINAL_TTL_MS = 30 * 24 * 3600 * 1000;

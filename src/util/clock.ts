@@ -2,7 +2,8 @@
  * Time as the engine, the worker and the client see it: epoch milliseconds and one-shot timers.
  * Injected (`EngineOptions.clock`, the `clock` of FlowWorker and PlaitaClient) so that tests drive
  * node timeouts, retry waits, the flow budget, lease renewals and durable timers' due times with
- * a FakeClock instead of sleeping. Stores and queues keep their own clocks (docs/stores.md).
+ * a FakeClock instead of sleeping. Stores and queues take one too (the `clock` of their options):
+ * give them the same one, so expiry, leases and delays follow it.
  */
 export interface Clock {
   /** Epoch milliseconds. */

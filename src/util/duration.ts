@@ -2,10 +2,7 @@
  * Durations (docs/flow-format.md §7.6): null/""/0 → no limit; a number or a digit string → milliseconds;
  * otherwise ISO 8601 `P[nW][nD][T[nH][nM][nS]]`, the last component may carry a fraction.
  */
-
-export class DurationFormatError extends Error {
-  override readonly name = 'DurationFormatError';
-}
+import { DurationFormatError } from '../errors/flow-definition-errors.js';
 
 const ACCEPTED =
   'expected milliseconds (a number or a digit string) or an ISO 8601 duration such as PT30S, PT1M30S, PT0.5S, P1D, P2W';

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { PeerDependencyMissingError } from '../errors.js';
+import { PeerDependencyMissingError } from '../errors/store-errors.js';
 
 /**
  * The optional peer dependencies and the range each is declared with in package.json

@@ -1,4 +1,4 @@
-import { InputRejectedError } from '../errors.js';
+import { InputRejectedError } from '../errors/execution-errors.js';
 
 /**
  * Throws `InputRejectedError('input_too_deep')` naming the first path nested deeper than

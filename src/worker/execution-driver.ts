@@ -3,7 +3,7 @@ import type { ResumeKind, StepOutcome } from '../engine/run-step.js';
 import { Stepper } from '../engine/stepper.js';
 import { isPendingIn } from '../engine/suspension.js';
 import type { Flow } from '../flow/flow.js';
-import type { FlowError } from '../flow-errors.js';
+import type { FlowError } from '../errors/flow-errors.js';
 import { checkpointInput, hasStarted } from '../state/checkpoint-context.js';
 import {
   type ExecutionState,

@@ -1,4 +1,4 @@
-import type { ErrorRecord } from '../errors.js';
+import type { ErrorRecord } from '../errors/plaita-error.js';
 import type { ExecutionState, InboxEvent } from '../state/execution-state.js';
 import type { Lease } from '../store/execution-store.js';
 import type { HandlingResult } from './decide.js';

@@ -1,4 +1,7 @@
-import { FlowDefinitionMissingError, FlowNotLoadableError } from '../errors.js';
+import {
+  FlowDefinitionMissingError,
+  FlowNotLoadableError,
+} from '../errors/flow-definition-errors.js';
 import { parseFlow } from '../engine/parse-flow.js';
 import type { Flow } from '../flow/flow.js';
 import type { NodeRegistry } from '../nodes/node-registry.js';

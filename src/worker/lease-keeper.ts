@@ -1,4 +1,5 @@
-import { CancelRequestedError, LeaseLostError, WorkerStoppedError } from '../errors.js';
+import { CancelRequestedError } from '../errors/execution-errors.js';
+import { LeaseLostError, WorkerStoppedError } from '../errors/worker-errors.js';
 import type { Delivery, TaskQueue } from '../queue/task-queue.js';
 import type { ExecutionStore, Lease } from '../store/execution-store.js';
 import { BackgroundLoop } from '../util/background-loop.js';

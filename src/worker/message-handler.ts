@@ -1,4 +1,4 @@
-import { WorkerStoppedError } from '../errors.js';
+import { WorkerStoppedError } from '../errors/worker-errors.js';
 import type { TaskMessage } from '../queue/task-message.js';
 import type { Delivery } from '../queue/task-queue.js';
 import { isTerminal, type ExecutionState } from '../state/execution-state.js';

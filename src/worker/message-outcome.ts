@@ -1,4 +1,4 @@
-import { type ErrorRecord, toErrorRecord } from '../errors.js';
+import { type ErrorRecord, toErrorRecord } from '../errors/plaita-error.js';
 import type { Delivery } from '../queue/task-queue.js';
 import { getOwn } from '../util/own-record.js';
 import type { Decision, ExecutionErrorCode, HandlingResult } from './decide.js';

@@ -1,4 +1,4 @@
-import { errorCode } from '../errors.js';
+import { errorCode } from '../errors/plaita-error.js';
 import type { TaskQueue } from '../queue/task-queue.js';
 import type { ExecutionStatus } from '../state/execution-state.js';
 import type { ExecutionStore, ExecutionSummary } from '../store/execution-store.js';

@@ -1,8 +1,8 @@
 import { getOwn, withOwn } from '../util/own-record.js';
 import { isPendingIn, type Waiting } from '../engine/suspension.js';
 import type { Context } from '../expression/scope.js';
-import type { ErrorRecord } from '../errors.js';
-import type { ErrorCause, FlowError } from '../flow-errors.js';
+import type { ErrorRecord } from '../errors/plaita-error.js';
+import type { ErrorCause, FlowError } from '../errors/flow-errors.js';
 import type {
   ExecutionState,
   ExecutionStatus,

@@ -1,6 +1,6 @@
 import type * as PromClientModule from 'prom-client';
 import type { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { errorCode } from '../errors.js';
+import { errorCode } from '../errors/plaita-error.js';
 import type { TaskQueue } from '../queue/task-queue.js';
 import { loadOptionalPeer } from '../util/optional-peer.js';
 

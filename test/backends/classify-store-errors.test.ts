@@ -5,10 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   FenceRejectedError,
-  StateCorruptError,
   StoreConfigurationError,
   StoreUnavailableError,
-} from '../../src/errors.js';
+} from '../../src/errors/store-errors.js';
+import { StateCorruptError } from '../../src/errors/state-errors.js';
 import { classifyPgError } from '../../src/backends/postgres/classify-pg-error.js';
 import {
   classifySqliteError,

@@ -1,15 +1,10 @@
 /** The CLI's exit-code table, row by row: typed errors by `code` along `cause`, the rest unknown. */
 import { describe, expect, it } from 'vitest';
-import {
-  FlowDefinitionMissingError,
-  InputRejectedError,
-  StateCorruptError,
-  StoreConfigurationError,
-  StoreUnavailableError,
-  TerminalError,
-  UnknownExecutionError,
-  RetryableError,
-} from '../../src/errors.js';
+import { FlowDefinitionMissingError } from '../../src/errors/flow-definition-errors.js';
+import { InputRejectedError, UnknownExecutionError } from '../../src/errors/execution-errors.js';
+import { StateCorruptError } from '../../src/errors/state-errors.js';
+import { StoreConfigurationError, StoreUnavailableError } from '../../src/errors/store-errors.js';
+import { TerminalError, RetryableError } from '../../src/errors/node-errors.js';
 import { failureExit } from '../../src/cli/failure-exit.js';
 
 describe('failureExit', () => {

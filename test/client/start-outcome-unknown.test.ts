@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PlaitaClient } from '../../src/client/plaita-client.js';
-import { StoreUnavailableError } from '../../src/errors.js';
+import { StoreUnavailableError } from '../../src/errors/store-errors.js';
 import { LocalQueue } from '../../src/backends/sqlite/queue/local-queue.js';
 import type { ExecutionStore } from '../../src/store/execution-store.js';
 import { MemoryExecutionStore } from '../../src/backends/memory/memory-execution-store.js';

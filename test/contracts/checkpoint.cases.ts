@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StateTooLargeError } from '../../src/errors.js';
+import { StateTooLargeError } from '../../src/errors/state-errors.js';
 import {
   checkpointContext,
   expectSameState,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FenceRejectedError } from '../../src/errors.js';
+import { FenceRejectedError } from '../../src/errors/store-errors.js';
 import { claimExecution, type ClaimResult } from '../../src/store/execution-store.js';
 import {
   checkpointContext,

@@ -4,7 +4,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StoreUnavailableError } from '../../src/errors.js';
+import { StoreUnavailableError } from '../../src/errors/store-errors.js';
+import type { Clock } from '../../src/util/clock.js';
+import { FakeClock } from '../../src/util/fake-clock.js';
 import {
   type ControlKey,
   type ControlPage,
@@ -17,6 +19,8 @@ import {
 /** Options a backend's factory applies when given (the outage cases ask for a short timeout). */
 export interface ControlStoreFactoryOptions {
   connectTimeoutMs?: number;
+  /** The store's "now" (the clock case gives a FakeClock). */
+  clock?: Clock;
 }
 
 export type ControlStoreFactory = (
@@ -53,8 +57,8 @@ export function describeControlStore(
   describe(`ControlStore conformance: ${name}`, () => {
     const opened: ControlStore[] = [];
     let tenant = '';
-    const open = async (): Promise<ControlStore> => {
-      const store = await factory();
+    const open = async (options?: ControlStoreFactoryOptions): Promise<ControlStore> => {
+      const store = await factory(options);
       opened.push(store);
       tenant = tenant || `t-${randomUUID()}`;
       return store;
@@ -157,6 +161,16 @@ export function describeControlStore(
       expect((await store.list({ collection: 'schedules', tenant })).items).toEqual([]);
       expect(await store.create(key('e'), 3)).toBe(true);
       expect(await store.get(key('e'))).toMatchObject({ version: 1, doc: 3, expiresAt: null });
+    });
+
+    it("the store's clock, not the process's, says when a record expires", async () => {
+      const clock = new FakeClock(Date.now() + 3600_000);
+      const store = await open({ clock });
+      expect(await store.create(key('c'), 1, { ttlMs: 1000 })).toBe(true);
+      expect((await store.get(key('c')))!.expiresAt).toBe(clock.now() + 1000);
+      await clock.advance(1001);
+      expect(await store.get(key('c'))).toBeNull();
+      expect(await store.sweepExpired()).toBeGreaterThanOrEqual(1);
     });
 
     it('sweepExpired removes what has expired and nothing else', async () => {

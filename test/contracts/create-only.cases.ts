@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ExecutionExistsError } from '../../src/errors.js';
+import { ExecutionExistsError } from '../../src/errors/store-errors.js';
 import {
   checkpointContext,
   expectSameState,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FakeClock } from '../../src/util/fake-clock.js';
 import {
   expectSameState,
   sleep,
@@ -59,6 +60,21 @@ export function expiryCases(factory: ExecutionStoreFactory, expiresBySweep: bool
       await sleep(400);
       await store.sweepExpired();
       expectSameState(await store.load(failed.executionId, { tenantId: h.tenant }), retried);
+    });
+
+    it("the store's clock, not the process's, says when a terminal execution expires", async () => {
+      const clock = new FakeClock(Date.now());
+      const store = await h.open({ terminalTtlMs: HOUR, clock });
+      const done = h.state({ status: 'completed' });
+      const running = h.state({ status: 'running' });
+      await store.save(done);
+      await store.save(running);
+      await clock.advance(2 * HOUR);
+      // The sweep's "now" is the store's clock (Redis keys expire on the server's clock, so a
+      // read alone would not tell): two hours on, the terminal execution is past its TTL.
+      expect(await store.sweepExpired()).toBeGreaterThanOrEqual(1);
+      expect(await store.load(done.executionId, { tenantId: h.tenant })).toBeNull();
+      expectSameState(await store.load(running.executionId, { tenantId: h.tenant }), running);
     });
 
     if (expiresBySweep) {

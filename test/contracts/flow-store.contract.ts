@@ -5,13 +5,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FlowDefinitionError, FlowVersionConflictError } from '../../src/errors.js';
+import {
+  FlowDefinitionError,
+  FlowVersionConflictError,
+} from '../../src/errors/flow-definition-errors.js';
 import type { TenantScope } from '../../src/store/execution-store.js';
 import type { FlowStore, StoredFlow } from '../../src/store/flow-store.js';
 import { flowRecord, type FlowRecord } from '../../src/store/shared/flow-record.js';
 import { canonicalJson, sha256Hex } from '../../src/util/canonical-json.js';
+import type { Clock } from '../../src/util/clock.js';
+import { FakeClock } from '../../src/util/fake-clock.js';
 
-export type FlowStoreFactory = () => FlowStore | Promise<FlowStore>;
+/** `options.clock`: the store's "now" (the clock case gives a FakeClock). */
+export type FlowStoreFactory = (options?: { clock?: Clock }) => FlowStore | Promise<FlowStore>;
 
 /** A definition as stored before flows had tenants: its identity, text and creation time. */
 export interface LegacyFlow extends FlowRecord {
@@ -87,6 +93,13 @@ export function describeFlowStore(
       const closing = opened;
       opened = [];
       await Promise.all(closing.map((s) => s.close()));
+    });
+
+    it("a flow's createdAt is the store's clock, not the process's", async () => {
+      const clock = new FakeClock(Date.UTC(2020, 0, 2, 3, 4, 5, 6));
+      const store = await open(() => factory({ clock }));
+      const stored = await store.put(flowDocument(`flow-${randomUUID()}`, 1), DEFAULT);
+      expect(stored.createdAt).toBe('2020-01-02T03:04:05.006Z');
     });
 
     it('stores a document by its content hash and by flowId + version', async () => {

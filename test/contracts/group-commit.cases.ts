@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FenceRejectedError, StateTooLargeError } from '../../src/errors.js';
+import { FenceRejectedError } from '../../src/errors/store-errors.js';
+import { StateTooLargeError } from '../../src/errors/state-errors.js';
 import {
   checkpointContext,
   expectSameState,

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { StoreConfigurationError } from '../../src/errors.js';
+import { StoreConfigurationError } from '../../src/errors/store-errors.js';
 import { newExecutionState } from '../../src/state/execution-state.js';
 import type { RedisExecutionStore } from '../../src/backends/redis/store/redis-execution-store.js';
 

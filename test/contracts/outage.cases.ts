@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StoreUnavailableError } from '../../src/errors.js';
+import { StoreUnavailableError } from '../../src/errors/store-errors.js';
 import {
   expectSameState,
   rejectionOf,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StateSerializationError } from '../../src/errors.js';
+import { StateSerializationError } from '../../src/errors/state-errors.js';
 import type { ExecutionStore } from '../../src/store/execution-store.js';
 import type { ExecutionState } from '../../src/state/execution-state.js';
 import {

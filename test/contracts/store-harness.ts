@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, expect } from 'vitest';
-import type { PlaitaError } from '../../src/errors.js';
+import type { PlaitaError } from '../../src/errors/plaita-error.js';
 import type { ExecutionStore, ExecutionStoreOptions } from '../../src/store/execution-store.js';
 import { newExecutionState, type ExecutionState } from '../../src/state/execution-state.js';
 import { findDifference } from '../state/strict-difference.js';

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Delivery, TaskQueue, TaskQueueOptions } from '../../src/queue/task-queue.js';
 import type { TaskMessage } from '../../src/queue/task-message.js';
+import { FakeClock } from '../../src/util/fake-clock.js';
 
 /**
  * What a backend provides to the shared queue suite. One harness = one isolated storage (a
@@ -8,7 +9,7 @@ import type { TaskMessage } from '../../src/queue/task-message.js';
  * on that storage — the view of another worker process.
  */
 export interface TaskQueueHarness {
-  open(options?: Pick<TaskQueueOptions, 'visibilityTimeoutMs' | 'dlqMaxLen'>): TaskQueue;
+  open(options?: Pick<TaskQueueOptions, 'visibilityTimeoutMs' | 'dlqMaxLen' | 'clock'>): TaskQueue;
   /** Stores a raw payload as a ready message, bypassing `enqueue` (what a foreign writer could do). */
   injectRaw(payload: string): Promise<void>;
   /** Messages physically stored (ready + in flight): proves that an ack deletes. */
@@ -315,6 +316,16 @@ export function describeTaskQueue(
         expect(await queue.promoteDue(Date.now() + 90_000)).toBe(1);
         expect((await queue.stats()).delayed).toBe(1);
         expect((await queue.receive('c1', { max: 5, blockMs: 0 })).map(executionOf)).toEqual(['a']);
+      });
+
+      it("a delay is counted on the queue's clock, not the process's", async () => {
+        const clock = new FakeClock(Date.now() - 86_400_000);
+        const timed = harness.open({ clock });
+        await timed.enqueue(run('c'), { delayMs: 60_000 });
+        expect(await timed.promoteDue()).toBe(0);
+        await clock.advance(60_000);
+        expect(await timed.promoteDue()).toBe(1);
+        expect((await timed.receive('c1', { max: 5, blockMs: 0 })).map(executionOf)).toEqual(['c']);
       });
 
       it('a dedupId makes scheduling idempotent', async () => {

@@ -5,7 +5,11 @@ import type {
   ConditionOperator,
 } from '../../src/expression/condition.js';
 import { matchCondition, parseCondition } from '../../src/expression/condition.js';
-import { ExpressionError, FunctionCallError, ValueTypeError } from '../../src/expression/errors.js';
+import {
+  ExpressionError,
+  FunctionCallError,
+  ValueTypeError,
+} from '../../src/errors/expression-errors.js';
 import { FunctionRegistry, defaultFunctions } from '../../src/expression/function-registry.js';
 import { makeScope } from './make-scope.js';
 

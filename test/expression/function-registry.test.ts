@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { FunctionCallError, FunctionRegistrationError } from '../../src/expression/errors.js';
+import {
+  FunctionCallError,
+  FunctionRegistrationError,
+} from '../../src/errors/expression-errors.js';
 import { evaluateValue } from '../../src/expression/evaluate.js';
 import { FunctionRegistry, defaultFunctions } from '../../src/expression/function-registry.js';
 import { makeScope } from './make-scope.js';

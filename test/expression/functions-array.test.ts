@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FunctionCallError } from '../../src/expression/errors.js';
+import { FunctionCallError } from '../../src/errors/expression-errors.js';
 import { defaultFunctions } from '../../src/expression/function-registry.js';
 import { call, evalSync } from './make-scope.js';
 

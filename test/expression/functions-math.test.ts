@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FunctionCallError } from '../../src/expression/errors.js';
+import { FunctionCallError } from '../../src/errors/expression-errors.js';
 import { call } from './make-scope.js';
 
 const fails = (name: string, args: unknown[], pattern?: RegExp) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ExpressionError } from '../../src/expression/errors.js';
+import { ExpressionError } from '../../src/errors/expression-errors.js';
 import { parseExpression, parseTemplate } from '../../src/expression/parser.js';
 import { evalSync } from './make-scope.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ExpressionError } from '../../src/expression/errors.js';
+import { ExpressionError } from '../../src/errors/expression-errors.js';
 import { classifyString, evaluateValue } from '../../src/expression/evaluate.js';
 import { evalSync, makeScope } from './make-scope.js';
 

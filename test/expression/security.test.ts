@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ExpressionError, FunctionCallError } from '../../src/expression/errors.js';
+import { ExpressionError, FunctionCallError } from '../../src/errors/expression-errors.js';
 import { evaluateValue } from '../../src/expression/evaluate.js';
 import { defaultFunctions } from '../../src/expression/function-registry.js';
 import { call, evalSync, makeScope } from './make-scope.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ValueTypeError } from '../../src/expression/errors.js';
+import { ValueTypeError } from '../../src/errors/expression-errors.js';
 import {
   compareValues,
   deepEqual,

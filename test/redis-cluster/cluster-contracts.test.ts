@@ -61,11 +61,14 @@ gate.describe('Redis Cluster: the shared suites', () => {
       ),
     { propertyRuns: 10 },
   );
-  describeFlowStore('redis cluster', () => new RedisFlowStore({ url: url() }, { prefix }));
+  describeFlowStore(
+    'redis cluster',
+    (options) => new RedisFlowStore({ url: url() }, { prefix, ...options }),
+  );
   describeControlStore(
     'redis cluster',
-    async () => {
-      const store = new RedisControlStore({ url: url() }, { prefix });
+    async (options) => {
+      const store = new RedisControlStore({ url: url() }, { prefix, ...options });
       await store.list({ collection: 'schedules', tenant: 'warm-up' });
       return store;
     },

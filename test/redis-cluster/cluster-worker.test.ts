@@ -10,7 +10,7 @@ import {
 } from '../../src/state/execution-state.js';
 import { keySlot } from '../../src/backends/redis/key-slot.js';
 import { RedisScript } from '../../src/backends/redis/redis-script.js';
-import { StoreUnavailableError } from '../../src/errors.js';
+import { StoreUnavailableError } from '../../src/errors/store-errors.js';
 import { RedisKeys } from '../../src/backends/redis/store/redis-keys.js';
 import { RedisExecutionStore } from '../../src/backends/redis/store/redis-execution-store.js';
 import { RedisFlowStore } from '../../src/backends/redis/store/redis-flow-store.js';

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { FenceRejectedError } from '../../src/errors.js';
+import { FenceRejectedError } from '../../src/errors/store-errors.js';
 import { newExecutionState } from '../../src/state/execution-state.js';
 import { RedisExecutionStore } from '../../src/backends/redis/store/redis-execution-store.js';
 import { RedisKeys } from '../../src/backends/redis/store/redis-keys.js';

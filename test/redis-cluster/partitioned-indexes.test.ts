@@ -26,7 +26,7 @@ if (gate.available) {
   );
   describeFlowStore(
     'redis, 4 index partitions',
-    () => new RedisFlowStore({ url: REDIS_URL }, { prefix, indexPartitions: 4 }),
+    (options) => new RedisFlowStore({ url: REDIS_URL }, { prefix, indexPartitions: 4, ...options }),
   );
 
   gate.describe('partitioned listing indexes', () => {

@@ -4,7 +4,7 @@ import { keySlot, SLOT_COUNT } from '../../src/backends/redis/key-slot.js';
 import { parseClusterUrl } from '../../src/backends/redis/redis-url.js';
 import { classifyRedisError } from '../../src/backends/redis/classify-redis-error.js';
 import { parseStoreUrl, queueRedisUrl } from '../../src/cli/store-url.js';
-import { StoreConfigurationError, StoreUnavailableError } from '../../src/errors.js';
+import { StoreConfigurationError, StoreUnavailableError } from '../../src/errors/store-errors.js';
 import { RedisExecutionStore } from '../../src/backends/redis/store/redis-execution-store.js';
 import { freePort } from '../support/redis-server.js';
 import { drainQueue } from '../../src/backends/redis/queue/drain-queue.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { StoreUnavailableError } from '../../src/errors.js';
+import { StoreUnavailableError } from '../../src/errors/store-errors.js';
 import { nodeResults } from '../../src/state/checkpoint-context.js';
 import { type ApiHarness, body, startApi } from './support/api-harness.js';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StoreUnavailableError } from '../../src/errors.js';
+import { StoreUnavailableError } from '../../src/errors/store-errors.js';
 import { overriding } from '../support/overriding.js';
 import { type ApiHarness, body, memoryBackends, startApi } from './support/api-harness.js';
 

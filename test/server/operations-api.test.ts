@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { overriding } from '../support/overriding.js';
-import { StateCorruptError, StoreUnavailableError } from '../../src/errors.js';
+import { StateCorruptError } from '../../src/errors/state-errors.js';
+import { StoreUnavailableError } from '../../src/errors/store-errors.js';
 import { BulkRunner } from '../../src/control/bulk/bulk-runner.js';
 import {
   bulkIndexKey,

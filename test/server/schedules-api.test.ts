@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { overriding } from '../support/overriding.js';
-import { StateCorruptError } from '../../src/errors.js';
+import { StateCorruptError } from '../../src/errors/state-errors.js';
 import type { ControlKey } from '../../src/store/control-store.js';
 import { canonicalJson, sha256Hex } from '../../src/util/canonical-json.js';
 import { Scheduler } from '../../src/control/schedules/scheduler.js';

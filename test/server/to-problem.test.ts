@@ -1,17 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import {
-  FlowNotLoadableError,
-  InvalidCursorError,
-  StoreUnavailableError,
-  UnknownExecutionError,
-} from '../../src/errors.js';
+import { FlowNotLoadableError } from '../../src/errors/flow-definition-errors.js';
+import { InvalidCursorError, StoreUnavailableError } from '../../src/errors/store-errors.js';
+import { UnknownExecutionError } from '../../src/errors/execution-errors.js';
 import { toProblem } from '../../src/server/to-problem.js';
 import {
   ConflictError,
   ForbiddenError,
   InvalidRequestError,
   NotFoundError,
-} from '../../src/control/control-errors.js';
+} from '../../src/errors/control-errors.js';
 
 /** What a runtime error means to an HTTP client is read from its code, never its class. */
 describe('toProblem', () => {

@@ -3,7 +3,7 @@ import {
   StateCorruptError,
   StateSerializationError,
   StateTooLargeError,
-} from '../../src/errors.js';
+} from '../../src/errors/state-errors.js';
 import { decodeState, decodeValue, encodeState, encodeValue } from '../../src/state/codec.js';
 import { newExecutionState } from '../../src/state/execution-state.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { StateCorruptError } from '../../src/errors.js';
+import { StateCorruptError } from '../../src/errors/state-errors.js';
 import {
   decodeState,
   decodeValue,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { StateSerializationError } from '../../src/errors.js';
+import { StateSerializationError } from '../../src/errors/state-errors.js';
 import { decodeState, decodeValue, encodeState, encodeValue } from '../../src/state/codec.js';
 import { newExecutionState } from '../../src/state/execution-state.js';
 import { MemoryExecutionStore } from '../../src/backends/memory/memory-execution-store.js';
-import { summarizeCause } from '../../src/flow-errors.js';
+import { summarizeCause } from '../../src/errors/flow-errors.js';
 
 /** What a review of the codec found changed or refused untyped on its way to a store. */
 function nested(depth: number): unknown {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StateCorruptError } from '../../src/errors.js';
+import { StateCorruptError } from '../../src/errors/state-errors.js';
 import { newExecutionState } from '../../src/state/execution-state.js';
 import { encodeState, encodeValue } from '../../src/state/codec.js';
 import { timingKey } from '../../src/store/shared/node-key.js';

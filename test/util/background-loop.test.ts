@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StoreUnavailableError } from '../../src/errors.js';
+import { StoreUnavailableError } from '../../src/errors/store-errors.js';
 import { BackgroundLoop, type BackgroundLoopOptions } from '../../src/util/background-loop.js';
 import { FakeClock } from '../../src/util/fake-clock.js';
 import type { Logger } from '../../src/util/logger.js';

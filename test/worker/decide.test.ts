@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
   FenceRejectedError,
-  FlowNotLoadableError,
+  StoreClosedError,
+  StoreConfigurationError,
+  StoreUnavailableError,
+} from '../../src/errors/store-errors.js';
+import { FlowNotLoadableError } from '../../src/errors/flow-definition-errors.js';
+import {
   StateCorruptError,
   StateSerializationError,
   StateTooLargeError,
-  StoreClosedError,
-  WorkerStoppedError,
-  StoreConfigurationError,
-  StoreUnavailableError,
-} from '../../src/errors.js';
+} from '../../src/errors/state-errors.js';
+import { WorkerStoppedError } from '../../src/errors/worker-errors.js';
 import {
   classifyFailure,
   decide,

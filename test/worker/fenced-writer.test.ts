@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FenceRejectedError, StoreUnavailableError } from '../../src/errors.js';
+import { FenceRejectedError, StoreUnavailableError } from '../../src/errors/store-errors.js';
 import { LocalQueue } from '../../src/backends/sqlite/queue/local-queue.js';
 import { newExecutionState } from '../../src/state/execution-state.js';
 import type { SaveOptions } from '../../src/store/execution-store.js';

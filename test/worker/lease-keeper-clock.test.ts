@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CancelRequestedError, LeaseLostError } from '../../src/errors.js';
+import { CancelRequestedError } from '../../src/errors/execution-errors.js';
+import { LeaseLostError } from '../../src/errors/worker-errors.js';
 import { FakeClock } from '../../src/util/fake-clock.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { type HeldWork, LeaseKeeper } from '../../src/worker/lease-keeper.js';

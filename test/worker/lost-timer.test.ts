@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { overriding } from '../support/overriding.js';
 import { PlaitaClient } from '../../src/client/plaita-client.js';
-import { StoreUnavailableError } from '../../src/errors.js';
+import { StoreUnavailableError } from '../../src/errors/store-errors.js';
 import { LocalQueue } from '../../src/backends/sqlite/queue/local-queue.js';
 import type { TaskQueue } from '../../src/queue/task-queue.js';
 import { MemoryExecutionStore } from '../../src/backends/memory/memory-execution-store.js';

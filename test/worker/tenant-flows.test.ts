@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PlaitaClient } from '../../src/client/plaita-client.js';
-import { FlowDefinitionError } from '../../src/errors.js';
+import { FlowDefinitionError } from '../../src/errors/flow-definition-errors.js';
 import { LocalQueue } from '../../src/backends/sqlite/queue/local-queue.js';
 import { newExecutionState } from '../../src/state/execution-state.js';
 import { SqliteExecutionStore } from '../../src/backends/sqlite/sqlite-execution-store.js';

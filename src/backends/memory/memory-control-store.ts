@@ -8,6 +8,7 @@ import {
   type WriteOptions,
 } from '../../store/control-store.js';
 import { assertStorableKey, controlWrite } from '../../store/shared/control-record.js';
+import { type Clock, systemClock } from '../../util/clock.js';
 
 interface Entry {
   version: number;
@@ -19,15 +20,21 @@ interface Entry {
 /** The control store in process memory (tests, `--store memory`). */
 export class MemoryControlStore implements ControlStore {
   readonly #records = new Map<string, Entry>();
+  readonly #clock: Clock;
+
+  /** `clock`: the store's "now", for expiry (default the system clock). */
+  constructor(options: { clock?: Clock } = {}) {
+    this.#clock = options.clock ?? systemClock;
+  }
 
   get<T>(key: ControlKey): Promise<ControlRecord<T> | null> {
-    return Promise.resolve(this.#live(key, Date.now()));
+    return Promise.resolve(this.#live(key, this.#clock.now()));
   }
 
   create<T>(key: ControlKey, doc: T, options: WriteOptions = {}): Promise<boolean> {
     return attempt(() => {
       const write = this.#checked(key, doc, options);
-      if (this.#live(key, Date.now())) return false;
+      if (this.#live(key, this.#clock.now())) return false;
       this.#records.set(mapKey(key), { version: 1, ...write });
       return true;
     });
@@ -41,7 +48,7 @@ export class MemoryControlStore implements ControlStore {
   ): Promise<boolean> {
     return attempt(() => {
       const write = this.#checked(key, doc, options);
-      const current = this.#live(key, Date.now());
+      const current = this.#live(key, this.#clock.now());
       if (!current || current.version !== expectedVersion) return false;
       this.#records.set(mapKey(key), { version: expectedVersion + 1, ...write });
       return true;
@@ -51,26 +58,26 @@ export class MemoryControlStore implements ControlStore {
   put<T>(key: ControlKey, doc: T, options: WriteOptions = {}): Promise<number> {
     return attempt(() => {
       const write = this.#checked(key, doc, options);
-      const version = (this.#live(key, Date.now())?.version ?? 0) + 1;
+      const version = (this.#live(key, this.#clock.now())?.version ?? 0) + 1;
       this.#records.set(mapKey(key), { version, ...write });
       return version;
     });
   }
 
   delete(key: ControlKey): Promise<boolean> {
-    const existed = this.#live(key, Date.now()) !== null;
+    const existed = this.#live(key, this.#clock.now()) !== null;
     this.#records.delete(mapKey(key));
     return Promise.resolve(existed);
   }
 
   take<T>(key: ControlKey): Promise<ControlRecord<T> | null> {
-    const record = this.#live<T>(key, Date.now());
+    const record = this.#live<T>(key, this.#clock.now());
     this.#records.delete(mapKey(key));
     return Promise.resolve(record);
   }
 
   list<T>(query: ControlQuery): Promise<ControlPage<T>> {
-    const now = Date.now();
+    const now = this.#clock.now();
     const limit = controlLimit(query);
     const desc = query.order === 'desc';
     const head = `${query.collection}\u0000${query.tenant}\u0000`;
@@ -91,7 +98,7 @@ export class MemoryControlStore implements ControlStore {
     return Promise.resolve({ items, next: ids.length > limit ? page.at(-1)! : null });
   }
 
-  sweepExpired(now: number = Date.now()): Promise<number> {
+  sweepExpired(now: number = this.#clock.now()): Promise<number> {
     let removed = 0;
     for (const [k, entry] of this.#records) {
       if (expired(entry, now)) {
@@ -120,7 +127,7 @@ export class MemoryControlStore implements ControlStore {
   /** The same checks as the other backends (control-record.ts): they must all refuse alike. */
   #checked(key: ControlKey, doc: unknown, options: WriteOptions): Omit<Entry, 'version'> {
     assertStorableKey(key);
-    return controlWrite(doc, options, Date.now());
+    return controlWrite(doc, options, this.#clock.now());
   }
 }
 

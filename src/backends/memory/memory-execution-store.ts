@@ -46,7 +46,7 @@ interface StoredExecution {
  * The in-process store, for tests and one-shot runs. It keeps only ENCODED text, laid out by
  * the shared checkpoint layout like every other store, so a value that would not survive
  * SQLite or Redis does not survive here either (docs/durable-contract.md §2), and a loaded state never
- * shares references with the saved one. Times are `Date.now()`, like the SQL stores.
+ * shares references with the saved one. Times are its clock's (`ExecutionStoreOptions.clock`), like the SQL stores.
  * Listing scans the tenant's executions: there is no index to serve, and no I/O to save.
  */
 export class MemoryExecutionStore implements ExecutionStore {
@@ -60,7 +60,7 @@ export class MemoryExecutionStore implements ExecutionStore {
 
   save(state: ExecutionState, options: SaveOptions = {}): Promise<void> {
     return this.run(() => {
-      const now = Date.now();
+      const now = this.options.clock.now();
       const plan = planSave(state, options, this.options, now);
       const current = this.live(plan.row.tenantId, plan.row.executionId, now);
       if (plan.createOnly && current !== undefined) throw alreadyStored(plan.row.executionId);
@@ -83,7 +83,11 @@ export class MemoryExecutionStore implements ExecutionStore {
 
   load(executionId: string, options: TenantScope = {}): Promise<ExecutionState | null> {
     return this.run(() => {
-      const stored = this.live(options.tenantId ?? DEFAULT_TENANT, executionId, Date.now());
+      const stored = this.live(
+        options.tenantId ?? DEFAULT_TENANT,
+        executionId,
+        this.options.clock.now(),
+      );
       if (stored === undefined) return null;
       return assembleState(
         stored.row.header,
@@ -96,7 +100,7 @@ export class MemoryExecutionStore implements ExecutionStore {
     return this.run(() => {
       const plan = planList(query);
       if (plan.matchesNothing) return { items: [], nextCursor: null };
-      const now = Date.now();
+      const now = this.options.clock.now();
       const rows = [...(this.byTenant.get(plan.tenantId)?.values() ?? [])]
         .map((stored) => stored.row)
         .filter((row) => isLive(row, now) && matches(row, plan))
@@ -118,7 +122,7 @@ export class MemoryExecutionStore implements ExecutionStore {
   delete(executionId: string, options: TenantScope = {}): Promise<boolean> {
     return this.run(() => {
       const tenantId = options.tenantId ?? DEFAULT_TENANT;
-      const live = this.live(tenantId, executionId, Date.now()) !== undefined;
+      const live = this.live(tenantId, executionId, this.options.clock.now()) !== undefined;
       this.byTenant.get(tenantId)?.delete(executionId);
       return live;
     });
@@ -128,7 +132,7 @@ export class MemoryExecutionStore implements ExecutionStore {
     return this.run(() => {
       assertStorableOwner(request.owner);
       assertTtl(request.ttlMs);
-      const now = Date.now();
+      const now = this.options.clock.now();
       const stored = this.live(request.tenantId ?? DEFAULT_TENANT, executionId, now);
       if (stored === undefined) return null;
       const held =
@@ -148,7 +152,7 @@ export class MemoryExecutionStore implements ExecutionStore {
   ): Promise<boolean> {
     return this.run(() => {
       assertTtl(lease.ttlMs);
-      const now = Date.now();
+      const now = this.options.clock.now();
       const stored = this.live(lease.tenantId ?? DEFAULT_TENANT, executionId, now);
       if (stored?.lease == null || !holds(stored, lease) || stored.lease.expiresAt <= now)
         return false;
@@ -169,7 +173,7 @@ export class MemoryExecutionStore implements ExecutionStore {
 
   getLease(executionId: string, options: TenantScope = {}): Promise<Lease | null> {
     return this.run(() => {
-      const now = Date.now();
+      const now = this.options.clock.now();
       const stored = this.live(options.tenantId ?? DEFAULT_TENANT, executionId, now);
       return stored?.lease && stored.lease.expiresAt > now ? leaseOf(stored) : null;
     });
@@ -177,7 +181,11 @@ export class MemoryExecutionStore implements ExecutionStore {
 
   requestCancel(executionId: string, options: TenantScope = {}): Promise<boolean> {
     return this.run(() => {
-      const stored = this.live(options.tenantId ?? DEFAULT_TENANT, executionId, Date.now());
+      const stored = this.live(
+        options.tenantId ?? DEFAULT_TENANT,
+        executionId,
+        this.options.clock.now(),
+      );
       // A terminal execution's cancel request is spent (as the SQL stores' trigger has it).
       if (stored !== undefined && !isTerminal(stored.row.status)) stored.cancelRequested = true;
       return stored !== undefined;
@@ -187,12 +195,12 @@ export class MemoryExecutionStore implements ExecutionStore {
   isCancelRequested(executionId: string, options: TenantScope = {}): Promise<boolean> {
     return this.run(
       () =>
-        this.live(options.tenantId ?? DEFAULT_TENANT, executionId, Date.now())?.cancelRequested ??
-        false,
+        this.live(options.tenantId ?? DEFAULT_TENANT, executionId, this.options.clock.now())
+          ?.cancelRequested ?? false,
     );
   }
 
-  sweepExpired(now: number = Date.now()): Promise<number> {
+  sweepExpired(now: number = this.options.clock.now()): Promise<number> {
     return this.run(() => {
       let swept = 0;
       for (const executions of this.byTenant.values()) {

@@ -1,4 +1,4 @@
-import { FlowVersionConflictError } from '../../errors.js';
+import { FlowVersionConflictError } from '../../errors/flow-definition-errors.js';
 import type { TenantScope } from '../../store/execution-store.js';
 import type { FlowStore, StoredFlow } from '../../store/flow-store.js';
 import {
@@ -8,6 +8,7 @@ import {
   storedFlow,
   type FlowRecord,
 } from '../../store/shared/flow-record.js';
+import { type Clock, systemClock } from '../../util/clock.js';
 
 interface Kept {
   record: FlowRecord;
@@ -25,6 +26,12 @@ interface TenantFlows {
 export class MemoryFlowStore implements FlowStore {
   private readonly tenants = new Map<string, TenantFlows>();
   private closed = false;
+  readonly #clock: Clock;
+
+  /** `clock`: the store's "now", for `createdAt` (default the system clock). */
+  constructor(options: { clock?: Clock } = {}) {
+    this.#clock = options.clock ?? systemClock;
+  }
 
   put(document: Record<string, unknown>, scope: TenantScope): Promise<StoredFlow> {
     return this.run(() => {
@@ -41,7 +48,7 @@ export class MemoryFlowStore implements FlowStore {
           `flow ${record.flowId} version ${record.version} is already published with different content`,
         );
       }
-      const kept = { record, createdAt: Date.now() };
+      const kept = { record, createdAt: this.#clock.now() };
       byHash.set(record.flowHash, kept);
       if (record.flowId !== null) byFlowId.set(record.flowId, [...hashes, record.flowHash]);
       return toStored(kept);

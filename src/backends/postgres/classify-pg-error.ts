@@ -1,9 +1,5 @@
-import {
-  PlaitaError,
-  StoreConfigurationError,
-  StoreUnavailableError,
-  errorCode,
-} from '../../errors.js';
+import { PlaitaError, errorCode } from '../../errors/plaita-error.js';
+import { StoreConfigurationError, StoreUnavailableError } from '../../errors/store-errors.js';
 
 /** Node socket and DNS failures: the server could not be reached, or the connection broke. */
 const TRANSIENT_NODE_CODES = new Set([

@@ -1,10 +1,10 @@
 import type { Pool, PoolClient } from 'pg';
+import { errorCode } from '../../errors/plaita-error.js';
 import {
-  errorCode,
   StoreClosedError,
   StoreConfigurationError,
   StoreUnavailableError,
-} from '../../errors.js';
+} from '../../errors/store-errors.js';
 import { classifyPgError, DISCARD_CONNECTION_SQLSTATES } from './classify-pg-error.js';
 import { pgDriver } from './pg-driver.js';
 

@@ -22,6 +22,7 @@ import {
 import { PostgresConnection, type PostgresSource } from './postgres-connection.js';
 import { migrate, quoteSchema } from './postgres-migrations.js';
 import { namedRows } from './statement-name.js';
+import { type Clock, systemClock } from '../../util/clock.js';
 
 export interface PostgresControlStoreOptions {
   /** The execution store's schema (default `plaita`). */
@@ -30,6 +31,8 @@ export interface PostgresControlStoreOptions {
   statementTimeoutMs?: number;
   applicationName?: string;
   poolSize?: number;
+  /** The store's "now", for expiry and write times (default the system clock). */
+  clock?: Clock;
 }
 
 interface Row {
@@ -53,15 +56,17 @@ const SWEEP_BATCH = 1000;
  * inserts, the others wait on its key and then find a live row), replace an UPDATE guarded by
  * the version (a racer waiting on the row lock re-checks the version it finds), take a
  * `DELETE … RETURNING` (a racer finds the row gone). Ids are `COLLATE "C"`, so they list in
- * byte order of their UTF-8 text, whatever the database's collation. Times are this process's
- * `Date.now()`. Driver errors are classified (classify-pg-error.ts) by the connection.
+ * byte order of their UTF-8 text, whatever the database's collation. Times are its clock's
+ * (`options.clock`, the system clock by default). Driver errors are classified (classify-pg-error.ts) by the connection.
  */
 export class PostgresControlStore implements ControlStore {
   readonly #connection: PostgresConnection;
   readonly #table: string;
   readonly #sql: ReturnType<typeof controlSql>;
+  readonly #clock: Clock;
 
   constructor(source: PostgresSource, options: PostgresControlStoreOptions = {}) {
+    this.#clock = options.clock ?? systemClock;
     const schema = options.schema ?? 'plaita';
     this.#table = `${quoteSchema(schema)}.control_records`;
     this.#sql = controlSql(this.#table);
@@ -80,13 +85,13 @@ export class PostgresControlStore implements ControlStore {
 
   async get<T>(key: ControlKey): Promise<ControlRecord<T> | null> {
     if (!isStorableKey(key)) return null;
-    const [row] = await this.#query<Row>(this.#sql.get, [...keyValues(key), Date.now()]);
+    const [row] = await this.#query<Row>(this.#sql.get, [...keyValues(key), this.#clock.now()]);
     return row ? toRecord(key, row) : null;
   }
 
   async create<T>(key: ControlKey, doc: T, options: WriteOptions = {}): Promise<boolean> {
     assertStorableKey(key);
-    const now = Date.now();
+    const now = this.#clock.now();
     const write = controlWrite(doc, options, now);
     const rows = await this.#query(this.#sql.create, [
       ...keyValues(key),
@@ -103,7 +108,7 @@ export class PostgresControlStore implements ControlStore {
     expectedVersion: number,
     options: WriteOptions = {},
   ): Promise<boolean> {
-    const now = Date.now();
+    const now = this.#clock.now();
     const write = controlWrite(doc, options, now);
     if (!isStorableKey(key) || !Number.isSafeInteger(expectedVersion)) return false;
     const rows = await this.#query(this.#sql.replace, [
@@ -118,7 +123,7 @@ export class PostgresControlStore implements ControlStore {
 
   async put<T>(key: ControlKey, doc: T, options: WriteOptions = {}): Promise<number> {
     assertStorableKey(key);
-    const now = Date.now();
+    const now = this.#clock.now();
     const write = controlWrite(doc, options, now);
     const [row] = await this.#query<{ version: string }>(this.#sql.put, [
       ...keyValues(key),
@@ -146,7 +151,7 @@ export class PostgresControlStore implements ControlStore {
     const rows = await this.#query<Row>(text, [
       query.collection,
       query.tenant,
-      Date.now(),
+      this.#clock.now(),
       limit + 1,
       ...bounds,
     ]);
@@ -157,7 +162,7 @@ export class PostgresControlStore implements ControlStore {
     );
   }
 
-  async sweepExpired(now: number = Date.now()): Promise<number> {
+  async sweepExpired(now: number = this.#clock.now()): Promise<number> {
     let swept = 0;
     for (;;) {
       const [row] = await this.#query<{ swept: number }>(this.#sql.sweep, [now, SWEEP_BATCH]);
@@ -174,7 +179,7 @@ export class PostgresControlStore implements ControlStore {
   /** Deletes the row; returns it when it was live (an expired one goes too, returning null). */
   async #take(key: ControlKey): Promise<Row | null> {
     if (!isStorableKey(key)) return null;
-    const now = Date.now();
+    const now = this.#clock.now();
     const [row] = await this.#query<Row>(this.#sql.take, keyValues(key));
     return row && isLive(toExpiry(row.expires_at), now) ? row : null;
   }

@@ -9,9 +9,9 @@ const NEXT_GENERATION = (column: string): string =>
 
 /**
  * The statements of PostgresExecutionStore for one schema (`s` is the quoted schema name).
- * `$1, $2` are always tenant_id, execution_id; "now" is Date.now() of this process. "Live"
- * means not past its terminal expiry: an expired row is absent for every read, lease and
- * fenced write, and a save replaces it.
+ * `$1, $2` are always tenant_id, execution_id; "now" is the store's clock (Date.now() by
+ * default). "Live" means not past its terminal expiry: an expired row is absent for every
+ * read, lease and fenced write, and a save replaces it.
  */
 export function executionSql(s: string) {
   const E = `${s}.executions`;

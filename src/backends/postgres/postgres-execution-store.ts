@@ -50,8 +50,9 @@ const SWEEP_BATCH = 1000;
  * The shared SQL store (`pg`, pooled). Migrates its schema on first use; saves go through
  * the schema's `save_execution` function (migration 0003), whose row lock carries the fence
  * check, several at once when they are made together (PostgresSaves). Driver errors are classified (classify-pg-error.ts); an operation never waits
- * longer than `connectTimeoutMs` for a connection nor `statementTimeoutMs` in all. Times (leases, expiry) are this process's
- * `Date.now()`: keep the workers' clocks in sync (NTP), as lease TTLs assume. A pool passed in
+ * longer than `connectTimeoutMs` for a connection nor `statementTimeoutMs` in all. Times
+ * (leases, expiry) are the store's clock (`ExecutionStoreOptions.clock`, the system clock by
+ * default): keep the workers' clocks in sync (NTP), as lease TTLs assume. A pool passed in
  * stays the caller's: `close` does not end it.
  */
 export class PostgresExecutionStore implements ExecutionStore {
@@ -94,7 +95,7 @@ export class PostgresExecutionStore implements ExecutionStore {
     if (key === null) return null;
     const rows = await this.query<{ part: number; node_key: string | null; text: string }>(
       this.sql.load,
-      [key.tenantId, key.executionId, Date.now()],
+      [key.tenantId, key.executionId, this.options.clock.now()],
     );
     const header = rows[0]?.part === 0 ? rows[0].text : null;
     if (header === null) return null;
@@ -107,7 +108,7 @@ export class PostgresExecutionStore implements ExecutionStore {
   async list(query: ListQuery = {}): Promise<ListPage> {
     const plan = planList(query);
     if (plan.matchesNothing) return { items: [], nextCursor: null };
-    const statement = listSql(plan, this.table, Date.now(), POSTGRES_LIST_DIALECT);
+    const statement = listSql(plan, this.table, this.options.clock.now(), POSTGRES_LIST_DIALECT);
     const rows = await this.query<{ created_at: string; execution_id: string; summary: string }>(
       statement.text,
       statement.values,
@@ -129,7 +130,7 @@ export class PostgresExecutionStore implements ExecutionStore {
       const gone = await namedRows<{ live: boolean }>(client, this.sql.deleteRow, [
         key.tenantId,
         key.executionId,
-        Date.now(),
+        this.options.clock.now(),
       ]);
       await namedRows(client, this.sql.deleteNodes, [key.tenantId, key.executionId]);
       return gone;
@@ -142,7 +143,7 @@ export class PostgresExecutionStore implements ExecutionStore {
     assertTtl(request.ttlMs);
     const key = executionKey(executionId, request);
     if (key === null) return null;
-    const now = Date.now();
+    const now = this.options.clock.now();
     const rows = await this.query<{ generation: string; expires_at: string }>(
       this.sql.acquireLease,
       [key.tenantId, key.executionId, request.owner, now, now + request.ttlMs],
@@ -168,7 +169,7 @@ export class PostgresExecutionStore implements ExecutionStore {
     assertTtl(request.ttlMs);
     const key = executionKey(executionId, request);
     if (key === null) return { kind: 'absent' };
-    const now = Date.now();
+    const now = this.options.clock.now();
     const expiresAt = now + request.ttlMs;
     const rows = await this.query<ClaimRow>(this.sql.claim, [
       key.tenantId,
@@ -205,7 +206,7 @@ export class PostgresExecutionStore implements ExecutionStore {
     assertTtl(lease.ttlMs);
     const key = executionKey(executionId, lease);
     if (key === null) return false;
-    const now = Date.now();
+    const now = this.options.clock.now();
     return (
       (await this.count(this.sql.renewLease, [
         key.tenantId,
@@ -246,7 +247,7 @@ export class PostgresExecutionStore implements ExecutionStore {
     if (key === null) return null;
     const rows = await this.query<{ owner: string; generation: string; expires_at: string }>(
       this.sql.selectLease,
-      [key.tenantId, key.executionId, Date.now()],
+      [key.tenantId, key.executionId, this.options.clock.now()],
     );
     const row = rows[0];
     return row
@@ -263,7 +264,11 @@ export class PostgresExecutionStore implements ExecutionStore {
     const key = executionKey(executionId, options);
     return (
       key !== null &&
-      (await this.count(this.sql.requestCancel, [key.tenantId, key.executionId, Date.now()])) === 1
+      (await this.count(this.sql.requestCancel, [
+        key.tenantId,
+        key.executionId,
+        this.options.clock.now(),
+      ])) === 1
     );
   }
 
@@ -273,7 +278,7 @@ export class PostgresExecutionStore implements ExecutionStore {
     const rows = await this.query<{ requested: boolean }>(this.sql.selectCancel, [
       key.tenantId,
       key.executionId,
-      Date.now(),
+      this.options.clock.now(),
     ]);
     return rows[0]?.requested === true;
   }
@@ -283,7 +288,7 @@ export class PostgresExecutionStore implements ExecutionStore {
     return rows.map((row) => row.id);
   }
 
-  async sweepExpired(now: number = Date.now()): Promise<number> {
+  async sweepExpired(now: number = this.options.clock.now()): Promise<number> {
     let swept = 0;
     for (;;) {
       const rows = await this.query<{ swept: number }>(this.sql.sweep, [now, SWEEP_BATCH]);

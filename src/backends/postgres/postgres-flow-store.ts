@@ -1,5 +1,5 @@
 import type { QueryResultRow } from 'pg';
-import { FlowVersionConflictError } from '../../errors.js';
+import { FlowVersionConflictError } from '../../errors/flow-definition-errors.js';
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_TENANT,
@@ -11,6 +11,7 @@ import { isStorableText } from '../../store/shared/stored-text.js';
 import { PostgresConnection, type PostgresSource } from './postgres-connection.js';
 import { migrate, quoteSchema } from './postgres-migrations.js';
 import { statementName } from './statement-name.js';
+import { type Clock, systemClock } from '../../util/clock.js';
 
 export interface PostgresFlowStoreOptions {
   /** The execution store's schema (default `plaita`). */
@@ -19,6 +20,8 @@ export interface PostgresFlowStoreOptions {
   statementTimeoutMs?: number;
   applicationName?: string;
   poolSize?: number;
+  /** The store's "now", for `createdAt` (default the system clock). */
+  clock?: Clock;
 }
 
 interface FlowRow {
@@ -34,6 +37,7 @@ interface FlowRow {
  * execution store's `{pool}` to share its connections; same schema, same migrations.
  */
 export class PostgresFlowStore implements FlowStore {
+  readonly #clock: Clock;
   private readonly connection: PostgresConnection;
   private readonly sql: {
     insert: string;
@@ -44,6 +48,7 @@ export class PostgresFlowStore implements FlowStore {
   };
 
   constructor(source: PostgresSource, options: PostgresFlowStoreOptions = {}) {
+    this.#clock = options.clock ?? systemClock;
     const schema = options.schema ?? 'plaita';
     const flows = `${quoteSchema(schema)}.flows`;
     const executions = `${quoteSchema(schema)}.executions`;
@@ -78,7 +83,14 @@ export class PostgresFlowStore implements FlowStore {
       await client.query({
         name: statementName(this.sql.insert),
         text: this.sql.insert,
-        values: [tenantId, record.flowHash, record.flowId, record.version, record.text, Date.now()],
+        values: [
+          tenantId,
+          record.flowHash,
+          record.flowId,
+          record.version,
+          record.text,
+          this.#clock.now(),
+        ],
       });
       // Read after the insert settled (committed, or conflicted with a committed row).
       const stored = (

@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
-import { errorCode, StoreConfigurationError } from '../../errors.js';
+import { errorCode } from '../../errors/plaita-error.js';
+import { StoreConfigurationError } from '../../errors/store-errors.js';
 import { loadMigrations, type Migration } from '../migration-files.js';
 
 /** plaita's schema (`migrations/0001_….sql`, append only), read when a store first connects. */

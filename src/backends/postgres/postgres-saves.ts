@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { errorCode } from '../../errors.js';
+import { errorCode } from '../../errors/plaita-error.js';
 import type { ExecutionState } from '../../state/execution-state.js';
 import type { SaveOptions } from '../../store/execution-store.js';
 import { alreadyStored, fenceRejected } from '../../store/shared/fence.js';
@@ -66,7 +66,7 @@ export class PostgresSaves {
    * COMMITTED: a fresh snapshot per statement) and writes nothing. Rare, so not batched.
    */
   private async create(state: ExecutionState, options: SaveOptions): Promise<void> {
-    const now = Date.now();
+    const now = this.options.clock.now();
     const plan = planSave(state, options, this.options, now);
     const { tenantId, executionId } = plan.row;
     const reply = await this.connection.withClient((client) =>

@@ -1,5 +1,5 @@
-import { PlaitaError, StoreUnavailableError } from '../../errors.js';
-import { RedisCommandError } from '../../errors.js';
+import { PlaitaError } from '../../errors/plaita-error.js';
+import { StoreUnavailableError, RedisCommandError } from '../../errors/store-errors.js';
 
 /**
  * The one place a Redis driver error is classified — by code, never by message text:

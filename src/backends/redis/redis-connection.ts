@@ -1,6 +1,10 @@
 import { setImmediate } from 'node:timers';
 import type { Cluster, Redis } from 'ioredis';
-import { StoreClosedError, StoreConfigurationError, StoreUnavailableError } from '../../errors.js';
+import {
+  StoreClosedError,
+  StoreConfigurationError,
+  StoreUnavailableError,
+} from '../../errors/store-errors.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../../util/connect-timeout.js';
 import { toStoreError } from './classify-redis-error.js';
 import { ioredisDriver } from './ioredis-driver.js';

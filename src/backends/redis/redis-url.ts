@@ -1,4 +1,4 @@
-import { StoreConfigurationError } from '../../errors.js';
+import { StoreConfigurationError } from '../../errors/store-errors.js';
 
 /** A Redis Cluster reached through some of its nodes (ioredis discovers the rest). */
 export interface ClusterUrl {

@@ -1,10 +1,6 @@
-import {
-  PlaitaError,
-  StateCorruptError,
-  StoreConfigurationError,
-  StoreUnavailableError,
-  errorCode,
-} from '../../errors.js';
+import { PlaitaError, errorCode } from '../../errors/plaita-error.js';
+import { StateCorruptError } from '../../errors/state-errors.js';
+import { StoreConfigurationError, StoreUnavailableError } from '../../errors/store-errors.js';
 
 /**
  * SQLite driver errors by result code (better-sqlite3 puts the extended code name in `code`,

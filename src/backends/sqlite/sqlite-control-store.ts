@@ -21,8 +21,12 @@ import {
 } from '../../store/shared/control-record.js';
 import { SqliteDatabase } from './sqlite-database.js';
 import { TickBatch } from '../../util/tick-batch.js';
+import { type Clock, systemClock } from '../../util/clock.js';
 
-export type SqliteControlStoreOptions =
+export type SqliteControlStoreOptions = {
+  /** The store's "now", for expiry and write times (default the system clock). */
+  clock?: Clock;
+} & (
   | {
       /** The database file (created if missing; the execution store's file), or `:memory:`. */
       path: string;
@@ -32,7 +36,8 @@ export type SqliteControlStoreOptions =
   | {
       /** A connection the caller opened and owns: shared, never closed by this store. */
       database: SqliteDatabase;
-    };
+    }
+);
 
 interface Row {
   id: string;
@@ -71,13 +76,15 @@ const GROUP_COMMIT_MAX = 64;
  * own (the writes of one turn share a transaction, each with its own result), so stores in several processes on one file stay exact: create is an upsert that only
  * overwrites an expired row, replace an UPDATE guarded by the version, take a DELETE …
  * RETURNING. Ids list in code-point order (BINARY collation; see store/shared/control-range.ts).
- * Times are this process's `Date.now()`.
+ * Times are its clock's (`options.clock`, the system clock by default).
  */
 export class SqliteControlStore implements ControlStore {
   readonly #database: SqliteDatabase;
   readonly #owned: boolean;
+  readonly #clock: Clock;
 
   constructor(options: SqliteControlStoreOptions) {
+    this.#clock = options.clock ?? systemClock;
     if ('database' in options) {
       this.#database = options.database;
       this.#owned = false;
@@ -94,7 +101,8 @@ export class SqliteControlStore implements ControlStore {
   async get<T>(key: ControlKey): Promise<ControlRecord<T> | null> {
     if (!isStorableKey(key)) return null;
     const row = await this.#database.use(
-      () => this.#statement('get').get({ ...params(key), now: Date.now() }) as Row | undefined,
+      () =>
+        this.#statement('get').get({ ...params(key), now: this.#clock.now() }) as Row | undefined,
     );
     return row ? toRecord(key, row) : null;
   }
@@ -131,7 +139,7 @@ export class SqliteControlStore implements ControlStore {
 
   async create<T>(key: ControlKey, doc: T, options: WriteOptions = {}): Promise<boolean> {
     assertStorableKey(key);
-    const now = Date.now();
+    const now = this.#clock.now();
     const write = controlWrite(doc, options, now);
     const result = await this.#write(() =>
       this.#statement('create').run({ ...params(key), ...write, now }),
@@ -145,7 +153,7 @@ export class SqliteControlStore implements ControlStore {
     expectedVersion: number,
     options: WriteOptions = {},
   ): Promise<boolean> {
-    const now = Date.now();
+    const now = this.#clock.now();
     const write = controlWrite(doc, options, now);
     if (!isStorableKey(key) || !Number.isSafeInteger(expectedVersion)) return false;
     const result = await this.#write(() =>
@@ -156,7 +164,7 @@ export class SqliteControlStore implements ControlStore {
 
   async put<T>(key: ControlKey, doc: T, options: WriteOptions = {}): Promise<number> {
     assertStorableKey(key);
-    const now = Date.now();
+    const now = this.#clock.now();
     const write = controlWrite(doc, options, now);
     const row = await this.#write(
       () => this.#statement('put').get({ ...params(key), ...write, now }) as { version: number },
@@ -183,7 +191,7 @@ export class SqliteControlStore implements ControlStore {
         this.#database.statement(listSql(range)).all({
           collection: query.collection,
           tenant: query.tenant,
-          now: Date.now(),
+          now: this.#clock.now(),
           limit: limit + 1,
           ...bounds(range),
         }) as Row[],
@@ -195,7 +203,7 @@ export class SqliteControlStore implements ControlStore {
     );
   }
 
-  async sweepExpired(now: number = Date.now()): Promise<number> {
+  async sweepExpired(now: number = this.#clock.now()): Promise<number> {
     let swept = 0;
     for (;;) {
       const { changes } = await this.#database.use(() =>
@@ -214,7 +222,7 @@ export class SqliteControlStore implements ControlStore {
   /** Deletes the row; returns it when it was live (an expired one goes too, returning null). */
   async #take(key: ControlKey): Promise<Row | null> {
     if (!isStorableKey(key)) return null;
-    const now = Date.now();
+    const now = this.#clock.now();
     const row = await this.#write(
       () => this.#statement('take').get(params(key)) as Row | undefined,
     );

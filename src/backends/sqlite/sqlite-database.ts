@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { StoreClosedError, StoreConfigurationError } from '../../errors.js';
+import { StoreClosedError, StoreConfigurationError } from '../../errors/store-errors.js';
 import { loadMigrations, type Migration } from '../migration-files.js';
 import { classifySqliteError } from './classify-sqlite-error.js';
 import { openSqliteFile } from './open-sqlite-file.js';

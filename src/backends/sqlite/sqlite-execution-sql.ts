@@ -1,9 +1,9 @@
 import { type ListDialect, selectTenants } from '../../store/sql/list-sql.js';
 
 /**
- * The statements of SqliteExecutionStore. Named parameters (`@name`); `@now` is Date.now() of
- * this process. "Live" means not past its terminal expiry: an expired row is absent for every
- * read, lease and fenced write, and a save replaces it.
+ * The statements of SqliteExecutionStore. Named parameters (`@name`); `@now` is the store's
+ * clock (Date.now() by default). "Live" means not past its terminal expiry: an expired row
+ * is absent for every read, lease and fenced write, and a save replaces it.
  */
 const KEY = 'tenant_id = @tenantId AND execution_id = @executionId';
 const LIVE = '(expires_at IS NULL OR expires_at > @now)';

@@ -51,7 +51,7 @@ type ClaimRead =
  * The embedded default store: one SQLite file (better-sqlite3, WAL), safe to share between
  * processes on one machine. The saves of one turn of the event loop share one `BEGIN IMMEDIATE`
  * transaction (SqliteSaves); a file locked by another writer for longer than `connectTimeoutMs` (the busy timeout) rejects with
- * StoreUnavailableError. Times (leases, expiry) are this process's `Date.now()`.
+ * StoreUnavailableError. Times (leases, expiry) are its clock's (`ExecutionStoreOptions.clock`).
  */
 export class SqliteExecutionStore implements ExecutionStore {
   private readonly options: ResolvedStoreOptions;
@@ -76,7 +76,7 @@ export class SqliteExecutionStore implements ExecutionStore {
   async load(executionId: string, options: TenantScope = {}): Promise<ExecutionState | null> {
     const key = executionKey(executionId, options);
     if (key === null) return null;
-    const stored = await this.database.use(() => this.readState(key, Date.now()));
+    const stored = await this.database.use(() => this.readState(key, this.options.clock.now()));
     return stored
       ? assembleState(
           stored.header,
@@ -102,7 +102,12 @@ export class SqliteExecutionStore implements ExecutionStore {
   async list(query: ListQuery = {}): Promise<ListPage> {
     const plan = planList(query);
     if (plan.matchesNothing) return { items: [], nextCursor: null };
-    const statement = listSql(plan, 'executions', Date.now(), sql.SQLITE_LIST_DIALECT);
+    const statement = listSql(
+      plan,
+      'executions',
+      this.options.clock.now(),
+      sql.SQLITE_LIST_DIALECT,
+    );
     const rows = await this.database.use(
       () => this.database.statement(statement.text).all(...statement.values) as ListRow[],
     );
@@ -125,7 +130,7 @@ export class SqliteExecutionStore implements ExecutionStore {
           // Its node results go with the row (a trigger, migration 0007).
           const row = this.database.get<{ live: number }>(sql.DELETE_EXECUTION, {
             ...key,
-            now: Date.now(),
+            now: this.options.clock.now(),
           });
           return row?.live === 1;
         })
@@ -138,7 +143,7 @@ export class SqliteExecutionStore implements ExecutionStore {
     assertTtl(request.ttlMs);
     const key = executionKey(executionId, request);
     if (key === null) return null;
-    const now = Date.now();
+    const now = this.options.clock.now();
     const row = await this.database.use(() =>
       this.database.get<{ generation: number; expiresAt: number }>(sql.ACQUIRE_LEASE, {
         ...key,
@@ -163,7 +168,7 @@ export class SqliteExecutionStore implements ExecutionStore {
     assertTtl(request.ttlMs);
     const key = executionKey(executionId, request);
     if (key === null) return { kind: 'absent' };
-    const now = Date.now();
+    const now = this.options.clock.now();
     const params = { ...key, owner: request.owner, now, expiresAt: now + request.ttlMs };
     const read = await this.database.use(() =>
       this.database.transaction(this.claimInTransaction).immediate(params),
@@ -210,7 +215,7 @@ export class SqliteExecutionStore implements ExecutionStore {
     assertTtl(lease.ttlMs);
     const key = executionKey(executionId, lease);
     if (key === null) return false;
-    const now = Date.now();
+    const now = this.options.clock.now();
     const params = {
       ...key,
       owner: lease.owner,
@@ -250,7 +255,7 @@ export class SqliteExecutionStore implements ExecutionStore {
         sql.SELECT_LEASE,
         {
           ...key,
-          now: Date.now(),
+          now: this.options.clock.now(),
         },
       ),
     );
@@ -261,7 +266,7 @@ export class SqliteExecutionStore implements ExecutionStore {
     const key = executionKey(executionId, options);
     if (key === null) return false;
     return await this.database.use(
-      () => this.database.run(sql.REQUEST_CANCEL, { ...key, now: Date.now() }) === 1,
+      () => this.database.run(sql.REQUEST_CANCEL, { ...key, now: this.options.clock.now() }) === 1,
     );
   }
 
@@ -270,8 +275,10 @@ export class SqliteExecutionStore implements ExecutionStore {
     if (key === null) return false;
     return await this.database.use(
       () =>
-        this.database.get<{ requested: number }>(sql.SELECT_CANCEL, { ...key, now: Date.now() })
-          ?.requested === 1,
+        this.database.get<{ requested: number }>(sql.SELECT_CANCEL, {
+          ...key,
+          now: this.options.clock.now(),
+        })?.requested === 1,
     );
   }
 
@@ -281,7 +288,7 @@ export class SqliteExecutionStore implements ExecutionStore {
     );
   }
 
-  async sweepExpired(now: number = Date.now()): Promise<number> {
+  async sweepExpired(now: number = this.options.clock.now()): Promise<number> {
     let swept = 0;
     for (;;) {
       const batch = await this.database.use((db) =>

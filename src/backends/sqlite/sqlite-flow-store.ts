@@ -1,4 +1,4 @@
-import { FlowVersionConflictError } from '../../errors.js';
+import { FlowVersionConflictError } from '../../errors/flow-definition-errors.js';
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_TENANT,
@@ -8,12 +8,15 @@ import type { FlowStore, StoredFlow } from '../../store/flow-store.js';
 import { flowRecord, flowTenant, putTenant, storedFlow } from '../../store/shared/flow-record.js';
 import { isStorableText } from '../../store/shared/stored-text.js';
 import { SqliteDatabase } from './sqlite-database.js';
+import { type Clock, systemClock } from '../../util/clock.js';
 
 export interface SqliteFlowStoreOptions {
   /** The same file as the SqliteExecutionStore's (its own connection; WAL lets them share). */
   path: string;
   /** Busy timeout (default 5000). */
   connectTimeoutMs?: number;
+  /** The store's "now", for `createdAt` (default the system clock). */
+  clock?: Clock;
 }
 
 interface FlowRow {
@@ -37,9 +40,11 @@ AND EXISTS (SELECT 1 FROM executions WHERE tenant_id = @tenantId AND flow_hash =
 
 /** Flow definitions in the SQLite file, per tenant, immutable once written (docs/durable-contract.md §3). */
 export class SqliteFlowStore implements FlowStore {
+  readonly #clock: Clock;
   private readonly database: SqliteDatabase;
 
   constructor(options: SqliteFlowStoreOptions) {
+    this.#clock = options.clock ?? systemClock;
     this.database = new SqliteDatabase(
       options.path,
       options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
@@ -55,7 +60,9 @@ export class SqliteFlowStore implements FlowStore {
         .transaction(() => {
           // DO NOTHING on either uniqueness, within the tenant: same hash (idempotent) or same
           // flow_id + version (a conflict).
-          this.database.statement(INSERT).run({ ...record, tenantId, createdAt: Date.now() });
+          this.database
+            .statement(INSERT)
+            .run({ ...record, tenantId, createdAt: this.#clock.now() });
           const stored = this.database.statement(BY_HASH).get(tenantId, record.flowHash) as
             FlowRow | undefined;
           if (stored === undefined) {

@@ -1,6 +1,7 @@
 import { lastNode } from '../../state/checkpoint-context.js';
 import type { Command } from 'commander';
-import { errorCode, UnknownExecutionError } from '../../errors.js';
+import { errorCode } from '../../errors/plaita-error.js';
+import { UnknownExecutionError } from '../../errors/execution-errors.js';
 import { EXECUTION_STATUSES, type ExecutionStatus } from '../../state/execution-state.js';
 import type { CommandContext } from '../command-context.js';
 import { type DurableFlags, withDurableOptions, withRuntime } from '../durable-options.js';

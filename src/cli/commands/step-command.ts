@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { stepFlow } from '../../engine/step-flow.js';
 import type { Step } from '../../engine/step.js';
-import { FlowError } from '../../flow-errors.js';
+import { FlowError } from '../../errors/flow-errors.js';
 import type { CommandContext } from '../command-context.js';
 import { describeFlowError } from '../describe-error.js';
 import { EXIT } from '../exit-codes.js';

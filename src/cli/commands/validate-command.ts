@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { FlowDefinitionError } from '../../errors.js';
+import { FlowDefinitionError } from '../../errors/flow-definition-errors.js';
 import { analyzeDocument } from '../../flow/analysis/analyze-document.js';
 import { type FlowIssue, hasErrors } from '../../flow/analysis/flow-issue.js';
 import { readDocumentFile } from '../../flow/parse-document.js';

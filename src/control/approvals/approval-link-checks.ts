@@ -1,5 +1,5 @@
 import { ApprovalDecisions, type ApprovalProgress } from './approval-decisions.js';
-import { ConflictError, ForbiddenError } from '../control-errors.js';
+import { ConflictError, ForbiddenError } from '../../errors/control-errors.js';
 import { loadPendingApproval, type PendingApproval } from './pending-approval.js';
 import type { ApprovalDeps } from './submit-decision.js';
 

@@ -1,12 +1,13 @@
 import { nodeResult } from '../../state/checkpoint-context.js';
 import { z } from 'zod';
-import { errorCode, ExecutionTerminalError } from '../../errors.js';
+import { errorCode } from '../../errors/plaita-error.js';
+import { ExecutionTerminalError } from '../../errors/execution-errors.js';
 import type { Flow } from '../../flow/flow.js';
 import { type ExecutionState, isTerminal } from '../../state/execution-state.js';
 import type { ExecutionStore } from '../../store/execution-store.js';
 import { getOwn } from '../../util/own-record.js';
 import type { FlowResolver } from '../../worker/flow-resolver.js';
-import { ConflictError, NotFoundError } from '../control-errors.js';
+import { ConflictError, NotFoundError } from '../../errors/control-errors.js';
 import {
   approverNameProblem,
   approverText,

@@ -1,6 +1,6 @@
 import type { PlaitaClient } from '../../client/plaita-client.js';
 import type { ControlStore } from '../../store/control-store.js';
-import { ConflictError, ForbiddenError, InvalidRequestError } from '../control-errors.js';
+import { ConflictError, ForbiddenError, InvalidRequestError } from '../../errors/control-errors.js';
 import {
   ApprovalDecisions,
   type ApprovalProgress,

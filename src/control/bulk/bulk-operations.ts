@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ControlStore } from '../../store/control-store.js';
-import { NotFoundError } from '../control-errors.js';
+import { NotFoundError } from '../../errors/control-errors.js';
 import { keyedId } from '../idempotency.js';
 import {
   type BulkAction,

@@ -9,7 +9,7 @@ import type { ControlStore } from '../../store/control-store.js';
 import type { ExecutionStore } from '../../store/execution-store.js';
 import type { FlowStore } from '../../store/flow-store.js';
 import { replayExecution } from '../replay-execution.js';
-import { isRetryable, refusalReason } from '../control-errors.js';
+import { isRetryable, refusalReason } from '../../errors/control-errors.js';
 import { bulkIndexKey, bulkKey, type BulkOperation } from './bulk-operation.js';
 
 const BATCH = 50;

@@ -1,5 +1,5 @@
 import { Cron } from 'croner';
-import { InvalidRequestError } from '../control-errors.js';
+import { InvalidRequestError } from '../../errors/control-errors.js';
 
 /**
  * A schedule's timing: a cron pattern of 5 fields (minute precision) or 6 (with seconds) in an

@@ -4,7 +4,7 @@ import { PLATFORM_TENANT, updateRecord } from '../../store/control-store.js';
 import { BackgroundLoop } from '../../util/background-loop.js';
 import { type Clock, systemClock } from '../../util/clock.js';
 import type { Logger } from '../../util/logger.js';
-import { isRetryable, isUnavailable } from '../control-errors.js';
+import { isRetryable, isUnavailable } from '../../errors/control-errors.js';
 import { type StartDeps, startExecution } from '../idempotent-start.js';
 import { CronSpec } from './cron-spec.js';
 import { parseIndexId, scheduleKey, slotsAfter, type ScheduleRecord } from './schedule-record.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ExecutionState } from '../../state/execution-state.js';
 import { type ControlRecord, updateRecord } from '../../store/control-store.js';
-import { NotFoundError } from '../control-errors.js';
+import { NotFoundError } from '../../errors/control-errors.js';
 import { keyedId } from '../idempotency.js';
 import { type StartDeps, startExecution } from '../idempotent-start.js';
 import { CronSpec } from './cron-spec.js';

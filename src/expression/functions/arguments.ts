@@ -1,4 +1,4 @@
-import { FunctionCallError } from '../errors.js';
+import { FunctionCallError } from '../../errors/expression-errors.js';
 import { isRecord, valueKind } from '../value-kind.js';
 
 /**

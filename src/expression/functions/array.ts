@@ -1,5 +1,5 @@
 import { codePointIndexOf, codePointLength, codePoints, hasSurrogates } from '../code-points.js';
-import { ValueTypeError } from '../errors.js';
+import { ValueTypeError } from '../../errors/expression-errors.js';
 import type { FunctionRegistry } from '../function-registry.js';
 import { resolveIndex, sliceBounds } from '../python-index.js';
 import { isRecord, valueKind } from '../value-kind.js';

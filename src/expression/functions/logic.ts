@@ -1,4 +1,4 @@
-import { ValueTypeError } from '../errors.js';
+import { ValueTypeError } from '../../errors/expression-errors.js';
 import type { FunctionRegistry } from '../function-registry.js';
 import { compareValues, deepEqual, isMember, isTruthy } from '../values.js';
 import { deepArgumentsCost } from '../meter.js';

@@ -1,4 +1,4 @@
-import { FlowDefinitionError } from '../../errors.js';
+import { FlowDefinitionError } from '../../errors/flow-definition-errors.js';
 import { isRecord } from '../../expression/value-kind.js';
 import type { Flow } from '../flow.js';
 import { isLoadedFlow, loadFlowDocument } from '../load-flow.js';

@@ -1,5 +1,5 @@
 import type { Expr } from '../../expression/ast.js';
-import { ExpressionError } from '../../expression/errors.js';
+import { ExpressionError } from '../../errors/expression-errors.js';
 import type { FunctionRegistry } from '../../expression/function-registry.js';
 import { looksLikeOtherTemplateLanguage } from '../../expression/other-template-language.js';
 import { parseExpression, parseSlot } from '../../expression/parser.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CodeBackendDisabledError, CodeError } from '../../errors.js';
+import { CodeBackendDisabledError, CodeError } from '../../errors/code-errors.js';
 import type { FlowLoader } from '../../flow/flow-loader.js';
 import type { NodeContext, NodeType } from '../../flow/node-type.js';
 import { renderPath } from '../../state/value-path.js';

@@ -1,4 +1,4 @@
-import { CodeError, CodeMemoryError, CodeTimeoutError } from '../../errors.js';
+import { CodeError, CodeMemoryError, CodeTimeoutError } from '../../errors/code-errors.js';
 import { serveThreadTasks } from '../../util/thread-task.js';
 import { JavaScriptSandboxes, type SandboxRequest } from './javascript-sandboxes.js';
 import type { ThreadAnswer } from './code-threads.js';

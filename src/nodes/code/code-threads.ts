@@ -1,4 +1,4 @@
-import { CodeError, CodeMemoryError, CodeTimeoutError } from '../../errors.js';
+import { CodeError, CodeMemoryError, CodeTimeoutError } from '../../errors/code-errors.js';
 import { encodeValue } from '../../state/codec.js';
 import { ThreadPool, threadScript } from '../../util/thread-pool.js';
 import type { JavaScriptRun, SandboxRequest } from './javascript-sandboxes.js';

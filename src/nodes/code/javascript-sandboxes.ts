@@ -1,4 +1,4 @@
-import { CodeError, CodeMemoryError, CodeTimeoutError } from '../../errors.js';
+import { CodeError, CodeMemoryError, CodeTimeoutError } from '../../errors/code-errors.js';
 import { encodeValue } from '../../state/codec.js';
 import type { MaybePromise } from '../../util/maybe-promise.js';
 import { JavaScriptSyntaxChecker, type SyntaxProblem } from './javascript-syntax.js';

@@ -8,7 +8,7 @@ import {
   CodeMemoryError,
   CodeOutputTooLargeError,
   CodeTimeoutError,
-} from '../../errors.js';
+} from '../../errors/code-errors.js';
 import { pythonInputJson } from './python-input-json.js';
 import { PYTHON_RUNNER } from './python-runner.js';
 import { abortReason, collect, killGroup } from './subprocess.js';

@@ -1,4 +1,4 @@
-import { CodeError } from '../../errors.js';
+import { CodeError } from '../../errors/code-errors.js';
 
 /**
  * The input of a Python code node as JSON text, as the original sends it. Only JSON crosses

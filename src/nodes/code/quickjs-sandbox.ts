@@ -1,5 +1,5 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
-import { CodeError, CodeMemoryError, CodeTimeoutError } from '../../errors.js';
+import { CodeError, CodeMemoryError, CodeTimeoutError } from '../../errors/code-errors.js';
 import type { QuickJSInstance } from './quickjs-loader.js';
 import { describeThrown, parseAnswer, type SandboxAnswer } from './sandbox-answer.js';
 import { sandboxScript } from './sandbox-script.js';

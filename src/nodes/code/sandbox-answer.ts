@@ -1,4 +1,5 @@
-import { CodeError, CodeOutputTooLargeError, StateSerializationError } from '../../errors.js';
+import { CodeError, CodeOutputTooLargeError } from '../../errors/code-errors.js';
+import { StateSerializationError } from '../../errors/state-errors.js';
 import { decodeValue } from '../../state/codec.js';
 
 /** What a run answered (see sandbox/codec.js, `finish`). Failures are thrown as Code*Error. */

@@ -1,9 +1,6 @@
 import type { Flow } from '../../flow/flow.js';
 import { matchesType } from '../../flow/type-schema.js';
-
-export class ChildInputTypeError extends Error {
-  override readonly name = 'ChildInputTypeError';
-}
+import { ChildInputTypeError } from '../../errors/node-errors.js';
 
 /** docs/flow-format.md §3.7: a child flow that declares `inputType` gets only matching (evaluated) input. */
 export function checkChildInput(flow: Flow, input: unknown): void {

@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import { builtinNode, pick } from '../builtin-node.js';
 import { checkChildInput } from './child-input.js';
-
-export class FlowNotResolvedError extends Error {
-  override readonly name = 'FlowNotResolvedError';
-}
+import { FlowNotResolvedError } from '../../errors/node-errors.js';
 
 /** docs/flow-format.md §3.8: a child flow obtained from the host's resolver by id and version. */
 export const referenceNode = builtinNode({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FlowResultError } from '../../flow-errors.js';
+import { FlowResultError } from '../../errors/flow-errors.js';
 import { builtinNode, pick } from '../builtin-node.js';
 
 type ResultType = 'success' | 'nop' | 'error';

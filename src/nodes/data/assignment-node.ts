@@ -3,15 +3,12 @@ import { matchesType } from '../../flow/type-schema.js';
 import { displayForm } from '../../expression/values.js';
 import { whenReady } from '../../util/maybe-promise.js';
 import { builtinNode, pick } from '../builtin-node.js';
+import { OutputTypeMismatchError } from '../../errors/node-errors.js';
 
 const upstreamShape = z.looseObject({
   upstream: z.string().nullable().optional(),
   value: z.unknown().optional(),
 });
-
-export class OutputTypeMismatchError extends Error {
-  override readonly name = 'OutputTypeMismatchError';
-}
 
 /**
  * docs/flow-format.md §3.3: one upstreamOutput entry → its value; several → the entry whose upstream is

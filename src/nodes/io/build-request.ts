@@ -1,5 +1,5 @@
 import { displayForm } from '../../expression/values.js';
-import { NodeError } from '../../flow-errors.js';
+import { NodeError } from '../../errors/flow-errors.js';
 import { HttpErrorCode } from './http-error-codes.js';
 import { urlForMessages, urlTextForMessages } from './url-for-messages.js';
 

@@ -1,10 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import { isSpecialAddress } from './special-address.js';
-
-/** A request refused by the node's host policy (docs/flow-format.md §3.16); the node reports it as 1002. */
-export class HostPolicyError extends Error {
-  override readonly name = 'HostPolicyError';
-}
+import { HostPolicyError } from '../../errors/node-errors.js';
 
 /** One address of a host, as the resolver returns it. */
 export interface ResolvedAddress {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FlowLoader } from '../../flow/flow-loader.js';
 import type { NodeContext, NodeDef } from '../../flow/node-type.js';
-import { NodeError } from '../../flow-errors.js';
+import { NodeError } from '../../errors/flow-errors.js';
 import { builtinNode, pick } from '../builtin-node.js';
 import {
   buildRequest,

@@ -1,10 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { normalizeHost, type ResolvedAddress } from './host-policy.js';
-
-export class HostResolutionError extends Error {
-  override readonly name = 'HostResolutionError';
-}
+import { HostResolutionError } from '../../errors/node-errors.js';
 
 /**
  * Every address of a URL host: an IP literal is its own address, a name goes through the

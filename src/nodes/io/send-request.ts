@@ -1,13 +1,14 @@
-import { NodeError } from '../../flow-errors.js';
+import { NodeError } from '../../errors/flow-errors.js';
 import { MAX_TIMER_MS } from '../../util/clock.js';
 import type { HttpRequest } from './build-request.js';
-import { HostPolicyError, type HostPolicy } from './host-policy.js';
+import { type HostPolicy } from './host-policy.js';
+import { HostPolicyError, HostResolutionError } from '../../errors/node-errors.js';
 import { HttpErrorCode } from './http-error-codes.js';
 import { PinnedAgent } from './pinned-agent.js';
 import { readBody } from './read-body.js';
 import { ResponseTooLargeError } from './read-limited-body.js';
 import { nextHop } from './redirect-hop.js';
-import { HostResolutionError, resolveHost } from './resolve-host.js';
+import { resolveHost } from './resolve-host.js';
 import { urlForMessages, urlTextForMessages } from './url-for-messages.js';
 
 export interface SendOptions {

@@ -3,10 +3,7 @@ import type { Flow } from '../../flow/flow.js';
 import type { FlowLoader } from '../../flow/flow-loader.js';
 import type { NodeContext } from '../../flow/node-type.js';
 import { pick } from '../builtin-node.js';
-
-export class CollectionTypeError extends Error {
-  override readonly name = 'CollectionTypeError';
-}
+import { CollectionTypeError } from '../../errors/node-errors.js';
 
 /** docs/flow-format.md §3.9: array items; a string's characters; an object's keys; anything else fails. */
 export function iterableItems(collection: unknown): unknown[] {

@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import { builtinNode } from '../builtin-node.js';
 import { childFlowOf, collectionShape, evaluateItems, loadChildFlow } from './collection.js';
-
-export class EmptyReduceError extends Error {
-  override readonly name = 'EmptyReduceError';
-}
+import { EmptyReduceError } from '../../errors/node-errors.js';
 
 /**
  * docs/flow-format.md §3.13: folds the collection through the child. Without `initial` the first item

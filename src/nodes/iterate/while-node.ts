@@ -1,21 +1,9 @@
 import { z } from 'zod';
 import { builtinNode, pick } from '../builtin-node.js';
 import { childFlowOf, collectionShape, loadChildFlow } from './collection.js';
+import { IterationLimitError } from '../../errors/node-errors.js';
 
 const DEFAULT_MAX_ITERATIONS = 1000;
-
-/** A while loop reached the operator's ceiling before its own `maxIterations`. */
-export class IterationLimitError extends Error {
-  override readonly name = 'IterationLimitError';
-  readonly code = 'iteration_limit';
-  readonly retryable = false;
-
-  constructor(ceiling: number, requested: number) {
-    super(
-      `while loop reached the operator's ceiling of ${ceiling} iterations (the flow asks for up to ${requested})`,
-    );
-  }
-}
 
 /**
  * docs/flow-format.md §3.10: before each round the condition sees `$LOOP-ITEM` (the previous result) and

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TerminalError } from '../../errors.js';
+import { TerminalError } from '../../errors/node-errors.js';
 import type { FlowLoader } from '../../flow/flow-loader.js';
 import type { NodeContext } from '../../flow/node-type.js';
 import { builtinNode } from '../builtin-node.js';

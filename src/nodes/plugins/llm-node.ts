@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RetryableError, TerminalError } from '../../errors.js';
+import { RetryableError, TerminalError } from '../../errors/node-errors.js';
 import type { NodeContext } from '../../flow/node-type.js';
 import { displayForm } from '../../expression/values.js';
 import { builtinNode } from '../builtin-node.js';

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { FlowLoader } from '../../flow/flow-loader.js';
 import type { NodeContext } from '../../flow/node-type.js';
 import { builtinNode, enumField } from '../builtin-node.js';
-import { ApproverNameError, approverProblem } from './approver-name.js';
+import { approverProblem } from './approver-name.js';
+import { ApproverNameError } from '../../errors/node-errors.js';
 import { resumeSuspended, serviceState, serviceValue } from './suspend-state.js';
 
 interface ApprovalFields {

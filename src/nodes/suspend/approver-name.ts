@@ -56,18 +56,3 @@ export function approverProblem(value: unknown): string | null {
   const name = approverText(value);
   return namesNobody(name) ? null : approverNameProblem(name);
 }
-
-/** An approval node's approver that no one could decide as, found when the node runs. */
-export class ApproverNameError extends Error {
-  override readonly name = 'ApproverNameError';
-  readonly code = 'approver_invalid';
-  readonly retryable = false;
-
-  constructor(
-    readonly nodeId: string,
-    index: number,
-    problem: string,
-  ) {
-    super(`approval node "${nodeId}": its resolved approvers[${index}] ${problem}`);
-  }
-}

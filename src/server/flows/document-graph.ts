@@ -1,4 +1,4 @@
-import { FlowDefinitionError } from '../../errors.js';
+import { FlowDefinitionError } from '../../errors/flow-definition-errors.js';
 import { flowShape, type FlowShape } from '../../flow/flow-shape.js';
 import { loadFlowPartly } from '../../flow/load-flow.js';
 import type { NodeTypeLookup } from '../../flow/node-type-lookup.js';

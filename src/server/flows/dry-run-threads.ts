@@ -1,6 +1,6 @@
 import type { RuntimeLimits } from '../../flow/runtime-limits.js';
 import { ThreadPool, threadScript } from '../../util/thread-pool.js';
-import { PlaitaError } from '../../errors.js';
+import { PlaitaError } from '../../errors/plaita-error.js';
 import { checkDryRun, type DryRunHost, type DryRunOutcome, type DryRunRequest } from './dry-run.js';
 
 /** What a dry-run thread is started with (workerData). */

@@ -3,7 +3,7 @@ import { parseFlow } from '../../engine/parse-flow.js';
 import type { Step } from '../../engine/step.js';
 import { stepFlow } from '../../engine/step-flow.js';
 import type { Flow } from '../../flow/flow.js';
-import { FlowError } from '../../flow-errors.js';
+import { FlowError } from '../../errors/flow-errors.js';
 import type { ResolveFlow } from '../../flow/node-type.js';
 import type { RuntimeLimits } from '../../flow/runtime-limits.js';
 import type { NodeRegistry } from '../../nodes/node-registry.js';

@@ -1,4 +1,4 @@
-import { FlowDefinitionError } from '../../errors.js';
+import { FlowDefinitionError } from '../../errors/flow-definition-errors.js';
 import { analyzeDocument } from '../../flow/analysis/analyze-document.js';
 import { hasErrors, type FlowIssue } from '../../flow/analysis/flow-issue.js';
 import type { FlowExists } from '../../flow/analysis/reference-issues.js';

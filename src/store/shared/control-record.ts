@@ -1,4 +1,4 @@
-import { StateCorruptError } from '../../errors.js';
+import { StateCorruptError } from '../../errors/state-errors.js';
 import type {
   ControlKey,
   ControlPage,
@@ -11,7 +11,7 @@ import { assertTtl, isStorableText } from './stored-text.js';
 /**
  * What the SQLite, PostgreSQL and Redis control stores share about one record: how a write is
  * encoded, how a stored row comes back, which keys can be stored at all, and how a page ends.
- * Times are epoch ms of this process's clock (`Date.now()`), as for executions.
+ * Times are epoch ms of the store's clock (`Date.now()` by default), as for executions.
  */
 
 /** One write as every backend stores it. */

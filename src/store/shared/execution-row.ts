@@ -4,7 +4,7 @@ import {
   type ExecutionState,
   type ExecutionStatus,
 } from '../../state/execution-state.js';
-import { StateCorruptError } from '../../errors.js';
+import { StateCorruptError } from '../../errors/state-errors.js';
 import type { ExecutionSummary } from '../execution-store.js';
 import { isStorableText } from './stored-text.js';
 

@@ -1,4 +1,4 @@
-import { ExecutionExistsError, FenceRejectedError } from '../../errors.js';
+import { ExecutionExistsError, FenceRejectedError } from '../../errors/store-errors.js';
 
 /**
  * The rejection of a fenced save, telling apart an execution that is not there (never saved,

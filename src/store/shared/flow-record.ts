@@ -1,6 +1,7 @@
 import { canonicalJson, sha256Hex } from '../../util/canonical-json.js';
 import { decodeValue, encodeValue } from '../../state/codec.js';
-import { FlowDefinitionError, StateCorruptError } from '../../errors.js';
+import { FlowDefinitionError } from '../../errors/flow-definition-errors.js';
+import { StateCorruptError } from '../../errors/state-errors.js';
 import { DEFAULT_TENANT, type TenantScope } from '../execution-store.js';
 import type { StoredFlow } from '../flow-store.js';
 import { isStorableText } from './stored-text.js';

@@ -42,7 +42,7 @@ export class GroupCommit {
 
   /** Rejects (never throws) when the state cannot be stored, before any I/O. */
   async save(state: ExecutionState, options: SaveOptions = {}): Promise<void> {
-    const now = Date.now();
+    const now = this.options.clock.now();
     const plan = planSave(state, options, this.options, now);
     return this.#batches.add('', { state, plan, now });
   }

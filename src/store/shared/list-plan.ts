@@ -1,4 +1,4 @@
-import { InvalidCursorError } from '../../errors.js';
+import { InvalidCursorError } from '../../errors/store-errors.js';
 import { EXECUTION_STATUSES, type ExecutionStatus } from '../../state/execution-state.js';
 import {
   DEFAULT_TENANT,

@@ -1,4 +1,4 @@
-import { StateCorruptError } from '../../errors.js';
+import { StateCorruptError } from '../../errors/state-errors.js';
 import {
   escapeUnsafeString,
   isJsonbSafe,

@@ -1,4 +1,4 @@
-import type { LargestEntry } from '../../errors.js';
+import type { LargestEntry } from '../../errors/state-errors.js';
 import type { ExecutionState } from '../../state/execution-state.js';
 import { checkTotalSize, encodeCheckpoint, type EncodedCheckpoint } from '../checkpoint-parts.js';
 import { entryPath } from './node-key.js';

@@ -1,4 +1,5 @@
 import { DEFAULT_MAX_STATE_BYTES } from '../../state/codec.js';
+import { type Clock, systemClock } from '../../util/clock.js';
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_TERMINAL_TTL_MS,
@@ -10,6 +11,7 @@ export interface ResolvedStoreOptions {
   terminalTtlMs: number;
   maxStateBytes: number;
   connectTimeoutMs: number;
+  clock: Clock;
 }
 
 /** Fills in the defaults; a negative or fractional value is a programming error (RangeError). */
@@ -22,6 +24,7 @@ export function resolveStoreOptions(options: ExecutionStoreOptions = {}): Resolv
       options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       1,
     ),
+    clock: options.clock ?? systemClock,
   };
 }
 

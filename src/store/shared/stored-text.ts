@@ -1,4 +1,4 @@
-import { StateSerializationError } from '../../errors.js';
+import { StateSerializationError } from '../../errors/state-errors.js';
 import { isJsonbSafe } from '../../state/jsonb-safe-string.js';
 import type { ExecutionState } from '../../state/execution-state.js';
 import { overUtf8Bytes } from '../../util/utf8.js';

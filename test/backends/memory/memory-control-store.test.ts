@@ -1,4 +1,4 @@
 import { MemoryControlStore } from '../../../src/backends/memory/memory-control-store.js';
 import { describeControlStore } from '../../contracts/control-store.contract.js';
 
-describeControlStore('memory', () => new MemoryControlStore());
+describeControlStore('memory', (options) => new MemoryControlStore(options));

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, expect } from 'vitest';
-import { StoreClosedError } from '../../../src/errors.js';
+import { StoreClosedError } from '../../../src/errors/store-errors.js';
 import { PostgresControlStore } from '../../../src/backends/postgres/postgres-control-store.js';
 import { describeControlStore } from '../../contracts/control-store.contract.js';
 import { POSTGRES_URL, postgresGate } from '../../support/services.js';

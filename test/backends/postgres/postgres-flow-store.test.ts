@@ -57,25 +57,31 @@ async function legacySchema(flows: LegacyFlow[]): Promise<string> {
 }
 
 gate.describe('PostgreSQL', () => {
-  describeFlowStore('postgres', () => new PostgresFlowStore({ pool }, { schema }), {
-    legacy: async (flows) => {
-      const legacy = await legacySchema(flows);
-      return {
-        // Pools of their own: stores opened at once migrate from separate sessions.
-        open: () =>
-          new PostgresFlowStore(
-            { connectionString: POSTGRES_URL },
-            { schema: legacy, poolSize: 2 },
-          ),
-        pin: async (tenantId, flowHash) => {
-          const store = new PostgresExecutionStore({ pool }, { schema: legacy });
-          try {
-            await store.save(newExecutionState({ executionId: randomUUID(), tenantId, flowHash }));
-          } finally {
-            await store.close();
-          }
-        },
-      };
+  describeFlowStore(
+    'postgres',
+    (options) => new PostgresFlowStore({ pool }, { schema, ...options }),
+    {
+      legacy: async (flows) => {
+        const legacy = await legacySchema(flows);
+        return {
+          // Pools of their own: stores opened at once migrate from separate sessions.
+          open: () =>
+            new PostgresFlowStore(
+              { connectionString: POSTGRES_URL },
+              { schema: legacy, poolSize: 2 },
+            ),
+          pin: async (tenantId, flowHash) => {
+            const store = new PostgresExecutionStore({ pool }, { schema: legacy });
+            try {
+              await store.save(
+                newExecutionState({ executionId: randomUUID(), tenantId, flowHash }),
+              );
+            } finally {
+              await store.close();
+            }
+          },
+        };
+      },
     },
-  });
+  );
 });

@@ -1,7 +1,10 @@
 import { afterAll, expect } from 'vitest';
 import { PostgresExecutionStore } from '../../../src/backends/postgres/postgres-execution-store.js';
 import { PostgresFlowStore } from '../../../src/backends/postgres/postgres-flow-store.js';
-import { StoreConfigurationError, StoreUnavailableError } from '../../../src/errors.js';
+import {
+  StoreConfigurationError,
+  StoreUnavailableError,
+} from '../../../src/errors/store-errors.js';
 import { newExecutionState } from '../../../src/state/execution-state.js';
 import { POSTGRES_URL, postgresGate } from '../../support/services.js';
 import { dropSchema, testSchema, withAdmin } from '../support/postgres-schema.js';

@@ -3,7 +3,7 @@
  * store's time limits, with the same store object working again afterwards.
  */
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { StoreUnavailableError } from '../../../src/errors.js';
+import { StoreUnavailableError } from '../../../src/errors/store-errors.js';
 import {
   PostgresExecutionStore,
   type PostgresStoreOptions,

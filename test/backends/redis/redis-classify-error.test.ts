@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { FenceRejectedError, StoreUnavailableError } from '../../../src/errors.js';
+import {
+  FenceRejectedError,
+  StoreUnavailableError,
+  RedisCommandError,
+} from '../../../src/errors/store-errors.js';
 import {
   classifyRedisError,
   redisReplyCode,
   toStoreError,
 } from '../../../src/backends/redis/classify-redis-error.js';
-import { RedisCommandError } from '../../../src/errors.js';
 import { reconnectDelay } from '../../../src/backends/redis/redis-connection.js';
 
 /** Errors shaped exactly as the driver raises them (names and codes, never message text). */

@@ -1,7 +1,10 @@
 import type { Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, expect } from 'vitest';
-import { StoreConfigurationError, StoreUnavailableError } from '../../../src/errors.js';
+import {
+  StoreConfigurationError,
+  StoreUnavailableError,
+} from '../../../src/errors/store-errors.js';
 import { RedisConnection } from '../../../src/backends/redis/redis-connection.js';
 import { REDIS_URL, redisGate } from '../../support/services.js';
 

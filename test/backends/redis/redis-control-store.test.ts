@@ -38,13 +38,17 @@ if (gate.available) {
     };
   });
 
-  describeControlStore('redis', () => new RedisControlStore({ client }, { prefix }), {
-    sharedBackend: true,
-  });
+  describeControlStore(
+    'redis',
+    (options) => new RedisControlStore({ client }, { prefix, ...options }),
+    {
+      sharedBackend: true,
+    },
+  );
   // Owned clients too (each store its own connection), for the racing cases.
   describeControlStore(
     'redis (own connections)',
-    () => new RedisControlStore({ url: REDIS_URL }, { prefix }),
+    (options) => new RedisControlStore({ url: REDIS_URL }, { prefix, ...options }),
     { sharedBackend: true },
   );
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { FlowVersionConflictError } from '../../../src/errors.js';
+import { FlowVersionConflictError } from '../../../src/errors/flow-definition-errors.js';
 import { newExecutionState } from '../../../src/state/execution-state.js';
 import { RedisExecutionStore } from '../../../src/backends/redis/store/redis-execution-store.js';
 import { RedisFlowStore } from '../../../src/backends/redis/store/redis-flow-store.js';
@@ -60,7 +60,7 @@ async function legacyPrefix(flows: LegacyFlow[]): Promise<string> {
 }
 
 gate.describe('Redis', () => {
-  describeFlowStore('redis', () => new RedisFlowStore({ client }, { prefix }), {
+  describeFlowStore('redis', (options) => new RedisFlowStore({ client }, { prefix, ...options }), {
     legacy: async (flows) => {
       const legacy = await legacyPrefix(flows);
       return {

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { StoreUnavailableError, type PlaitaError } from '../../../src/errors.js';
+import { StoreUnavailableError } from '../../../src/errors/store-errors.js';
+import { type PlaitaError } from '../../../src/errors/plaita-error.js';
 import { newExecutionState, type ExecutionState } from '../../../src/state/execution-state.js';
 import { RedisExecutionStore } from '../../../src/backends/redis/store/redis-execution-store.js';
 import { SCRIPTS } from '../../../src/backends/redis/store/redis-store-scripts.js';

@@ -1,8 +1,12 @@
 import { Redis, type Command } from 'ioredis';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { StateCorruptError, StoreUnavailableError } from '../../../src/errors.js';
+import { StateCorruptError } from '../../../src/errors/state-errors.js';
+import {
+  StoreUnavailableError,
+  RedisCommandError,
+  StoreClosedError,
+} from '../../../src/errors/store-errors.js';
 import { newExecutionState, type ExecutionState } from '../../../src/state/execution-state.js';
-import { RedisCommandError, StoreClosedError } from '../../../src/errors.js';
 import { ExecutionIndex } from '../../../src/backends/redis/store/execution-index.js';
 import { RedisConnection } from '../../../src/backends/redis/redis-connection.js';
 import { RedisExecutionStore } from '../../../src/backends/redis/store/redis-execution-store.js';

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, expect } from 'vitest';
-import { StoreUnavailableError } from '../../../src/errors.js';
+import { StoreUnavailableError } from '../../../src/errors/store-errors.js';
 import {
   RedisStreamQueue,
   type RedisStreamQueueOptions,

@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StoreConfigurationError, StoreUnavailableError } from '../../../src/errors.js';
+import {
+  StoreConfigurationError,
+  StoreUnavailableError,
+} from '../../../src/errors/store-errors.js';
 import {
   LocalQueue,
   type LocalQueueOptions,

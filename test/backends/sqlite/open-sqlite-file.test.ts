@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSqliteFile } from '../../../src/backends/sqlite/open-sqlite-file.js';
-import { StoreConfigurationError } from '../../../src/errors.js';
+import { StoreConfigurationError } from '../../../src/errors/store-errors.js';
 import { LocalQueue } from '../../../src/backends/sqlite/queue/local-queue.js';
 import { SqliteExecutionStore } from '../../../src/backends/sqlite/sqlite-execution-store.js';
 

@@ -38,19 +38,23 @@ function legacyFile(flows: LegacyFlow[]): string {
   return path;
 }
 
-describeFlowStore('sqlite', () => new SqliteFlowStore({ path: join(dir, 'plaita.db') }), {
-  legacy: (flows) => {
-    const path = legacyFile(flows);
-    return Promise.resolve({
-      open: () => new SqliteFlowStore({ path }),
-      pin: async (tenantId, flowHash) => {
-        const store = new SqliteExecutionStore({ path });
-        try {
-          await store.save(newExecutionState({ executionId: randomUUID(), tenantId, flowHash }));
-        } finally {
-          await store.close();
-        }
-      },
-    });
+describeFlowStore(
+  'sqlite',
+  (options) => new SqliteFlowStore({ path: join(dir, 'plaita.db'), ...options }),
+  {
+    legacy: (flows) => {
+      const path = legacyFile(flows);
+      return Promise.resolve({
+        open: () => new SqliteFlowStore({ path }),
+        pin: async (tenantId, flowHash) => {
+          const store = new SqliteExecutionStore({ path });
+          try {
+            await store.save(newExecutionState({ executionId: randomUUID(), tenantId, flowHash }));
+          } finally {
+            await store.close();
+          }
+        },
+      });
+    },
   },
-});
+);

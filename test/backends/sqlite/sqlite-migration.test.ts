@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { StoreConfigurationError } from '../../../src/errors.js';
+import { StoreConfigurationError } from '../../../src/errors/store-errors.js';
 import { SqliteExecutionStore } from '../../../src/backends/sqlite/sqlite-execution-store.js';
 import { newExecutionState, type ExecutionState } from '../../../src/state/execution-state.js';
 import type { Lease } from '../../../src/store/execution-store.js';

@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { StoreConfigurationError, StoreUnavailableError } from '../../../src/errors.js';
+import {
+  StoreConfigurationError,
+  StoreUnavailableError,
+} from '../../../src/errors/store-errors.js';
 import { SqliteExecutionStore } from '../../../src/backends/sqlite/sqlite-execution-store.js';
 import { newExecutionState } from '../../../src/state/execution-state.js';
 import { rejectionOf } from '../../contracts/store-harness.js';

@@ -3,8 +3,8 @@ import {
   CodeError,
   CodeOutputTooLargeError,
   CodeTimeoutError,
-  StateSerializationError,
-} from '../../../src/errors.js';
+} from '../../../src/errors/code-errors.js';
+import { StateSerializationError } from '../../../src/errors/state-errors.js';
 import { CodeThreads } from '../../../src/nodes/code/code-threads.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NodeError } from '../../../src/flow-errors.js';
+import { NodeError } from '../../../src/errors/flow-errors.js';
 import {
   buildRequest,
   formEncode,

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFlow } from '../../../src/engine/run-flow.js';
 import {
   HostPolicy,
-  HostPolicyError,
   type HostPolicyOptions,
   type ResolvedAddress,
 } from '../../../src/nodes/io/host-policy.js';
+import { HostPolicyError } from '../../../src/errors/node-errors.js';
 import { resolveHost } from '../../../src/nodes/io/resolve-host.js';
 import { embeddedIpv4, isSpecialAddress } from '../../../src/nodes/io/special-address.js';
 import { silentLogger } from '../../../src/util/logger.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFlow } from '../../../src/engine/run-flow.js';
-import { FlowError } from '../../../src/flow-errors.js';
+import { FlowError } from '../../../src/errors/flow-errors.js';
 import { silentLogger } from '../../../src/util/logger.js';
 import { TestServer, redirect, sendJson } from './test-server.js';
 

@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RuntimeLimits } from '../../../src/flow/runtime-limits.js';
 import { runFlow } from '../../../src/engine/run-flow.js';
-import { FlowError, NodeError } from '../../../src/flow-errors.js';
+import { FlowError, NodeError } from '../../../src/errors/flow-errors.js';
 import { ResponseTooLargeError } from '../../../src/nodes/io/read-limited-body.js';
 import { silentLogger } from '../../../src/util/logger.js';
 import { TestServer } from './test-server.js';

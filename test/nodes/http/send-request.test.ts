@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NodeError } from '../../../src/flow-errors.js';
+import { NodeError } from '../../../src/errors/flow-errors.js';
 import { buildRequest, type RequestParts } from '../../../src/nodes/io/build-request.js';
 import { HostPolicy, type HostPolicyOptions } from '../../../src/nodes/io/host-policy.js';
 import { sendRequest, type SendOptions } from '../../../src/nodes/io/send-request.js';

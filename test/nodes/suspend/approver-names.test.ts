@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FlowDefinitionError } from '../../../src/errors.js';
+import { FlowDefinitionError } from '../../../src/errors/flow-definition-errors.js';
 import { analyzeSync } from '../../flow/analysis/analyze-support.js';
 import { parseFlow, runFlow } from '../../../src/index.js';
 

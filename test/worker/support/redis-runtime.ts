@@ -137,7 +137,7 @@ export function flakyStore(
         return async (...args: Parameters<ExecutionStore['save']>) => {
           if (failed < failures) {
             failed++;
-            const { StoreUnavailableError } = await import('../../../src/errors.js');
+            const { StoreUnavailableError } = await import('../../../src/errors/store-errors.js');
             throw new StoreUnavailableError('injected: the store is down');
           }
           return target.save(...args);

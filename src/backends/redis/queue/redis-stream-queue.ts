@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../../../util/connect-timeout.js';
 import { RedisConnection, type RedisClient } from '../redis-connection.js';
-import { InvalidCursorError, StoreClosedError } from '../../../errors.js';
+import { InvalidCursorError, StoreClosedError } from '../../../errors/store-errors.js';
 import { TickBatch } from '../../../util/tick-batch.js';
 import {
   DEFAULT_DLQ_MAX_LEN,
@@ -23,6 +23,7 @@ import { ScanSchedule } from './scan-schedule.js';
 import { partitionKeys, type QueueKeys } from './redis-stream-keys.js';
 import { STREAM_ID } from './stream-replies.js';
 import { StreamPartition, type DelayedTimer, type QueueStats } from './stream-partition.js';
+import { type Clock, systemClock } from '../../../util/clock.js';
 
 /**
  * `{client}`: an ioredis client, single-node or Cluster (blocking reads use connections
@@ -93,6 +94,8 @@ export class RedisStreamQueue implements TaskQueue {
   private readonly waits: PartitionWaits;
   private readonly schedule: ScanSchedule;
   private readonly staleConsumerMs: number;
+  /** The queue's "now" for due times and dead letters; scans and blocking run on real time. */
+  private readonly clock: Clock;
   /** The first prune one interval after the start: a short-lived process never runs one. */
   private pruneAt: number;
   /**
@@ -125,6 +128,7 @@ export class RedisStreamQueue implements TaskQueue {
       options.partitions ?? 1,
     );
     const group = options.group ?? 'plaita-workers';
+    this.clock = options.clock ?? systemClock;
     const op = <T>(operation: string, k: QueueKeys, fn: (client: Redis) => Promise<T>) =>
       this.op(operation, k, fn);
     this.partitions = keys.map((k) => new StreamPartition(k, group, op));
@@ -178,9 +182,10 @@ export class RedisStreamQueue implements TaskQueue {
     if (delayMs <= 0) return this.route.qualify(p, await this.adds.add(String(p), payload));
     this.assertOpen();
     const timerId = options.dedupId ?? randomUUID();
-    const dueMs = Date.now() + delayMs;
+    const dueMs = this.clock.now() + delayMs;
     await this.partitions[p]!.schedule(timerId, dueMs, payload);
-    this.schedule.scheduled(dueMs);
+    // The scan schedule runs on real time: wake when this delay has passed there.
+    this.schedule.scheduled(Date.now() + delayMs);
     return timerId;
   }
 
@@ -248,12 +253,12 @@ export class RedisStreamQueue implements TaskQueue {
       'deliveryCount', String(delivery.deliveryCount),
       'payload', delivery.payload,
       ...(executionId === null ? [] : ['executionId', executionId]),
-      'at', new Date().toISOString(),
+      'at', new Date(this.clock.now()).toISOString(),
     ];
     await this.partitions[at.partition]!.deadLetter(at.streamId, this.dlqMaxLen, fields);
   }
 
-  async promoteDue(now: number = Date.now()): Promise<number> {
+  async promoteDue(now: number = this.clock.now()): Promise<number> {
     return (await this.promote(now)).moved;
   }
 
@@ -358,12 +363,14 @@ export class RedisStreamQueue implements TaskQueue {
     const nextDueMs = dues.length === 0 ? null : Math.min(...dues);
     // A partition that moved a full batch may have more: promote again at once.
     const full = all.some((r) => r.moved >= this.promoteBatchSize);
-    // The schedule runs on the real clock, also when a caller promotes with a `now` of its own.
+    // The schedule runs on the real clock, also when a caller promotes with a `now` of its own
+    // or the queue has a clock of its own: the next due time is moved onto it.
+    const realNow = Date.now();
     this.schedule.promoted(
-      Date.now(),
+      realNow,
       full ? this.promoteBatchSize : 0,
       this.promoteBatchSize,
-      nextDueMs,
+      nextDueMs === null ? null : realNow + (nextDueMs - this.clock.now()),
     );
     return { moved, nextDueMs };
   }
@@ -376,7 +383,7 @@ export class RedisStreamQueue implements TaskQueue {
     const now = Date.now();
     if (now >= this.pruneAt) this.pruneStaleConsumers(now);
     const [promoted, claimed] = await Promise.allSettled([
-      this.schedule.shouldPromote(now) ? this.promote(now) : null,
+      this.schedule.shouldPromote(now) ? this.promote(this.clock.now()) : null,
       this.schedule.shouldClaim(now) ? this.claimExpired(consumer, max) : [],
     ]);
     if (claimed.status === 'rejected') throw claimed.reason;

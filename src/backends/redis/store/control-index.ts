@@ -13,6 +13,7 @@ import type { ControlKeys } from './control-keys.js';
 import { CONTROL_SCRIPTS } from './control-scripts.js';
 import type { RedisConnection } from '../redis-connection.js';
 import { unexpected } from './script-reply.js';
+import type { Clock } from '../../../util/clock.js';
 
 /** Read a few more ids than needed, so a dead entry rarely costs another round trip. */
 const SLACK = 8;
@@ -40,6 +41,7 @@ export class ControlIndex {
   constructor(
     private readonly connection: RedisConnection,
     private readonly keys: ControlKeys,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -56,7 +58,7 @@ export class ControlIndex {
       const wanted = limit + 1 - records.length + SLACK;
       const ids = await this.#ids(index, bounds, range.desc, wanted);
       if (ids.length === 0) break;
-      const now = Date.now();
+      const now = this.clock.now();
       const keys = ids.map((id) => ({ collection: query.collection, tenant: query.tenant, id }));
       const fields = await this.connection.call(`control list of ${query.collection}`, (client) =>
         Promise.all(keys.map((key) => client.hmget(this.keys.record(key), 'v', 'doc', 'exp'))),

@@ -5,7 +5,7 @@ import {
 } from '../../../state/execution-state.js';
 import type { RedisClient, RedisConnection } from '../redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
-import { StoreClosedError } from '../../../errors.js';
+import { StoreClosedError } from '../../../errors/store-errors.js';
 import { SCRIPTS } from './redis-store-scripts.js';
 import { TickBatch } from '../../../util/tick-batch.js';
 

@@ -1,5 +1,5 @@
 import type { Cluster, Redis } from 'ioredis';
-import { StoreConfigurationError } from '../../../errors.js';
+import { StoreConfigurationError } from '../../../errors/store-errors.js';
 import type { RedisClient, RedisConnection } from '../redis-connection.js';
 import { decodeSummary } from '../../../store/shared/execution-row.js';
 import type { ExecutionSummary } from '../../../store/execution-store.js';

@@ -20,6 +20,7 @@ import { ControlKeys } from './control-keys.js';
 import { CONTROL_SCRIPTS } from './control-scripts.js';
 import { RedisConnection, type RedisTarget } from '../redis-connection.js';
 import type { RedisStoreOptions } from './redis-execution-store.js';
+import { type Clock, systemClock } from '../../../util/clock.js';
 import type { RedisScript } from '../redis-script.js';
 import { integerAt, stringAt, tagged, unexpected } from './script-reply.js';
 
@@ -27,8 +28,8 @@ import { integerAt, stringAt, tagged, unexpected } from './script-reply.js';
  * The control store on Redis, beside the executions (key layout in control-keys.ts): a hash
  * per record and a lexicographic sorted set per (collection, tenant), under one hash tag, so
  * every write is one single-slot script — create, replace, put, delete and take are each
- * atomic on the server (control-*.lua). A TTL is the `exp` field, checked against this
- * process's `Date.now()` by every read and script, and PEXPIREAT on the hash, so Redis frees
+ * atomic on the server (control-*.lua). A TTL is the `exp` field, checked against the
+ * store's clock (`options.clock`, the system clock by default) by every read and script, and PEXPIREAT on the hash, so Redis frees
  * the memory by itself. Ids list in byte order of their UTF-8 text (ZRANGEBYLEX), as on the
  * SQL backends. No SCAN, no KEYS: the sweep visits the expiring set only.
  *
@@ -39,16 +40,18 @@ export class RedisControlStore implements ControlStore {
   readonly #connection: RedisConnection;
   readonly #keys: ControlKeys;
   readonly #index: ControlIndex;
+  readonly #clock: Clock;
 
   constructor(target: RedisTarget, options: RedisStoreOptions = {}) {
+    this.#clock = options.clock ?? systemClock;
     this.#keys = new ControlKeys(options.prefix ?? 'plaita');
     this.#connection = new RedisConnection(target, options, 'RedisControlStore');
-    this.#index = new ControlIndex(this.#connection, this.#keys);
+    this.#index = new ControlIndex(this.#connection, this.#keys, this.#clock);
   }
 
   async get<T>(key: ControlKey): Promise<ControlRecord<T> | null> {
     if (!isStorableKey(key)) return null;
-    const now = Date.now();
+    const now = this.#clock.now();
     const fields = await this.#connection.call(`control get of ${describeKey(key)}`, (client) =>
       client.hmget(this.#keys.record(key), 'v', 'doc', 'exp'),
     );
@@ -57,7 +60,7 @@ export class RedisControlStore implements ControlStore {
 
   async create<T>(key: ControlKey, doc: T, options: WriteOptions = {}): Promise<boolean> {
     assertStorableKey(key);
-    const now = Date.now();
+    const now = this.#clock.now();
     const write = controlWrite(doc, options, now);
     const reply = await this.#write('create', CONTROL_SCRIPTS.create, key, write, now);
     return integer(reply, 'control-create') === 1;
@@ -69,7 +72,7 @@ export class RedisControlStore implements ControlStore {
     expectedVersion: number,
     options: WriteOptions = {},
   ): Promise<boolean> {
-    const now = Date.now();
+    const now = this.#clock.now();
     const write = controlWrite(doc, options, now);
     if (!isStorableKey(key) || !Number.isSafeInteger(expectedVersion)) return false;
     const script = CONTROL_SCRIPTS.replace;
@@ -79,7 +82,7 @@ export class RedisControlStore implements ControlStore {
 
   async put<T>(key: ControlKey, doc: T, options: WriteOptions = {}): Promise<number> {
     assertStorableKey(key);
-    const now = Date.now();
+    const now = this.#clock.now();
     const write = controlWrite(doc, options, now);
     const reply = await this.#write('put', CONTROL_SCRIPTS.put, key, write, now);
     return integer(reply, 'control-put');
@@ -88,7 +91,7 @@ export class RedisControlStore implements ControlStore {
   async delete(key: ControlKey): Promise<boolean> {
     if (!isStorableKey(key)) return false;
     const reply = await this.#connection.call(`control delete of ${describeKey(key)}`, (client) =>
-      CONTROL_SCRIPTS.delete.run(client, this.#recordKeys(key), [key.id, Date.now()]),
+      CONTROL_SCRIPTS.delete.run(client, this.#recordKeys(key), [key.id, this.#clock.now()]),
     );
     return integer(reply, 'control-delete') === 1;
   }
@@ -96,7 +99,7 @@ export class RedisControlStore implements ControlStore {
   async take<T>(key: ControlKey): Promise<ControlRecord<T> | null> {
     if (!isStorableKey(key)) return null;
     const raw = await this.#connection.call(`control take of ${describeKey(key)}`, (client) =>
-      CONTROL_SCRIPTS.take.run(client, this.#recordKeys(key), [key.id, Date.now()]),
+      CONTROL_SCRIPTS.take.run(client, this.#recordKeys(key), [key.id, this.#clock.now()]),
     );
     const { tag, values } = tagged(raw, 'control-take');
     if (tag === 'NONE') return null;
@@ -120,7 +123,7 @@ export class RedisControlStore implements ControlStore {
    * Redis removes expired hashes itself (PEXPIREAT); this removes the index entries they leave,
    * visiting only the writes with a TTL that are due. Returns how many it removed.
    */
-  sweepExpired(now: number = Date.now()): Promise<number> {
+  sweepExpired(now: number = this.#clock.now()): Promise<number> {
     return this.#index.sweep(now);
   }
 

@@ -1,4 +1,5 @@
-import { PlaitaError, StateCorruptError } from '../../../errors.js';
+import { PlaitaError } from '../../../errors/plaita-error.js';
+import { StateCorruptError } from '../../../errors/state-errors.js';
 import {
   isTerminal,
   type ExecutionState,
@@ -45,6 +46,7 @@ import { SCRIPTS } from './redis-store-scripts.js';
 import { ScriptBatch } from './script-batch.js';
 import { StatusHints } from './status-hints.js';
 import { flatPairs, integerAt, stringAt, tagged, unexpected } from './script-reply.js';
+import type { Clock } from '../../../util/clock.js';
 
 export interface RedisStoreOptions extends RedisConnectionOptions {
   /** First segment of every key (default `plaita`); must not contain `{` or `}`. */
@@ -56,6 +58,11 @@ export interface RedisStoreOptions extends RedisConnectionOptions {
    * process of one store must use the same N (see docs/scaling.md).
    */
   indexPartitions?: number;
+  /**
+   * The store's "now", for what this process computes: expiry, write times (default the
+   * system clock). Leases are judged by the Redis server's clock.
+   */
+  clock?: Clock;
 }
 
 export interface RedisExecutionStoreOptions extends RedisStoreOptions, ExecutionStoreOptions {
@@ -132,7 +139,7 @@ export class RedisExecutionStore implements ExecutionStore {
 
   async #save(state: ExecutionState, options: SaveOptions): Promise<void> {
     // Everything that can fail permanently fails here, before a byte is sent.
-    let plan = planSave(state, options, this.#options, Date.now());
+    let plan = planSave(state, options, this.#options, this.#options.clock.now());
     // Once per store: a writer with another N than the indexes' would index where no list reads.
     if (this.#layoutRecorded === null) await this.#recordLayout();
     if (this.#registered.get(plan.row.tenantId) !== true) await this.#register(plan.row.tenantId);
@@ -436,7 +443,7 @@ export class RedisExecutionStore implements ExecutionStore {
    * explicit `now` behaves as in the SQL stores. At most `sweepBatchSize` expiry entries per
    * call; returns how many executions were removed or pruned.
    */
-  async sweepExpired(now: number = Date.now()): Promise<number> {
+  async sweepExpired(now: number = this.#options.clock.now()): Promise<number> {
     await this.checkIndexLayout(); // as delete: the expiry index is read in this store's layout
     const due = await this.#index.dueExpiries(now, this.#sweepBatchSize);
     let removed = 0;

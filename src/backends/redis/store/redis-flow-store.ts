@@ -1,4 +1,5 @@
-import { FlowVersionConflictError, StateCorruptError } from '../../../errors.js';
+import { FlowVersionConflictError } from '../../../errors/flow-definition-errors.js';
+import { StateCorruptError } from '../../../errors/state-errors.js';
 import { DEFAULT_TENANT, type TenantScope } from '../../../store/execution-store.js';
 import type { FlowStore, StoredFlow } from '../../../store/flow-store.js';
 import {
@@ -14,6 +15,7 @@ import type { RedisStoreOptions } from './redis-execution-store.js';
 import { RedisKeys } from './redis-keys.js';
 import { SCRIPTS } from './redis-store-scripts.js';
 import { tagged, unexpected } from './script-reply.js';
+import { type Clock, systemClock } from '../../../util/clock.js';
 
 /** The four fields of a stored document, in put-flow.lua's order. */
 type RecordFields = [text: string, flowId: string, version: string, createdAt: string];
@@ -54,8 +56,10 @@ const NO_LEGACY: LegacyPublication = { versionHash: null, published: false, reco
 export class RedisFlowStore implements FlowStore {
   readonly #connection: RedisConnection;
   readonly #keys: RedisKeys;
+  readonly #clock: Clock;
 
   constructor(target: RedisTarget, options: RedisStoreOptions = {}) {
+    this.#clock = options.clock ?? systemClock;
     this.#keys = new RedisKeys(options.prefix ?? 'plaita', options.indexPartitions ?? 1);
     this.#connection = new RedisConnection(target, options, 'RedisFlowStore');
   }
@@ -72,7 +76,7 @@ export class RedisFlowStore implements FlowStore {
       record.text,
       JSON.stringify(flowId),
       JSON.stringify(version),
-      String(Date.now()),
+      String(this.#clock.now()),
     ];
     const raw = await this.#connection.call(`flow put of ${flowHash}`, (client) =>
       SCRIPTS.putFlow.run(

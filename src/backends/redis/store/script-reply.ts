@@ -1,4 +1,4 @@
-import { RedisCommandError } from '../../../errors.js';
+import { RedisCommandError } from '../../../errors/store-errors.js';
 
 /**
  * Script replies are `{'TAG', ...values}` arrays (see each `.lua` header). These helpers read

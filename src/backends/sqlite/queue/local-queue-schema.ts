@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { loadMigrations, type Migration } from '../../migration-files.js';
-import { StoreConfigurationError } from '../../../errors.js';
+import { StoreConfigurationError } from '../../../errors/store-errors.js';
 
 /** Versioned migrations of the queue tables (`migrations/0001_….sql`, append only), read on first open. */
 let migrations: Migration[] | undefined;

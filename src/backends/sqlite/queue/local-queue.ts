@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { InvalidCursorError, StoreClosedError } from '../../../errors.js';
+import { InvalidCursorError, StoreClosedError } from '../../../errors/store-errors.js';
 import {
   DEFAULT_DLQ_MAX_LEN,
   DEFAULT_VISIBILITY_TIMEOUT_MS,
@@ -25,6 +25,7 @@ import { migrateQueueSchema } from './local-queue-schema.js';
 import { LocalQueueStatements, type DeadLetterRow } from './local-queue-statements.js';
 import { notifierKey, notify, waitForNotification } from './queue-notifier.js';
 import { TickBatch } from '../../../util/tick-batch.js';
+import { type Clock, systemClock } from '../../../util/clock.js';
 
 /** Most enqueues (or acks) committed by one transaction. */
 const GROUP_COMMIT_MAX = 256;
@@ -65,11 +66,13 @@ export class LocalQueue implements TaskQueue {
   private readonly promoteBatchSize: number;
   private readonly sql: LocalQueueStatements;
   private readonly notifierKey: unknown;
+  private readonly clock: Clock;
   /** Wake-ups of this queue's blocked receives, fired by close(). */
   private readonly pendingWaits = new Set<() => void>();
   private closed = false;
 
   constructor(connection: LocalQueueConnection, options: LocalQueueOptions = {}) {
+    this.clock = options.clock ?? systemClock;
     this.name = options.name ?? 'tasks';
     this.visibilityTimeoutMs = positive(
       options.visibilityTimeoutMs ?? DEFAULT_VISIBILITY_TIMEOUT_MS,
@@ -107,7 +110,7 @@ export class LocalQueue implements TaskQueue {
   private readonly inserts = new TickBatch<string, string>(
     (_, payloads) =>
       this.op('enqueue', () => {
-        const now = Date.now();
+        const now = this.clock.now();
         const ids = this.insertMany(payloads, now);
         notify(this.notifierKey);
         return ids;
@@ -145,7 +148,7 @@ export class LocalQueue implements TaskQueue {
     const delayMs = options.delayMs ?? 0;
     if (delayMs <= 0) return this.inserts.add('', payload); // a closed queue: the batch's op rejects
     return this.op('enqueue', () => {
-      const now = Date.now();
+      const now = this.clock.now();
       const timerId = options.dedupId ?? randomUUID();
       // ON CONFLICT DO NOTHING on (queue, timer_id): a timer id still pending is not scheduled twice.
       this.sql.schedule.run({ queue: this.name, payload, now, due: now + delayMs, timerId });
@@ -160,6 +163,8 @@ export class LocalQueue implements TaskQueue {
    */
   async receive(consumer: string, options: ReceiveOptions): Promise<Delivery[]> {
     if (options.max < 1) return [];
+    // Real waiting time, on the system clock whatever the queue's clock: a FakeClock that stands
+    // still must not hold a receive forever.
     const deadline = Date.now() + Math.max(0, options.blockMs);
     for (;;) {
       const deliveries = await this.op('receive', () => this.claim(consumer, options.max));
@@ -181,7 +186,7 @@ export class LocalQueue implements TaskQueue {
   /** Extends the claim only while `consumer` still holds it (the WHERE clause is the check). */
   renew(delivery: Delivery, consumer: string): Promise<boolean> {
     return this.op('renew', () => {
-      const until = Date.now() + this.visibilityTimeoutMs;
+      const until = this.clock.now() + this.visibilityTimeoutMs;
       return (
         this.sql.renew.run({ queue: this.name, id: rowId(delivery.id), consumer, until })
           .changes === 1
@@ -202,7 +207,7 @@ export class LocalQueue implements TaskQueue {
       deliveryCount: delivery.deliveryCount,
       payload: delivery.payload,
       executionId: executionIdOf(delivery),
-      at: new Date().toISOString(),
+      at: new Date(this.clock.now()).toISOString(),
     };
     await this.op('deadLetter', () =>
       this.db
@@ -217,7 +222,7 @@ export class LocalQueue implements TaskQueue {
   }
 
   /** Clears the timer id of due delayed rows, which makes them claimable (and no longer cancellable). */
-  promoteDue(now: number = Date.now()): Promise<number> {
+  promoteDue(now: number = this.clock.now()): Promise<number> {
     return this.op('promoteDue', () => this.promote(now));
   }
 
@@ -265,7 +270,7 @@ export class LocalQueue implements TaskQueue {
           const row = this.sql.takeDeadLetter.get({ queue: this.name, id: Number(id) }) as
             { payload: string } | undefined;
           if (row === undefined) return false;
-          this.sql.insert.get({ queue: this.name, payload: row.payload, now: Date.now() });
+          this.sql.insert.get({ queue: this.name, payload: row.payload, now: this.clock.now() });
           return true;
         })
         .immediate();
@@ -294,7 +299,7 @@ export class LocalQueue implements TaskQueue {
     oldestReadyAgeMs: number | null;
   }> {
     return this.op('stats', () => {
-      const now = Date.now();
+      const now = this.clock.now();
       const row = this.sql.stats.get({ queue: this.name }) as StatsRow;
       return {
         ready: row.ready,
@@ -317,7 +322,7 @@ export class LocalQueue implements TaskQueue {
   }
 
   private claim(consumer: string, max: number): Delivery[] {
-    const now = Date.now();
+    const now = this.clock.now();
     // Cheap reads first: an idle poller never takes the write lock the execution store needs,
     // and a receive with no due timer skips the promotion's write.
     const { due, ready } = this.sql.probe.get({ queue: this.name, now }) as {
@@ -347,7 +352,7 @@ export class LocalQueue implements TaskQueue {
     return this.sql.promote.run({
       queue: this.name,
       now,
-      clock: Date.now(),
+      clock: this.clock.now(),
       max: this.promoteBatchSize,
     }).changes;
   }

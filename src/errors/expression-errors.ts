@@ -45,7 +45,7 @@ export class FunctionRegistrationError extends Error {
 }
 
 /**
- * An evaluation used more work, memory or time than its budget allows (see meter.ts). It is
+ * An evaluation used more work, memory or time than its budget allows (see `expression/meter.ts`). It is
  * never retried: the same expression on the same data would only burn the budget again.
  */
 export class ExpressionBudgetError extends Error {

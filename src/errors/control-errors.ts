@@ -1,4 +1,4 @@
-import { errorCode, PlaitaError, type PlaitaErrorOptions } from '../errors.js';
+import { errorCode, PlaitaError, type PlaitaErrorOptions } from './plaita-error.js';
 
 /**
  * What the control plane (schedules, starts, flow versions, approvals) refuses, as typed errors that know
