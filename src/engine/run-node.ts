@@ -168,31 +168,26 @@ function notAttempted(execution: Execution, node: LoadedNode): unknown {
   execution.warn(
     `node '${node.def.id}' was not run: its errorHandler.retryTimes (${handler.retryTimes}) allows no attempt`,
   );
-  return handler.strategy === 'continue-with' ? copyValue(handler.defaultValue) : null;
+  return fallbackValue(handler);
 }
 
 function handleError(node: LoadedNode, handler: HandlerDef, error: unknown): unknown {
   if (error instanceof FlowResultError || isBudgetAbort(error)) throw error;
-  switch (handler.strategy) {
-    case 'continue':
-      return null;
-    case 'continue-with':
-      return copyValue(handler.defaultValue); // the definition's own object is every run's
-    case 'abort':
-      throw nodeExecutionError(node, handler.code, handler.message, error);
-  }
+  if (handler.strategy === 'abort')
+    throw nodeExecutionError(node, handler.code, handler.message, error);
+  return fallbackValue(handler);
 }
 
 function handleTimeout(node: LoadedNode, flowBinding: boolean, budgetMs: number | null): unknown {
   const handler = node.def.timeoutHandler;
-  switch (handler.strategy) {
-    case 'continue':
-      return null;
-    case 'continue-with':
-      return copyValue(handler.defaultValue); // the definition's own object is every run's
-    case 'abort':
-      throw nodeTimeout(node, flowBinding, handler.message, budgetMs);
-  }
+  if (handler.strategy === 'abort') throw nodeTimeout(node, flowBinding, handler.message, budgetMs);
+  return fallbackValue(handler);
+}
+
+/** A handler's value in the node's place: null for `continue` (and `abort`, never run). */
+function fallbackValue(handler: Pick<HandlerDef, 'strategy' | 'defaultValue'>): unknown {
+  // A copy: the definition's own object is every run's.
+  return handler.strategy === 'continue-with' ? copyValue(handler.defaultValue) : null;
 }
 
 /** A BudgetAbort whose budget belongs to an enclosing execution: not ours to handle, pass it up. */

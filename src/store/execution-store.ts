@@ -110,6 +110,11 @@ export interface Lease {
  * the driver error), `FenceRejectedError` (stale lease generation, nothing written),
  * `StateCorruptError` (stored bytes cannot be decoded). Never a boolean, never swallowed.
  */
+/** The lease a release names: its holder and fencing generation. */
+export type LeaseRelease = { owner: string; generation: number } & TenantScope;
+/** The lease a renewal names, and how long it is to last from now (ms). */
+export type LeaseRenewal = LeaseRelease & { ttlMs: number };
+
 export interface ExecutionStore {
   /**
    * Writes the state atomically (header and node results together) and increments nothing
@@ -135,15 +140,9 @@ export interface ExecutionStore {
    */
   acquireLease(executionId: string, request: LeaseRequest): Promise<Lease | null>;
   /** Extends the lease if `owner` still holds it with `generation`; false when it was lost. */
-  renewLease(
-    executionId: string,
-    lease: { owner: string; generation: number; ttlMs: number } & TenantScope,
-  ): Promise<boolean>;
+  renewLease(executionId: string, lease: LeaseRenewal): Promise<boolean>;
   /** Gives the lease up if still held by `owner` with `generation` (idempotent). */
-  releaseLease(
-    executionId: string,
-    lease: { owner: string; generation: number } & TenantScope,
-  ): Promise<void>;
+  releaseLease(executionId: string, lease: LeaseRelease): Promise<void>;
   /**
    * Optional fast path: acquire the lease, load the state and read the cancel flag in one step
    * (one round trip where the backend allows). Stores without it get {@link claimExecution}'s

@@ -11,6 +11,8 @@ import {
   type ListQuery,
   type SaveOptions,
   type TenantScope,
+  type LeaseRenewal,
+  type LeaseRelease,
 } from '../../store/execution-store.js';
 import { decodeSummary, type ExecutionRow } from '../../store/shared/execution-row.js';
 import { planList, toPage, type ListPlan } from '../../store/shared/list-plan.js';
@@ -146,10 +148,7 @@ export class MemoryExecutionStore implements ExecutionStore {
     });
   }
 
-  renewLease(
-    executionId: string,
-    lease: { owner: string; generation: number; ttlMs: number } & TenantScope,
-  ): Promise<boolean> {
+  renewLease(executionId: string, lease: LeaseRenewal): Promise<boolean> {
     return this.run(() => {
       assertTtl(lease.ttlMs);
       const now = this.options.clock.now();
@@ -161,10 +160,7 @@ export class MemoryExecutionStore implements ExecutionStore {
     });
   }
 
-  releaseLease(
-    executionId: string,
-    lease: { owner: string; generation: number } & TenantScope,
-  ): Promise<void> {
+  releaseLease(executionId: string, lease: LeaseRelease): Promise<void> {
     return this.run(() => {
       const stored = this.byTenant.get(lease.tenantId ?? DEFAULT_TENANT)?.get(executionId);
       if (stored !== undefined && holds(stored, lease)) stored.lease = null;

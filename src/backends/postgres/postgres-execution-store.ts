@@ -12,6 +12,8 @@ import {
   type ListQuery,
   type SaveOptions,
   type TenantScope,
+  type LeaseRenewal,
+  type LeaseRelease,
 } from '../../store/execution-store.js';
 import { decodeSummary } from '../../store/shared/execution-row.js';
 import { planList, toPage } from '../../store/shared/list-plan.js';
@@ -20,7 +22,7 @@ import {
   resolveStoreOptions,
   type ResolvedStoreOptions,
 } from '../../store/shared/store-options.js';
-import { executionKey } from '../../store/shared/stored-key.js';
+import { executionKey, renewalKey } from '../../store/shared/stored-key.js';
 import { assertStorableOwner, assertTtl } from '../../store/shared/stored-text.js';
 import {
   executionSql,
@@ -199,12 +201,8 @@ export class PostgresExecutionStore implements ExecutionStore {
     );
   }
 
-  async renewLease(
-    executionId: string,
-    lease: { owner: string; generation: number; ttlMs: number } & TenantScope,
-  ): Promise<boolean> {
-    assertTtl(lease.ttlMs);
-    const key = executionKey(executionId, lease);
+  async renewLease(executionId: string, lease: LeaseRenewal): Promise<boolean> {
+    const key = renewalKey(executionId, lease);
     if (key === null) return false;
     const now = this.options.clock.now();
     return (
@@ -219,10 +217,7 @@ export class PostgresExecutionStore implements ExecutionStore {
     );
   }
 
-  async releaseLease(
-    executionId: string,
-    lease: { owner: string; generation: number } & TenantScope,
-  ): Promise<void> {
+  async releaseLease(executionId: string, lease: LeaseRelease): Promise<void> {
     const key = executionKey(executionId, lease);
     if (key !== null)
       await this.releases.add('', [key.tenantId, key.executionId, lease.owner, lease.generation]);

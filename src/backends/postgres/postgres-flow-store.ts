@@ -6,7 +6,13 @@ import {
   type TenantScope,
 } from '../../store/execution-store.js';
 import type { FlowStore, StoredFlow } from '../../store/flow-store.js';
-import { flowRecord, flowTenant, putTenant, storedFlow } from '../../store/shared/flow-record.js';
+import {
+  flowRecord,
+  flowTenant,
+  lookupTenant,
+  putTenant,
+  storedFlow,
+} from '../../store/shared/flow-record.js';
 import { isStorableText } from '../../store/shared/stored-text.js';
 import { PostgresConnection, type PostgresSource } from './postgres-connection.js';
 import { migrate, quoteSchema } from './postgres-migrations.js';
@@ -123,9 +129,8 @@ export class PostgresFlowStore implements FlowStore {
     version: string | null,
     scope: TenantScope,
   ): Promise<StoredFlow | null> {
-    const tenantId = flowTenant(scope);
-    if (tenantId === null || !isStorableText(flowId)) return null;
-    if (version !== null && !isStorableText(version)) return null;
+    const tenantId = lookupTenant(flowId, version, scope);
+    if (tenantId === null) return null;
     return version === null
       ? this.one(this.sql.latest, [tenantId, flowId])
       : this.one(this.sql.byVersion, [tenantId, flowId, version]);

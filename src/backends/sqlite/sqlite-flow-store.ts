@@ -5,7 +5,13 @@ import {
   type TenantScope,
 } from '../../store/execution-store.js';
 import type { FlowStore, StoredFlow } from '../../store/flow-store.js';
-import { flowRecord, flowTenant, putTenant, storedFlow } from '../../store/shared/flow-record.js';
+import {
+  flowRecord,
+  flowTenant,
+  lookupTenant,
+  putTenant,
+  storedFlow,
+} from '../../store/shared/flow-record.js';
 import { isStorableText } from '../../store/shared/stored-text.js';
 import { SqliteDatabase } from './sqlite-database.js';
 import { type Clock, systemClock } from '../../util/clock.js';
@@ -97,10 +103,8 @@ export class SqliteFlowStore implements FlowStore {
     version: string | null,
     scope: TenantScope,
   ): Promise<StoredFlow | null> {
-    const tenantId = flowTenant(scope);
-    // UTF-8 would turn a lone surrogate into U+FFFD and could match another flow.
-    if (tenantId === null || !isStorableText(flowId)) return null;
-    if (version !== null && !isStorableText(version)) return null;
+    const tenantId = lookupTenant(flowId, version, scope);
+    if (tenantId === null) return null;
     const row = await this.database.use(
       () =>
         (version === null

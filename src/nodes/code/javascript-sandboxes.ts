@@ -23,16 +23,7 @@ export interface JavaScriptRun {
 }
 
 /** One call as it crosses to a sandbox: the input already encoded (it may cross a thread). */
-export interface SandboxRequest {
-  source: string;
-  inputText: string;
-  nowMs: number;
-  root: string;
-  tenant: string;
-  cpuMs: number;
-  memoryBytes: number;
-  outputBytes: number;
-}
+export type SandboxRequest = Omit<JavaScriptRun, 'input'> & { inputText: string };
 
 // Warm sandboxes per tenant, and tenants kept warm: at most 512 QuickJS runtimes of ~150 KB
 // each (more while they hold data) stay alive between runs.

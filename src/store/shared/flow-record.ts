@@ -60,6 +60,17 @@ export function flowTenant(scope: TenantScope): string | null {
   return tenantId !== '' && isStorableText(tenantId) ? tenantId : null;
 }
 
+/**
+ * The tenant a version lookup reads, or null when no stored flow can match it: an id, version
+ * or tenant no backend stores (UTF-8 would turn a lone surrogate into U+FFFD and could match
+ * another flow). `version` null: the latest.
+ */
+export function lookupTenant(flowId: string, version: string | null, scope: TenantScope) {
+  const tenantId = flowTenant(scope);
+  if (tenantId === null || !isStorableText(flowId)) return null;
+  return version !== null && !isStorableText(version) ? null : tenantId;
+}
+
 /** The tenant a put writes to; one that no backend can store is a programming error. */
 export function putTenant(scope: TenantScope): string {
   const tenantId = flowTenant(scope);

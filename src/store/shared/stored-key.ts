@@ -1,5 +1,5 @@
-import { DEFAULT_TENANT, type TenantScope } from '../execution-store.js';
-import { isStorableText } from './stored-text.js';
+import { DEFAULT_TENANT, type LeaseRenewal, type TenantScope } from '../execution-store.js';
+import { assertTtl, isStorableText } from './stored-text.js';
 
 /** The primary key of an execution, as every store addresses it. */
 export interface ExecutionKey {
@@ -16,4 +16,10 @@ export interface ExecutionKey {
 export function executionKey(executionId: string, scope: TenantScope = {}): ExecutionKey | null {
   const tenantId = scope.tenantId ?? DEFAULT_TENANT;
   return isStorableText(executionId) && isStorableText(tenantId) ? { tenantId, executionId } : null;
+}
+
+/** A renewal's execution key, its TTL checked first (StoreInputError): null when not storable. */
+export function renewalKey(executionId: string, lease: LeaseRenewal): ExecutionKey | null {
+  assertTtl(lease.ttlMs);
+  return executionKey(executionId, lease);
 }

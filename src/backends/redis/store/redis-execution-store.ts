@@ -16,6 +16,8 @@ import {
   type ListQuery,
   type SaveOptions,
   type TenantScope,
+  type LeaseRenewal,
+  type LeaseRelease,
 } from '../../../store/execution-store.js';
 import { decodeSummary, type ExecutionRow } from '../../../store/shared/execution-row.js';
 import { alreadyStored, fenceRejected } from '../../../store/shared/fence.js';
@@ -398,17 +400,11 @@ export class RedisExecutionStore implements ExecutionStore {
     return this.#leases.acquire(executionId, request);
   }
 
-  renewLease(
-    executionId: string,
-    lease: { owner: string; generation: number; ttlMs: number } & TenantScope,
-  ): Promise<boolean> {
+  renewLease(executionId: string, lease: LeaseRenewal): Promise<boolean> {
     return this.#leases.renew(executionId, lease);
   }
 
-  releaseLease(
-    executionId: string,
-    lease: { owner: string; generation: number } & TenantScope,
-  ): Promise<void> {
+  releaseLease(executionId: string, lease: LeaseRelease): Promise<void> {
     return this.#leases.release(executionId, lease);
   }
 

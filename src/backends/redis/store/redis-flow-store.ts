@@ -5,6 +5,7 @@ import type { FlowStore, StoredFlow } from '../../../store/flow-store.js';
 import {
   flowRecord,
   flowTenant,
+  lookupTenant,
   putTenant,
   storedFlow,
   type FlowRecord,
@@ -124,9 +125,8 @@ export class RedisFlowStore implements FlowStore {
     version: string | null,
     scope: TenantScope,
   ): Promise<StoredFlow | null> {
-    const tenantId = flowTenant(scope);
-    if (tenantId === null || !isStorableText(flowId)) return null;
-    if (version !== null && !isStorableText(version)) return null;
+    const tenantId = lookupTenant(flowId, version, scope);
+    if (tenantId === null) return null;
     const field = version === null ? 'latest' : `v:${version}`;
     const lookup = (key: string): Promise<string | null> =>
       this.#connection.call(`flow lookup of ${flowId}`, (client) => client.hget(key, field));

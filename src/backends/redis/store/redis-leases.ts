@@ -1,5 +1,11 @@
-import type { Lease, LeaseRequest, TenantScope } from '../../../store/execution-store.js';
-import { executionKey } from '../../../store/shared/stored-key.js';
+import type {
+  Lease,
+  LeaseRequest,
+  TenantScope,
+  LeaseRenewal,
+  LeaseRelease,
+} from '../../../store/execution-store.js';
+import { executionKey, renewalKey } from '../../../store/shared/stored-key.js';
 import { assertStorableOwner, assertTtl } from '../../../store/shared/stored-text.js';
 import type { RedisConnection } from '../redis-connection.js';
 import type { RedisKeys } from './redis-keys.js';
@@ -54,12 +60,8 @@ export class RedisLeases {
     }
   }
 
-  async renew(
-    executionId: string,
-    lease: { owner: string; generation: number; ttlMs: number } & TenantScope,
-  ): Promise<boolean> {
-    assertTtl(lease.ttlMs);
-    const key = executionKey(executionId, lease);
+  async renew(executionId: string, lease: LeaseRenewal): Promise<boolean> {
+    const key = renewalKey(executionId, lease);
     if (key === null) return false;
     const header = this.keys.execution(key.tenantId, executionId).header;
     const raw = await this.connection.call(`lease renewal of ${executionId}`, (client) =>
@@ -68,10 +70,7 @@ export class RedisLeases {
     return flag(raw, 'renew-lease');
   }
 
-  async release(
-    executionId: string,
-    lease: { owner: string; generation: number } & TenantScope,
-  ): Promise<void> {
+  async release(executionId: string, lease: LeaseRelease): Promise<void> {
     const key = executionKey(executionId, lease);
     if (key === null) return;
     const header = this.keys.execution(key.tenantId, executionId).header;
