@@ -10,6 +10,12 @@ export { parseFlow, loadFlowFile, type ParseFlowOptions } from './engine/parse-f
 export { runFlow } from './engine/run-flow.js';
 export { stepFlow } from './engine/step-flow.js';
 export { runStep, type StepOutcome, type StepRequest, type ResumeKind } from './engine/run-step.js';
+export {
+  rerunContext,
+  type RerunOriginal,
+  type RerunPlan,
+  type RerunRequest,
+} from './engine/rerun-context.js';
 export type { Step } from './engine/step.js';
 export type { Waiting } from './engine/suspension.js';
 export type { EngineOptions } from './engine/engine-options.js';
@@ -106,6 +112,7 @@ export {
   InputRejectedError,
   WaitTimeoutError,
   CancelRequestedError,
+  RerunRefusedError,
 } from './errors/execution-errors.js';
 
 // State

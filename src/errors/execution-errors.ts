@@ -62,3 +62,21 @@ export class CancelRequestedError extends PlaitaError {
   readonly code = 'cancel_requested';
   readonly retryable = false;
 }
+
+/**
+ * A rerun the original execution cannot give (engine/rerun-context.ts): its `fromNode` never
+ * ran, sits inside a child flow or off the path the saved results lead along, or a result is
+ * given for a node that is not kept. `path` names the request's field at fault (`fromNode`,
+ * `results.<nodeId>`).
+ */
+export class RerunRefusedError extends PlaitaError {
+  override readonly name = 'RerunRefusedError';
+  readonly code = 'rerun_refused';
+  readonly retryable = false;
+  readonly path: string;
+
+  constructor(path: string, message: string, options: PlaitaErrorOptions = {}) {
+    super(message, options);
+    this.path = path;
+  }
+}
