@@ -10,6 +10,7 @@ import {
 import { FlowDefinitionError } from '../errors/flow-definition-errors.js';
 import { parseFlow } from '../engine/parse-flow.js';
 import { DEFAULT_LIMITS } from '../flow/runtime-limits.js';
+import { checkpointInput } from '../state/checkpoint-context.js';
 import { encodeValue } from '../state/codec.js';
 import { checkDepth } from '../util/value-depth.js';
 import { isLoadedFlow } from '../flow/load-flow.js';
@@ -103,7 +104,7 @@ export class PlaitaClient {
       }
     }
     const stored = await this.prepare(flow, { tenantId, version: options.version ?? null });
-    await this.#queue(stored, input, tenantId, executionId, options);
+    await this.#queue(stored, { $INPUT: input }, tenantId, executionId, options);
     return executionId;
   }
 
@@ -145,7 +146,22 @@ export class PlaitaClient {
     options: StartOptions = {},
   ): Promise<ExecutionState> {
     const { tenantId, executionId } = this.#identify(input, options);
-    return this.#queue(stored, input, tenantId, executionId, options);
+    return this.#queue(stored, { $INPUT: input }, tenantId, executionId, options);
+  }
+
+  /**
+   * Starts a stored flow from a checkpoint built beforehand (a rerun's, engine/rerun-context.ts):
+   * the `queued` state holds it, and the first step goes on from it instead of from `start`.
+   * Returns the state written.
+   */
+  async startFromContext(
+    stored: StoredFlow,
+    context: Record<string, unknown>,
+    options: StartOptions = {},
+  ): Promise<ExecutionState> {
+    const input = (checkpointInput(context) ?? {}) as Record<string, unknown>;
+    const { tenantId, executionId } = this.#identify(input, options);
+    return this.#queue(stored, context, tenantId, executionId, options);
   }
 
   /** The start's tenant and execution id, once its input is known to be storable (depth). */
@@ -164,7 +180,7 @@ export class PlaitaClient {
   /** Writes the `queued` state FIRST, then enqueues `run`. */
   async #queue(
     stored: StoredFlow,
-    input: Record<string, unknown>,
+    context: Record<string, unknown>,
     tenantId: string,
     executionId: string,
     { dedupKey, executionId: given }: StartOptions,
@@ -179,7 +195,7 @@ export class PlaitaClient {
       flowVersion: stored.version,
       flowHash: stored.flowHash,
       status: 'queued',
-      context: { $INPUT: input },
+      context,
     });
     if (dedupKey) state.dedupKey = dedupKey;
     // A dedup key or an id the caller chose: created only if absent, atomically, so two
