@@ -34,6 +34,7 @@ const EXIT_BY_CODE: Readonly<Record<string, ExitCode>> = {
   flow_version_conflict: EXIT.usage,
   execution_terminal: EXIT.usage,
   invalid_transition: EXIT.usage,
+  rerun_refused: EXIT.usage,
   state_not_serializable: EXIT.usage,
   state_too_large: EXIT.usage,
   state_corrupt: EXIT.failed,

@@ -3,7 +3,12 @@ import { isTerminal, isWaitingQuietly } from '../state/execution-state.js';
 import { ParseCache } from '../expression/parse-cache.js';
 import type { ControlStore } from '../store/control-store.js';
 import type { ApiServices } from './api-services.js';
-import { executionView, type ExecutionView, type LeaseView } from './execution-view.js';
+import {
+  executionView,
+  type ExecutionLineage,
+  type ExecutionView,
+  type LeaseView,
+} from './execution-view.js';
 import { ApiProblem } from './problem.js';
 
 /** The execution of this tenant, or 404 (another tenant's execution is 404 too, never 403). */
@@ -17,7 +22,7 @@ export async function loadExecution(
   return state;
 }
 
-/** What a view of an execution reads: its lease, its pinned flow, what it replays. */
+/** What a view of an execution reads: its lease, its pinned flow, what it replays or reruns. */
 type ViewReads = Pick<ApiServices, 'store' | 'resolver' | 'control'>;
 
 /** The whole view, with node types from the pinned definition (absent: types are null). */
@@ -30,7 +35,7 @@ export async function viewOf(
   const flow = await services.resolver
     .byHash(state.flowHash, { tenantId: state.tenantId })
     .catch(() => null);
-  return executionView(state, flow, await replayOf(services.control, state), lease);
+  return executionView(state, flow, await lineageOf(services.control, state), lease);
 }
 
 /**
@@ -64,25 +69,28 @@ function iso(ms: number): string {
 }
 
 /**
- * What an execution replays, remembered per control store: a replay's record is written
- * BEFORE its execution exists (replay-execution.ts), so once the execution is read its answer
- * never changes; `createdAt` in the key tells a re-created execution of the same id apart. It
- * saves every GET of an execution a read of the control store.
+ * What an execution replays or reruns, remembered per control store: the record is written
+ * BEFORE its execution exists (replay-execution.ts, rerun-execution.ts), so once the execution
+ * is read its answer never changes; `createdAt` in the key tells a re-created execution of the
+ * same id apart. It saves every GET of an execution a read of the control store.
  */
-const replays = new WeakMap<ControlStore, ParseCache<string | null>>();
+const lineages = new WeakMap<ControlStore, ParseCache<ExecutionLineage | null>>();
 
-async function replayOf(control: ControlStore, state: ExecutionState): Promise<string | null> {
-  let cache = replays.get(control);
-  if (!cache) replays.set(control, (cache = new ParseCache(10_000, Infinity, 512)));
+async function lineageOf(
+  control: ControlStore,
+  state: ExecutionState,
+): Promise<ExecutionLineage | null> {
+  let cache = lineages.get(control);
+  if (!cache) lineages.set(control, (cache = new ParseCache(10_000, Infinity, 512)));
   const key = `${state.tenantId}\u0000${state.executionId}\u0000${state.createdAt}`;
   const known = cache.get(key);
   if (known !== undefined) return known;
-  const meta = await control.get<{ replayOf?: string }>({
+  const meta = await control.get<ExecutionLineage>({
     collection: 'execution_meta',
     tenant: state.tenantId,
     id: state.executionId,
   });
-  const answer = meta?.doc.replayOf ?? null;
+  const answer = meta?.doc ?? null;
   cache.set(key, answer);
   return answer;
 }

@@ -45,12 +45,22 @@ export interface ExecutionView {
   /** Ours: how many times an operator retried it (each limited; docs/http-api.md §4). */
   retries: number;
   replayOf?: string;
+  /** A rerun: the execution it reruns, and the node it ran from (docs/http-api.md §4 rerun). */
+  rerunOf?: string;
+  fromNode?: string;
   /**
    * Ours, for a running execution only: the worker holding its lease and until when, or null
    * when none does (its worker stopped or gave it up; it goes on when its message is delivered
    * again). docs/http-api.md §4.
    */
   lease?: LeaseView | null;
+}
+
+/** What an execution was made from, when an operator made it from another (execution_meta). */
+export interface ExecutionLineage {
+  replayOf?: string;
+  rerunOf?: string;
+  fromNode?: string;
 }
 
 export interface LeaseView {
@@ -62,7 +72,7 @@ export interface LeaseView {
 export function executionView(
   state: ExecutionState,
   flow: Flow | null,
-  replayOf: string | null,
+  lineage: ExecutionLineage | null,
   lease?: LeaseView | null,
 ): ExecutionView {
   const view: ExecutionView = {
@@ -88,7 +98,11 @@ export function executionView(
       eventType: state.waiting.eventType,
       dueAt: state.waiting.dueAt,
     };
-  if (replayOf) view.replayOf = replayOf;
+  if (lineage?.replayOf) view.replayOf = lineage.replayOf;
+  if (lineage?.rerunOf) {
+    view.rerunOf = lineage.rerunOf;
+    if (lineage.fromNode) view.fromNode = lineage.fromNode;
+  }
   if (state.status === 'running' && lease !== undefined) view.lease = lease;
   return view;
 }

@@ -99,6 +99,8 @@ export const ExecutionViewSchema = z
     version: z.number().int(),
     retries: z.number().int().describe('operator retries made of this execution (ours)'),
     replayOf: z.string().optional(),
+    rerunOf: z.string().optional().describe('a rerun: the execution it reruns'),
+    fromNode: z.string().optional().describe('a rerun: the node it ran from'),
     lease: z
       .object({ owner: z.string(), expiresAt: z.string() })
       .nullable()

@@ -56,6 +56,12 @@ export function toProblem(error: unknown): ApiProblem {
         cause: error,
         errors: pathOf(error, message),
       });
+    case 'rerun_refused':
+      // Its path is the request's field (`fromNode`, `results.<id>`), in the body.
+      return new ApiProblem('invalid_request', message, {
+        cause: error,
+        errors: pathOf(error, message).map((issue) => ({ ...issue, path: `body.${issue.path}` })),
+      });
     case 'payload_too_large':
     case 'state_too_large':
       return new ApiProblem('payload_too_large', message, { cause: error });

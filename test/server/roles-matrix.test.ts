@@ -4,7 +4,7 @@ import { type ApiHarness, body, startApi } from './support/api-harness.js';
 
 /**
  * docs/http-api.md §2 roles, for every route of /openapi.json: `viewer` every GET, `operator`
- * + start, events, approvals, cancel, retry, replay, dead-letter replay, bulk, schedule
+ * + start, events, approvals, cancel, retry, replay, rerun, dead-letter replay, bulk, schedule
  * trigger, dry-run; `admin` + flows, schedules, keys, audit, purge, delete. A caller below the
  * route's role gets 403 whatever the ids and body (the role is checked first); a caller with
  * it never gets 403. A route missing from NEEDED fails the test, so a new route needs a row.
@@ -19,6 +19,7 @@ const NEEDED: Record<string, Role | 'platform' | 'anyone'> = {
   'POST /v1/executions/{id}/cancel': 'operator',
   'POST /v1/executions/{id}/retry': 'operator',
   'POST /v1/executions/{id}/replay': 'operator',
+  'POST /v1/executions/{id}/rerun': 'operator',
   'GET /v1/executions/{id}/stream': 'viewer',
   'POST /v1/executions/{id}/stream-tickets': 'viewer',
   'GET /v1/approvals': 'viewer',

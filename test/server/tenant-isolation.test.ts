@@ -136,6 +136,15 @@ const ROWS: Row[] = [
     ok: 201,
   },
   {
+    route: 'POST /v1/executions/{id}/rerun',
+    call: (f) => ({
+      method: 'POST',
+      path: `/v1/executions/${f.completed}/rerun`,
+      json: { fromNode: 'end' },
+    }),
+    ok: 201,
+  },
+  {
     route: 'DELETE /v1/executions/{id}',
     call: (f, who) => ({ method: 'DELETE', path: `/v1/executions/${f.remove[who]}` }),
     ok: 204,

@@ -19,6 +19,11 @@ const WRITE_ROUTES: ReadonlyArray<{
   },
   { method: 'POST', path: '/v1/executions/{id}/events', fields: ['type', 'data', 'eventId'] },
   { method: 'POST', path: '/v1/executions/{id}/replay', fields: ['input'] },
+  {
+    method: 'POST',
+    path: '/v1/executions/{id}/rerun',
+    fields: ['fromNode', 'input', 'results'],
+  },
   { method: 'PUT', path: '/v1/flows/fz/versions/1', fields: ['flow_id', 'version', 'nodes'] },
   { method: 'POST', path: '/v1/flows/validate', fields: ['document', 'flow', 'nodes'] },
   { method: 'POST', path: '/v1/flows/dry-run', fields: ['flow', 'input', 'pinned', 'onlyNode'] },
