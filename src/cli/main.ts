@@ -10,6 +10,7 @@ import {
   registerRetry,
 } from './commands/operator-commands.js';
 import { registerReindex } from './commands/reindex-command.js';
+import { registerRerun } from './commands/rerun-command.js';
 import { checkNumericSettings } from './runtime.js';
 import { registerRun } from './commands/run-command.js';
 import { registerServe } from './commands/serve-command.js';
@@ -43,6 +44,7 @@ export function buildProgram(context: CommandContext): Command {
   registerList(program, context);
   registerCancel(program, context);
   registerRetry(program, context);
+  registerRerun(program, context);
   registerDlq(program, context);
   registerReap(program, context);
   registerReindex(program, context);

@@ -20,7 +20,7 @@ const approvalInput = JSON.stringify({
 const run = (args: string[]) => cli(args, { cwd });
 
 describe(
-  'plaita run / event / status / list / cancel / retry / dlq (embedded SQLite tier)',
+  'plaita run / event / status / list / cancel / retry / rerun / dlq (embedded SQLite tier)',
   { timeout: 90_000 },
   () => {
     it('run keeps its state in ./.plaita/plaita.db and list shows it', () => {
@@ -134,6 +134,40 @@ describe(
       const byRun = shown.exec(again.stderr)?.[1];
       expect(byRun).toMatch(/\[code -9527, node_error, node 'a'\]$/);
       expect(shown.exec(run(['status', failedId]).stdout)?.[1]).toBe(byRun);
+    });
+
+    it('rerun from a node keeps the results before it; --dry-run lists what would run again', () => {
+      const flowFile = join(cwd, 'rerun.json');
+      writeFileSync(
+        flowFile,
+        JSON.stringify({
+          flow_id: 'rerun',
+          nodes: [
+            { type: 'start', id: 's', next: 'a' },
+            { type: 'assignment', id: 'a', output: '$F.add($INPUT.n, 1)', next: 'b' },
+            { type: 'assignment', id: 'b', output: '$F.div($NODE.a, $INPUT.d)', next: 'e' },
+            { type: 'end', id: 'e', output: { a: '$NODE.a', b: '$NODE.b' } },
+          ],
+        }),
+      );
+      const failed = run(['run', flowFile, '--input', '{"n":1,"d":0}', '--json']);
+      expect(failed.code).toBe(1);
+      const id = (JSON.parse(failed.stdout) as { executionId: string }).executionId;
+      const dry = run(['rerun', id, '--from', 'b', '--dry-run', '--json']);
+      expect(dry.code).toBe(0);
+      expect(JSON.parse(dry.stdout)).toEqual({
+        willRun: [{ nodeId: 'b', type: 'assignment', effectful: false }],
+      });
+      // `a` keeps its result (from n: 1); `b` runs with the new input.
+      const again = run(['rerun', id, '--from', 'b', '--input', '{"n":100,"d":2}', '--json']);
+      expect(again.code).toBe(0);
+      expect(JSON.parse(again.stdout)).toMatchObject({
+        status: 'completed',
+        result: { a: 2, b: 1 },
+      });
+      const refused = run(['rerun', id, '--from', 'e']);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`node 'e' never ran in execution ${id}`);
     });
 
     it('dlq and reap answer on an empty queue; a store that is unreachable exits 3', () => {

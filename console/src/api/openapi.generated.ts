@@ -1182,6 +1182,143 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/executions/{id}/rerun': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start a new execution of the same pinned version that keeps the results of the nodes before fromNode and runs from it
+     * @description With ?dryRun=true nothing starts: the answer lists what would run again, effectful nodes marked. 400 when fromNode never ran, is inside a loop, map, parallel or child flow body, or `results` names a node that is not kept; 409 when the definition is no longer stored.
+     */
+    post: {
+      parameters: {
+        query?: {
+          dryRun?: 'true' | 'false';
+        };
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            fromNode: string;
+            input?: {
+              [key: string]: unknown;
+            };
+            /** @description results to keep instead of the saved ones, by node id (kept nodes only) */
+            results?: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description a dry run: what would run again */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['RerunDryRun'];
+          };
+        };
+        /** @description the new execution (with rerunOf and fromNode) */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Execution'];
+          };
+        };
+        /** @description a problem (docs/http-api.md §3) */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description a problem (docs/http-api.md §3) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description a problem (docs/http-api.md §3) */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description a problem (docs/http-api.md §3) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description a problem (docs/http-api.md §3) */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description a problem (docs/http-api.md §3) */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description a problem (docs/http-api.md §3) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description a problem (docs/http-api.md §3) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/executions/{id}/stream': {
     parameters: {
       query?: never;
@@ -4483,6 +4620,10 @@ export interface components {
       /** @description operator retries made of this execution (ours) */
       retries: number;
       replayOf?: string;
+      /** @description a rerun: the execution it reruns */
+      rerunOf?: string;
+      /** @description a rerun: the node it ran from */
+      fromNode?: string;
       /** @description ours, running executions only: the worker holding its lease, or null when none does (it goes on when its message is delivered again) */
       lease?: {
         owner: string;
@@ -4522,6 +4663,14 @@ export interface components {
         eventType: string;
         dueAt: string | null;
       };
+    };
+    RerunDryRun: {
+      willRun: {
+        nodeId: string;
+        type: string;
+        /** @description true: it may act on the world again (it is not replayable: see the flow graph) */
+        effectful: boolean;
+      }[];
     };
     StreamTicket: {
       ticket: string;
