@@ -129,6 +129,23 @@ async function checkIndexLayout(store: ExecutionStore, waitForServices: boolean)
   }
 }
 
+/** The stores, each closed (last opened first) by the runtime's close(). */
+function closedWith<T extends { store: Closable; flows: Closable; control: Closable }>(
+  closers: Array<() => Promise<void>>,
+  stores: T,
+): T {
+  closers.push(
+    () => stores.store.close(),
+    () => stores.flows.close(),
+    () => stores.control.close(),
+  );
+  return stores;
+}
+
+interface Closable {
+  close(): Promise<void>;
+}
+
 async function closeAll(closers: Array<() => Promise<void>>): Promise<void> {
   for (const close of [...closers].reverse()) await close().catch(() => undefined);
 }
@@ -155,15 +172,11 @@ async function openStores(
       const { SqliteExecutionStore } = await import('../backends/sqlite/sqlite-execution-store.js');
       const { SqliteFlowStore } = await import('../backends/sqlite/sqlite-flow-store.js');
       const { SqliteControlStore } = await import('../backends/sqlite/sqlite-control-store.js');
-      const store = new SqliteExecutionStore({ path: target.path });
-      const flows = new SqliteFlowStore({ path: target.path });
-      const control = new SqliteControlStore({ path: target.path });
-      closers.push(
-        () => store.close(),
-        () => flows.close(),
-        () => control.close(),
-      );
-      return { store, flows, control };
+      return closedWith(closers, {
+        store: new SqliteExecutionStore({ path: target.path }),
+        flows: new SqliteFlowStore({ path: target.path }),
+        control: new SqliteControlStore({ path: target.path }),
+      });
     }
     case 'postgres': {
       const { PostgresExecutionStore } =
@@ -171,15 +184,11 @@ async function openStores(
       const { PostgresFlowStore } = await import('../backends/postgres/postgres-flow-store.js');
       const { PostgresControlStore } =
         await import('../backends/postgres/postgres-control-store.js');
-      const store = new PostgresExecutionStore({ connectionString: target.url }, timeouts);
-      const flows = new PostgresFlowStore({ connectionString: target.url }, timeouts);
-      const control = new PostgresControlStore({ connectionString: target.url }, timeouts);
-      closers.push(
-        () => store.close(),
-        () => flows.close(),
-        () => control.close(),
-      );
-      return { store, flows, control };
+      return closedWith(closers, {
+        store: new PostgresExecutionStore({ connectionString: target.url }, timeouts),
+        flows: new PostgresFlowStore({ connectionString: target.url }, timeouts),
+        control: new PostgresControlStore({ connectionString: target.url }, timeouts),
+      });
     }
     case 'redis': {
       const { RedisExecutionStore } =
@@ -187,15 +196,11 @@ async function openStores(
       const { RedisFlowStore } = await import('../backends/redis/store/redis-flow-store.js');
       const options = redisStoreOptions();
       const { RedisControlStore } = await import('../backends/redis/store/redis-control-store.js');
-      const store = new RedisExecutionStore({ url: target.url }, options);
-      const flows = new RedisFlowStore({ url: target.url }, options);
-      const control = new RedisControlStore({ url: target.url }, options);
-      closers.push(
-        () => store.close(),
-        () => flows.close(),
-        () => control.close(),
-      );
-      return { store, flows, control };
+      return closedWith(closers, {
+        store: new RedisExecutionStore({ url: target.url }, options),
+        flows: new RedisFlowStore({ url: target.url }, options),
+        control: new RedisControlStore({ url: target.url }, options),
+      });
     }
   }
 }

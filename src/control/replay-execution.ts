@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { ExecutionState } from '../state/execution-state.js';
 import type { PlaitaClient } from '../client/plaita-client.js';
 import type { ControlStore } from '../store/control-store.js';
-import type { FlowStore } from '../store/flow-store.js';
+import type { FlowStore, StoredFlow } from '../store/flow-store.js';
 import { ConflictError } from '../errors/control-errors.js';
 
 /**
@@ -18,13 +18,7 @@ export async function replayExecution(
   executionId: string = randomUUID(),
 ): Promise<string> {
   const tenantId = original.tenantId;
-  const pinned = original.flowHash
-    ? await services.flows.getByHash(original.flowHash, { tenantId })
-    : null;
-  if (!pinned)
-    throw new ConflictError(
-      `the definition execution ${original.executionId} ran (${original.flowHash ?? 'none'}) is no longer stored`,
-    );
+  const pinned = await pinnedFlow(services.flows, original);
   // Recorded first: the new execution's view names what it replays from its first read.
   await services.control.put(
     { collection: 'execution_meta', tenant: tenantId, id: executionId },
@@ -36,4 +30,19 @@ export async function replayExecution(
     { executionId, tenantId },
   );
   return executionId;
+}
+
+/**
+ * The definition an execution ran, by its hash: what a replay or a rerun starts again.
+ * ConflictError when it is no longer stored.
+ */
+export async function pinnedFlow(flows: FlowStore, original: ExecutionState): Promise<StoredFlow> {
+  const pinned = original.flowHash
+    ? await flows.getByHash(original.flowHash, { tenantId: original.tenantId })
+    : null;
+  if (!pinned)
+    throw new ConflictError(
+      `the definition execution ${original.executionId} ran (${original.flowHash ?? 'none'}) is no longer stored`,
+    );
+  return pinned;
 }

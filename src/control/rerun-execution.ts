@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { PlaitaClient } from '../client/plaita-client.js';
 import { parseFlow } from '../engine/parse-flow.js';
 import { rerunContext, type RerunPlan } from '../engine/rerun-context.js';
-import { ConflictError } from '../errors/control-errors.js';
+import { pinnedFlow } from './replay-execution.js';
 import { classifyReplay } from '../flow/analysis/replayability.js';
 import type { Flow } from '../flow/flow.js';
 import type { NodeRegistry } from '../nodes/node-registry.js';
@@ -79,14 +79,7 @@ async function planFor(
   ask: RerunAsk,
   executionId: string,
 ): Promise<{ stored: StoredFlow; flow: Flow; plan: RerunPlan }> {
-  const tenantId = original.tenantId;
-  const stored = original.flowHash
-    ? await services.flows.getByHash(original.flowHash, { tenantId })
-    : null;
-  if (!stored)
-    throw new ConflictError(
-      `the definition execution ${original.executionId} ran (${original.flowHash ?? 'none'}) is no longer stored`,
-    );
+  const stored = await pinnedFlow(services.flows, original);
   const flow = parseFlow(stored.document, {
     ...(services.registry ? { registry: services.registry } : {}),
     logger: silentLogger,

@@ -102,6 +102,34 @@ describe('POST /v1/executions/{id}/rerun', () => {
     ]);
   });
 
+  it('with an Idempotency-Key, a repeat answers the rerun the first request started (200), once audited', async () => {
+    const original = await body<View>(
+      await api.fetch('/v1/executions?wait=10s', {
+        method: 'POST',
+        json: { flow, input: { i: 1, x: 1 } },
+      }),
+    );
+    const id = original.executionId;
+    const send = () =>
+      api.fetch(`/v1/executions/${id}/rerun`, {
+        method: 'POST',
+        json: { fromNode: 'b' },
+        headers: { 'Idempotency-Key': 'rerun-1' },
+      });
+    const first = await send();
+    expect(first.status).toBe(201);
+    const made = await body<View>(first);
+    const again = await send();
+    expect(again.status).toBe(200);
+    expect((await body<View>(again)).executionId).toBe(made.executionId);
+    const audit = await body<{ items: Array<{ action: string; target: string }> }>(
+      await api.fetch('/v1/audit?limit=500'),
+    );
+    expect(
+      audit.items.filter((e) => e.action === 'execution.rerun' && e.target.startsWith(`${id} `)),
+    ).toHaveLength(1);
+  });
+
   it('refuses fromNode that never ran or sits in a loop body, results of nodes not kept, unknown executions and viewers', async () => {
     const original = await body<View>(
       await api.fetch('/v1/executions?wait=10s', {

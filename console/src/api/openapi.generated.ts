@@ -1182,143 +1182,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/v1/executions/{id}/rerun': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Start a new execution of the same pinned version that keeps the results of the nodes before fromNode and runs from it
-     * @description With ?dryRun=true nothing starts: the answer lists what would run again, effectful nodes marked. 400 when fromNode never ran, is inside a loop, map, parallel or child flow body, or `results` names a node that is not kept; 409 when the definition is no longer stored.
-     */
-    post: {
-      parameters: {
-        query?: {
-          dryRun?: 'true' | 'false';
-        };
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            fromNode: string;
-            input?: {
-              [key: string]: unknown;
-            };
-            /** @description results to keep instead of the saved ones, by node id (kept nodes only) */
-            results?: {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-      responses: {
-        /** @description a dry run: what would run again */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['RerunDryRun'];
-          };
-        };
-        /** @description the new execution (with rerunOf and fromNode) */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Execution'];
-          };
-        };
-        /** @description a problem (docs/http-api.md §3) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/problem+json': components['schemas']['Problem'];
-          };
-        };
-        /** @description a problem (docs/http-api.md §3) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/problem+json': components['schemas']['Problem'];
-          };
-        };
-        /** @description a problem (docs/http-api.md §3) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/problem+json': components['schemas']['Problem'];
-          };
-        };
-        /** @description a problem (docs/http-api.md §3) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/problem+json': components['schemas']['Problem'];
-          };
-        };
-        /** @description a problem (docs/http-api.md §3) */
-        409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/problem+json': components['schemas']['Problem'];
-          };
-        };
-        /** @description a problem (docs/http-api.md §3) */
-        413: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/problem+json': components['schemas']['Problem'];
-          };
-        };
-        /** @description a problem (docs/http-api.md §3) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/problem+json': components['schemas']['Problem'];
-          };
-        };
-        /** @description a problem (docs/http-api.md §3) */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/problem+json': components['schemas']['Problem'];
-          };
-        };
-      };
-    };
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/v1/executions/{id}/stream': {
     parameters: {
       query?: never;
@@ -1602,6 +1465,146 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/executions/{id}/rerun': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start a new execution of the same pinned version that keeps the results of the nodes before fromNode and runs from it
+     * @description With an Idempotency-Key header a repeat returns the rerun the first request started, with 200. With ?dryRun=true nothing starts: the answer lists what would run again, effectful nodes marked. 400 when fromNode never ran, is inside a loop, map, parallel or child flow body, or `results` names a node that is not kept; 409 when the definition is no longer stored.
+     */
+    post: {
+      parameters: {
+        query?: {
+          dryRun?: 'true' | 'false';
+        };
+        header?: {
+          'idempotency-key'?: string;
+        };
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            fromNode: string;
+            input?: {
+              [key: string]: unknown;
+            };
+            /** @description results to keep instead of the saved ones, by node id (kept nodes only) */
+            results?: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description a dry run: what would run again; or a repeat (same Idempotency-Key): the rerun it started */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json':
+              components['schemas']['RerunDryRun'] | components['schemas']['Execution'];
+          };
+        };
+        /** @description the new execution (with rerunOf and fromNode) */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Execution'];
+          };
+        };
+        /** @description a problem (docs/http-api.md §3) */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description a problem (docs/http-api.md §3) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description a problem (docs/http-api.md §3) */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description a problem (docs/http-api.md §3) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description a problem (docs/http-api.md §3) */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description a problem (docs/http-api.md §3) */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description a problem (docs/http-api.md §3) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description a problem (docs/http-api.md §3) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
     delete?: never;
     options?: never;
     head?: never;
@@ -4664,14 +4667,6 @@ export interface components {
         dueAt: string | null;
       };
     };
-    RerunDryRun: {
-      willRun: {
-        nodeId: string;
-        type: string;
-        /** @description true: it may act on the world again (it is not replayable: see the flow graph) */
-        effectful: boolean;
-      }[];
-    };
     StreamTicket: {
       ticket: string;
       /** @description ISO 8601; 60 s */
@@ -4710,6 +4705,14 @@ export interface components {
         kind: 'next' | 'branch';
         /** @description the words on the edge (`true`, a branch name), or null */
         label: string | null;
+      }[];
+    };
+    RerunDryRun: {
+      willRun: {
+        nodeId: string;
+        type: string;
+        /** @description true: it may act on the world again (it is not replayable: see the flow graph) */
+        effectful: boolean;
       }[];
     };
     Approval: {

@@ -2,13 +2,13 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { DEFAULT_LIMITS } from '../../flow/runtime-limits.js';
 
 import { checkDepth } from '../../util/value-depth.js';
-import type { ExecutionState } from '../../state/execution-state.js';
 import type { ApiServices } from '../api-services.js';
 import { APPROVAL_EVENT_TYPE } from '../../control/approvals/approval-event.js';
 import { refuseDecisionBypass } from '../../control/approvals/pending-approval.js';
 import { requireRole } from '../auth/authenticate.js';
 import { loadExecution, viewOf } from '../execution-reads.js';
-import { claimIdempotencyKey, keyedId, releaseIdempotencyKey } from '../../control/idempotency.js';
+import { claimIdempotencyKey, releaseIdempotencyKey } from '../../control/idempotency.js';
+import { startOnce } from '../start-once.js';
 import { IdempotencyKeyHeader } from '../idempotency.js';
 import { replayExecution } from '../../control/replay-execution.js';
 import {
@@ -156,41 +156,14 @@ export function registerExecutionActionRoutes(
     const original = await loadExecution(services, tenantId, id);
     const body = c.req.valid('json');
     if (body.input !== undefined) checkDepth(body.input, DEFAULT_LIMITS.maxDepth, 'body.input');
-    // With an Idempotency-Key the replay's id follows from it: a repeat finds the first's.
     const key = c.req.valid('header')['idempotency-key'];
-    const given = key === undefined ? undefined : keyedId('replay', tenantId, `${id}\u0000${key}`);
-    // The first request with the key claims it: a concurrent repeat waits for its replay.
-    const claimed =
-      given === undefined ||
-      (await claimIdempotencyKey(services.control, tenantId, `replay:${id}:${key!}`, {
-        executionId: given,
-      })) !== null;
-    const repeat = claimed ? null : await replayMadeBy(services, tenantId, given);
-    const executionId =
-      repeat?.executionId ?? (await replayExecution(services, original, body.input, given));
-    if (repeat === null)
-      await services.audit.record(c, 'execution.replay', `${id} -> ${executionId}`);
-    const state = repeat ?? (await loadExecution(services, tenantId, executionId));
-    c.header('Location', `/v1/executions/${encodeURIComponent(executionId)}`);
+    const { state, repeat } = await startOnce(services, tenantId, 'replay', id, key, (given) =>
+      replayExecution(services, original, body.input, given),
+    );
+    if (!repeat)
+      await services.audit.record(c, 'execution.replay', `${id} -> ${state.executionId}`);
+    c.header('Location', `/v1/executions/${encodeURIComponent(state.executionId)}`);
     const view = await viewOf(services, state);
-    return repeat === null ? c.json(view, 201) : c.json(view, 200);
+    return repeat ? c.json(view, 200) : c.json(view, 201);
   });
-}
-
-/**
- * The replay a first request with the same Idempotency-Key started: it may still be starting
- * (concurrent requests), so it is waited for a little; null when it never appeared (the first
- * failed), and this request then starts it with the same id (which starts one at most).
- */
-async function replayMadeBy(
-  services: ApiServices,
-  tenantId: string,
-  executionId: string,
-): Promise<ExecutionState | null> {
-  for (let waited = 0; waited <= 5000; waited += 50) {
-    const state = await services.store.load(executionId, { tenantId });
-    if (state) return state;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return null;
 }

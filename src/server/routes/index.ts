@@ -7,7 +7,6 @@ import { registerExecutionStreamRoutes } from './execution-stream.js';
 import { registerFlowsRoutes } from './flows.js';
 import { registerExecutionActionRoutes } from './execution-actions.js';
 import { registerExecutionFlowRoutes } from './execution-flow.js';
-import { registerExecutionRerunRoutes } from './execution-rerun.js';
 import { registerExecutionRoutes } from './executions.js';
 import { registerHealthRoutes } from './health.js';
 import { registerOperationsRoutes } from './operations.js';
@@ -23,7 +22,6 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
   registerSessionRoutes,
   registerExecutionRoutes,
   registerExecutionActionRoutes,
-  registerExecutionRerunRoutes,
   registerExecutionStreamRoutes,
   registerExecutionFlowRoutes,
   registerApprovalsRoutes,
