@@ -30,6 +30,7 @@ export function RerunPlan({ fromNode, willRun }: { fromNode: string; willRun: Re
             <code>{node.nodeId}</code> <span class="muted">{node.type}</span>
             {node.effectful ? (
               <span class="effect-tag">
+                {' '}
                 <EffectMark /> effectful
               </span>
             ) : null}
