@@ -109,9 +109,8 @@ describeWithChromium(
 
         const plan = page.getByRole('list', { name: 'Nodes that run again' });
         await plan.waitFor();
-        const ids = await plan
-          .locator('li')
-          .evaluateAll((items) => items.map((li) => li.getAttribute('data-node-id')));
+        const items = await plan.locator('li').all();
+        const ids = await Promise.all(items.map((li) => li.getAttribute('data-node-id')));
         expect(ids).toEqual(['call', 'shape', 'end']);
         const effectful = plan.locator('li[data-effectful="true"]');
         expect(await effectful.count()).toBe(1);
