@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { FlowIssue } from '../api/types';
+import { EffectMark } from '../components/effect-mark';
 import type { Layout, PlacedEdge, PlacedNode } from './layout';
 
 /** What a node's outline shows of an issue on it. */
@@ -198,17 +199,12 @@ function Node(props: {
   );
 }
 
-/** Marks an effectful node: a retry or replay runs it again; its result is stored first. */
-const EFFECT_GLYPH = 'ϟ';
-
+/** Explains the bolt: a retry or replay runs an effectful node again; its result is stored first. */
 function EffectLegend() {
   return (
     <p class="effect-legend">
-      <span class="effect-glyph" aria-hidden="true">
-        {EFFECT_GLYPH}
-      </span>{' '}
-      effectful: stored before the next node runs, run again by a retry or replay; the others are
-      recomputed
+      <EffectMark /> effectful: stored before the next node runs, run again by a retry or replay;
+      the others are recomputed
     </p>
   );
 }

@@ -28,11 +28,13 @@ import { useResource } from '../use-resource';
 import { useTitle } from '../use-title';
 import { useLiveExecution, type LiveState } from './live-execution';
 import { approvalOutcome, waitedMs } from './node-wait';
+import { RerunFromNode } from './rerun/rerun-from-node';
+import { RerunOrigin } from './rerun/rerun-origin';
 
 /**
  * One execution: its flow graph coloured by node state and kept live over SSE, the node
  * timeline, each node's definition / output / error, the waiting panel (event form or
- * approval), and cancel, retry and replay with edited input.
+ * approval), and cancel, retry, replay with edited input and a rerun from a node.
  */
 export default function ExecutionPage({ params }: { params: Record<string, string> }) {
   const id = params.id ?? '';
@@ -134,6 +136,7 @@ export default function ExecutionPage({ params }: { params: Record<string, strin
             </dd>
           </>
         ) : null}
+        <RerunOrigin view={view} />
         {view.flowHash ? (
           <>
             <dt>Flow hash</dt>
@@ -541,6 +544,14 @@ function NodeDetails(props: {
           {node?.type ?? (typeof props.def?.type === 'string' ? props.def.type : '')}
         </span>
       </p>
+      {node ? (
+        // Keyed by execution too: the page stays mounted when a rerun opens the new execution.
+        <RerunFromNode
+          key={`${view.executionId}/${nodeId}`}
+          executionId={view.executionId}
+          nodeId={nodeId}
+        />
+      ) : null}
       {node ? (
         <dl class="facts">
           <dt>Started</dt>
