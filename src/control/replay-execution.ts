@@ -32,14 +32,22 @@ export async function replayExecution(
   return executionId;
 }
 
+/** The definition an execution ran, by its hash; null when it has none or it is gone. */
+export async function storedPinnedFlow(
+  flows: FlowStore,
+  execution: ExecutionState,
+): Promise<StoredFlow | null> {
+  return execution.flowHash
+    ? flows.getByHash(execution.flowHash, { tenantId: execution.tenantId })
+    : null;
+}
+
 /**
- * The definition an execution ran, by its hash: what a replay or a rerun starts again.
- * ConflictError when it is no longer stored.
+ * The definition an execution ran: what a replay or a rerun starts again. ConflictError when it
+ * is no longer stored.
  */
 export async function pinnedFlow(flows: FlowStore, original: ExecutionState): Promise<StoredFlow> {
-  const pinned = original.flowHash
-    ? await flows.getByHash(original.flowHash, { tenantId: original.tenantId })
-    : null;
+  const pinned = await storedPinnedFlow(flows, original);
   if (!pinned)
     throw new ConflictError(
       `the definition execution ${original.executionId} ran (${original.flowHash ?? 'none'}) is no longer stored`,

@@ -1,27 +1,36 @@
 import { claimIdempotencyKey, keyedId } from '../control/idempotency.js';
 import type { ExecutionState } from '../state/execution-state.js';
 import type { ApiServices } from './api-services.js';
-import { loadExecution } from './execution-reads.js';
+import { loadExecution, viewOf } from './execution-reads.js';
+import type { ExecutionView } from './execution-view.js';
 
-/** What {@link startOnce} answers: the execution, and whether an earlier request started it. */
+/** What {@link startOnce} answers: the execution's view, and whether an earlier request started it. */
 export interface StartedOnce {
-  state: ExecutionState;
+  executionId: string;
+  view: ExecutionView;
   repeat: boolean;
+}
+
+/** Which derived start: `action` (`replay`, `rerun`) of `originalId`, under an optional key. */
+export interface StartOnceAsk {
+  tenantId: string;
+  action: string;
+  originalId: string;
+  key: string | undefined;
 }
 
 /**
  * A start derived from another execution (a replay, a rerun) that an `Idempotency-Key` makes
  * happen once: the new execution's id follows from the key, the first request with it claims it,
  * and a repeat (a lost answer, a double click) gets the execution the first started. `start`
- * runs only for the first, with the id to use (undefined without a key: a fresh one).
+ * runs only for the first, with the id to use (undefined without a key: a fresh one), and
+ * `audit` after it with the id it made: a repeat is not audited again.
  */
 export async function startOnce(
   services: ApiServices,
-  tenantId: string,
-  action: string,
-  originalId: string,
-  key: string | undefined,
+  { tenantId, action, originalId, key }: StartOnceAsk,
   start: (executionId: string | undefined) => Promise<string>,
+  audit: (executionId: string) => Promise<void>,
 ): Promise<StartedOnce> {
   const given =
     key === undefined ? undefined : keyedId(action, tenantId, `${originalId}\u0000${key}`);
@@ -32,9 +41,12 @@ export async function startOnce(
       executionId: given,
     })) !== null;
   const repeat = claimed ? null : await startedBy(services, tenantId, given);
-  if (repeat !== null) return { state: repeat, repeat: true };
+  if (repeat !== null)
+    return { executionId: repeat.executionId, view: await viewOf(services, repeat), repeat: true };
   const executionId = await start(given);
-  return { state: await loadExecution(services, tenantId, executionId), repeat: false };
+  await audit(executionId);
+  const state = await loadExecution(services, tenantId, executionId);
+  return { executionId, view: await viewOf(services, state), repeat: false };
 }
 
 /**

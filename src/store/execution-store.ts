@@ -101,6 +101,11 @@ export interface Lease {
   expiresAt: number;
 }
 
+/** The lease a release names: its holder and fencing generation. */
+export type LeaseRelease = { owner: string; generation: number } & TenantScope;
+/** The lease a renewal names, and how long it is to last from now (ms). */
+export type LeaseRenewal = LeaseRelease & { ttlMs: number };
+
 /**
  * Where executions are kept (docs/durable-contract.md §3). Every implementation passes the same conformance
  * suite (`test/contracts/execution-store.contract.ts`) and goes through the one state codec.
@@ -110,11 +115,6 @@ export interface Lease {
  * the driver error), `FenceRejectedError` (stale lease generation, nothing written),
  * `StateCorruptError` (stored bytes cannot be decoded). Never a boolean, never swallowed.
  */
-/** The lease a release names: its holder and fencing generation. */
-export type LeaseRelease = { owner: string; generation: number } & TenantScope;
-/** The lease a renewal names, and how long it is to last from now (ms). */
-export type LeaseRenewal = LeaseRelease & { ttlMs: number };
-
 export interface ExecutionStore {
   /**
    * Writes the state atomically (header and node results together) and increments nothing

@@ -6,14 +6,7 @@ import {
   type TenantScope,
 } from '../../store/execution-store.js';
 import type { FlowStore, StoredFlow } from '../../store/flow-store.js';
-import {
-  flowRecord,
-  flowTenant,
-  lookupTenant,
-  putTenant,
-  storedFlow,
-} from '../../store/shared/flow-record.js';
-import { isStorableText } from '../../store/shared/stored-text.js';
+import { flowRecord, lookupTenant, putTenant, storedFlow } from '../../store/shared/flow-record.js';
 import { PostgresConnection, type PostgresSource } from './postgres-connection.js';
 import { migrate, quoteSchema } from './postgres-migrations.js';
 import { statementName } from './statement-name.js';
@@ -117,8 +110,8 @@ export class PostgresFlowStore implements FlowStore {
   }
 
   async getByHash(flowHash: string, scope: TenantScope): Promise<StoredFlow | null> {
-    const tenantId = flowTenant(scope);
-    if (tenantId === null || !isStorableText(flowHash)) return null;
+    const tenantId = lookupTenant(flowHash, null, scope);
+    if (tenantId === null) return null;
     const own = await this.one(this.sql.byHash, [tenantId, flowHash]);
     if (own !== null || tenantId === DEFAULT_TENANT) return own;
     return this.one(this.sql.pinned, [tenantId, flowHash, DEFAULT_TENANT]);

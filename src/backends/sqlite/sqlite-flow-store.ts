@@ -5,14 +5,7 @@ import {
   type TenantScope,
 } from '../../store/execution-store.js';
 import type { FlowStore, StoredFlow } from '../../store/flow-store.js';
-import {
-  flowRecord,
-  flowTenant,
-  lookupTenant,
-  putTenant,
-  storedFlow,
-} from '../../store/shared/flow-record.js';
-import { isStorableText } from '../../store/shared/stored-text.js';
+import { flowRecord, lookupTenant, putTenant, storedFlow } from '../../store/shared/flow-record.js';
 import { SqliteDatabase } from './sqlite-database.js';
 import { type Clock, systemClock } from '../../util/clock.js';
 
@@ -84,8 +77,8 @@ export class SqliteFlowStore implements FlowStore {
   }
 
   async getByHash(flowHash: string, scope: TenantScope): Promise<StoredFlow | null> {
-    const tenantId = flowTenant(scope);
-    if (tenantId === null || !isStorableText(flowHash)) return null;
+    const tenantId = lookupTenant(flowHash, null, scope);
+    if (tenantId === null) return null;
     const row = await this.database.use(
       () =>
         (this.database.statement(BY_HASH).get(tenantId, flowHash) ??

@@ -127,11 +127,11 @@ export async function findApproval(
   state: ExecutionState,
   nodeId: string,
 ): Promise<ApprovalLookup> {
-  return approvalAt(state, await pinnedFlow(services, state), nodeId);
+  return approvalAt(state, await pinnedFlowOrNull(services, state), nodeId);
 }
 
 /** The execution's pinned flow, or null when it is no longer stored. */
-function pinnedFlow(services: ApprovalReads, state: ExecutionState): Promise<Flow | null> {
+function pinnedFlowOrNull(services: ApprovalReads, state: ExecutionState): Promise<Flow | null> {
   return services.resolver
     .byHash(state.flowHash, { tenantId: state.tenantId })
     .catch((error: unknown) => {
@@ -188,7 +188,7 @@ export async function refuseDecisionBypass(
   state: ExecutionState,
 ): Promise<void> {
   if (isTerminal(state.status)) return; // the event route answers execution_terminal
-  const flow = await pinnedFlow(services, state);
+  const flow = await pinnedFlowOrNull(services, state);
   const approval = flow?.nodes.find((node) => node.def.type === 'approval');
   if (approval === undefined) return;
   throw new ConflictError(

@@ -6,7 +6,7 @@ import type { ApiServices } from '../api-services.js';
 import { APPROVAL_EVENT_TYPE } from '../../control/approvals/approval-event.js';
 import { refuseDecisionBypass } from '../../control/approvals/pending-approval.js';
 import { requireRole } from '../auth/authenticate.js';
-import { loadExecution, viewOf } from '../execution-reads.js';
+import { loadExecution } from '../execution-reads.js';
 import { claimIdempotencyKey, releaseIdempotencyKey } from '../../control/idempotency.js';
 import { startOnce } from '../start-once.js';
 import { IdempotencyKeyHeader } from '../idempotency.js';
@@ -156,14 +156,13 @@ export function registerExecutionActionRoutes(
     const original = await loadExecution(services, tenantId, id);
     const body = c.req.valid('json');
     if (body.input !== undefined) checkDepth(body.input, DEFAULT_LIMITS.maxDepth, 'body.input');
-    const key = c.req.valid('header')['idempotency-key'];
-    const { state, repeat } = await startOnce(services, tenantId, 'replay', id, key, (given) =>
-      replayExecution(services, original, body.input, given),
+    const started = await startOnce(
+      services,
+      { tenantId, action: 'replay', originalId: id, key: c.req.valid('header')['idempotency-key'] },
+      (given) => replayExecution(services, original, body.input, given),
+      (made) => services.audit.record(c, 'execution.replay', `${id} -> ${made}`),
     );
-    if (!repeat)
-      await services.audit.record(c, 'execution.replay', `${id} -> ${state.executionId}`);
-    c.header('Location', `/v1/executions/${encodeURIComponent(state.executionId)}`);
-    const view = await viewOf(services, state);
-    return repeat ? c.json(view, 200) : c.json(view, 201);
+    c.header('Location', `/v1/executions/${encodeURIComponent(started.executionId)}`);
+    return started.repeat ? c.json(started.view, 200) : c.json(started.view, 201);
   });
 }

@@ -1,6 +1,7 @@
 // Routes on the definition an execution is pinned to: its document and graph, and a rerun from
 // one of its nodes (a new execution of it that keeps the results before that node).
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { storedPinnedFlow } from '../../control/replay-execution.js';
 import { rerunDryRun, rerunExecution } from '../../control/rerun-execution.js';
 import { DEFAULT_LIMITS } from '../../flow/runtime-limits.js';
 import { checkDepth } from '../../util/value-depth.js';
@@ -8,7 +9,7 @@ import type { ApiServices } from '../api-services.js';
 import { requireRole } from '../auth/authenticate.js';
 import { IdempotencyKeyHeader } from '../idempotency.js';
 import { startOnce } from '../start-once.js';
-import { loadExecution, viewOf } from '../execution-reads.js';
+import { loadExecution } from '../execution-reads.js';
 import { documentGraph } from '../flows/document-graph.js';
 import { FlowGraphSchema } from '../flows/flow-schemas.js';
 import { ApiProblem } from '../problem.js';
@@ -103,17 +104,15 @@ export function registerExecutionFlowRoutes(
     const { id } = c.req.valid('param');
     const tenantId = c.get('tenant');
     const state = await loadExecution(services, tenantId, id);
-    const stored = state.flowHash
-      ? await services.flows.getByHash(state.flowHash, { tenantId })
-      : null;
-    if (!stored || !state.flowHash)
+    const stored = await storedPinnedFlow(services.flows, state);
+    if (!stored)
       throw new ApiProblem('not_found', `the definition of execution ${id} is not stored`);
     return c.json(
       {
         executionId: state.executionId,
         flowId: state.flowId,
         flowVersion: state.flowVersion,
-        flowHash: state.flowHash,
+        flowHash: stored.flowHash,
         document: stored.document,
         graph: documentGraph(stored.document, services.registry),
       },
@@ -131,18 +130,14 @@ export function registerExecutionFlowRoutes(
         checkDepth(ask[field], DEFAULT_LIMITS.maxDepth, `body.${field}`);
     if (c.req.valid('query').dryRun === 'true')
       return c.json({ willRun: await rerunDryRun(services, original, ask) }, 200);
-    const key = c.req.valid('header')['idempotency-key'];
-    const { state, repeat } = await startOnce(services, tenantId, 'rerun', id, key, (given) =>
-      rerunExecution(services, original, ask, given),
+    const started = await startOnce(
+      services,
+      { tenantId, action: 'rerun', originalId: id, key: c.req.valid('header')['idempotency-key'] },
+      (given) => rerunExecution(services, original, ask, given),
+      (made) =>
+        services.audit.record(c, 'execution.rerun', `${id} -> ${made} from ${ask.fromNode}`),
     );
-    if (!repeat)
-      await services.audit.record(
-        c,
-        'execution.rerun',
-        `${id} -> ${state.executionId} from ${ask.fromNode}`,
-      );
-    c.header('Location', `/v1/executions/${encodeURIComponent(state.executionId)}`);
-    const view = await viewOf(services, state);
-    return repeat ? c.json(view, 200) : c.json(view, 201);
+    c.header('Location', `/v1/executions/${encodeURIComponent(started.executionId)}`);
+    return started.repeat ? c.json(started.view, 200) : c.json(started.view, 201);
   });
 }

@@ -61,13 +61,13 @@ export function flowTenant(scope: TenantScope): string | null {
 }
 
 /**
- * The tenant a version lookup reads, or null when no stored flow can match it: an id, version
- * or tenant no backend stores (UTF-8 would turn a lone surrogate into U+FFFD and could match
+ * The tenant a lookup (by flow id and version, or by hash) reads, or null when no stored flow
+ * can match it: an id, hash, version or tenant no backend stores (UTF-8 would turn a lone surrogate into U+FFFD and could match
  * another flow). `version` null: the latest.
  */
-export function lookupTenant(flowId: string, version: string | null, scope: TenantScope) {
+export function lookupTenant(key: string, version: string | null, scope: TenantScope) {
   const tenantId = flowTenant(scope);
-  if (tenantId === null || !isStorableText(flowId)) return null;
+  if (tenantId === null || !isStorableText(key)) return null;
   return version !== null && !isStorableText(version) ? null : tenantId;
 }
 

@@ -4,13 +4,11 @@ import { DEFAULT_TENANT, type TenantScope } from '../../../store/execution-store
 import type { FlowStore, StoredFlow } from '../../../store/flow-store.js';
 import {
   flowRecord,
-  flowTenant,
   lookupTenant,
   putTenant,
   storedFlow,
   type FlowRecord,
 } from '../../../store/shared/flow-record.js';
-import { isStorableText } from '../../../store/shared/stored-text.js';
 import { RedisConnection, type RedisTarget } from '../redis-connection.js';
 import type { RedisStoreOptions } from './redis-execution-store.js';
 import { RedisKeys } from './redis-keys.js';
@@ -101,8 +99,8 @@ export class RedisFlowStore implements FlowStore {
   }
 
   async getByHash(flowHash: string, scope: TenantScope): Promise<StoredFlow | null> {
-    const tenantId = flowTenant(scope);
-    if (tenantId === null || !isStorableText(flowHash)) return null;
+    const tenantId = lookupTenant(flowHash, null, scope);
+    if (tenantId === null) return null;
     const own = await this.#document(this.#keys.flows(tenantId).document(flowHash), flowHash);
     if (own !== null) return own;
     if (tenantId === DEFAULT_TENANT)
